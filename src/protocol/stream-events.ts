@@ -1,0 +1,38 @@
+import type { ErrorBody, Source } from './types.js';
+
+/**
+ * The project's own stream protocol, spoken by the proxy and read by the element.
+ * See docs/protocol.md for the full description. Each event is a named SSE event
+ * whose `data` is one line of JSON; `:` comment lines are heartbeats.
+ */
+export const STREAM_EVENTS = {
+  /** `{"text": string}`: append to the answer. */
+  delta: 'delta',
+  /** `{"text": string}`: the whole answer so far replaces what was shown. */
+  replace: 'replace',
+  /** `{"sources": Source[]}`: the sources (may come more than once; the last wins). */
+  sources: 'sources',
+  /** `{"answer_found": boolean}`: terminal, success. */
+  done: 'done',
+  /** `ErrorBody`: terminal, failure. */
+  error: 'error',
+} as const;
+
+export type StreamEventName = (typeof STREAM_EVENTS)[keyof typeof STREAM_EVENTS];
+
+/** Payload of each stream event, by name. */
+export interface StreamEventMap {
+  delta: { text: string };
+  replace: { text: string };
+  sources: { sources: Source[] };
+  done: { answer_found: boolean };
+  error: ErrorBody;
+}
+
+/** Serialises one event in SSE wire format. JSON never contains a raw newline, so one `data:` line suffices. */
+export function formatStreamEvent<K extends StreamEventName>(name: K, data: StreamEventMap[K]): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A heartbeat: an SSE comment that keeps intermediaries from timing the stream out. */
+export const HEARTBEAT = ': ping\n\n';

@@ -1,0 +1,71 @@
+/**
+ * Shapes shared by the element, the proxy and the local Answer API.
+ * Field names follow the upstream Answer API spec (snake_case) so an answer
+ * passes through every layer without renaming.
+ */
+
+/** Author of a source item, as the upstream describes it. */
+export interface SourceAuthor {
+  name?: string;
+  email?: string;
+  /** Photo URL; the element shows it only when it is https. */
+  photo?: string;
+}
+
+/** One source the answer was drawn from. Every field may be missing. */
+export interface Source {
+  url?: string;
+  title?: string;
+  app_name?: string;
+  author?: SourceAuthor;
+  snippet?: string;
+  /** Seconds since the Unix epoch (clients also tolerate milliseconds). */
+  modified_time?: number;
+}
+
+/** Body of `POST /api/answer` (proxy) and `POST /v1/answer` (upstream). */
+export interface AnswerRequest {
+  message: string;
+  bot_id: string;
+  /** Default true: cite sources inline as `[[n]](url)`. */
+  inline_sources?: boolean;
+  /** Default false: true asks for Server-Sent Events. */
+  stream?: boolean;
+}
+
+/** A complete (non-streamed) answer. */
+export interface AnswerResponse {
+  answer: string;
+  answer_found: boolean;
+  sources: Source[];
+}
+
+/**
+ * Every error the proxy reports, as a stable machine-readable code.
+ * The element picks the visitor-facing message from the code.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'message_too_long'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'forbidden_origin'
+  | 'forbidden_bot'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'unknown_bot'
+  | 'upstream_auth'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'stream_interrupted'
+  | 'shutting_down'
+  | 'internal';
+
+/** Payload of an error: JSON body `{"error": ErrorBody}` or the stream's `error` event. */
+export interface ErrorBody {
+  code: ErrorCode | (string & {});
+  message: string;
+  /** Seconds to wait before asking again (rate limits). */
+  retry_after?: number;
+}

@@ -1,0 +1,17 @@
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROME_ARGS, requireChrome } from './scripts/find-chrome.mjs';
+
+const executablePath = requireChrome();
+
+/** @type {import('@web/test-runner').TestRunnerConfig} */
+export default {
+  files: ['test/widget/**/*.test.ts'],
+  nodeResolve: true,
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  browsers: [chromeLauncher({ launchOptions: { executablePath, headless: true, args: CHROME_ARGS } })],
+  testFramework: { config: { timeout: 10000 } },
+  testsFinishTimeout: 300000,
+  // Lit's dev build announces itself in every test file; the message is noise here.
+  filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
+};
