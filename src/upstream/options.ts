@@ -1,0 +1,96 @@
+/**
+ * Options of the local Answer API. Shared as a contract with the proxy's tests, the
+ * end-to-end tests and the benchmarks, which start it in-process.
+ */
+
+/**
+ * Stream dialects the local Answer API can speak for `stream: true`, one per shape listed
+ * in the upstream notes, so the proxy can be tested against each:
+ * - `named`: named SSE events (`event: delta` / `sources` / `done` / `error`) with JSON data (default).
+ * - `typed`: unnamed `data:` JSON with a type field (`{"type":"answer","text":...}`, `{"type":"sources",...}`, `{"type":"end"}`).
+ * - `openai`: `{"choices":[{"delta":{"content":...}}]}` chunks, ending with `data: [DONE]`.
+ * - `cumulative`: every event carries the whole answer so far (`{"answer": "...so far"}`).
+ * - `final`: deltas, then one final complete `{answer, answer_found, sources}` object.
+ * - `plain`: plain-text `data:` lines appended as text, no JSON.
+ * - `json`: ignores `stream: true` and answers `application/json` in one piece.
+ */
+export type StreamDialect = 'named' | 'typed' | 'openai' | 'cumulative' | 'final' | 'plain' | 'json';
+
+/** Faults for tests; all off by default, set only programmatically or by an explicit CLI flag. */
+export interface FaultOptions {
+  /** Wait this long before sending response headers. */
+  headerDelayMs?: number;
+  /** After this many answer pieces, stop writing (the connection stays open) for `stallMs` (default: forever). */
+  stallAfterChunks?: number;
+  stallMs?: number;
+  /** After this many answer pieces, destroy the connection without a clean end. */
+  closeAfterChunks?: number;
+  /** Insert one event whose JSON data is malformed, after the first piece. */
+  malformedEvent?: boolean;
+  /** Insert one event of this many bytes of data, after the first piece. */
+  oversizedEventBytes?: number;
+  /** Write multi-byte UTF-8 characters split across separate socket writes. */
+  splitMultibyte?: boolean;
+  /** Answer every request with this status (e.g. 500, 502) and a JSON error body. */
+  status?: number;
+}
+
+/** How the local Answer API is started. Every field is optional. */
+export interface AnswerApiOptions {
+  /** Port to listen on; 0 (default in-process) picks a free one. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Accepted API keys. Empty or unset: one random key is generated. */
+  keys?: string[];
+  /** Keys rejected with 401 like deleted keys. */
+  revokedKeys?: string[];
+  /** Folder of Markdown documents for bot `demo`. Default: the sample knowledge base. */
+  kb?: string;
+  /** Path of a bots config file defining more bots, each with its own folder. */
+  botsFile?: string;
+  /** Stream dialect for `stream: true`. Default `named`. */
+  dialect?: StreamDialect;
+  /** When false, streams end by closing the body, without any end marker. Default true. */
+  endMarker?: boolean;
+  /** Milliseconds between streamed pieces; 0 turns pacing off. Default about 30. */
+  paceMs?: number;
+  /** Words per streamed piece. Default a few (3). */
+  wordsPerChunk?: number;
+  /** Heartbeat comment after this many quiet milliseconds while streaming. Default 15000. */
+  heartbeatMs?: number;
+  /** Requests per minute per workspace (all keys and bots); unset or 0: no limit. The real service allowed 1. */
+  rateLimitPerMinute?: number;
+  /** Largest request body in bytes before 413. Default 64 KiB. */
+  maxBodyBytes?: number;
+  faults?: FaultOptions;
+  /** Log lines go here; default: nowhere in-process, stdout from the CLI. */
+  log?: (line: string) => void;
+}
+
+/** One request as the local Answer API saw it; tests read these to check what the proxy sent. */
+export interface RecordedRequest {
+  id: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  startedAt: number;
+  /** Set when the client went away before the response ended. */
+  abortedAt?: number;
+  finishedAt?: number;
+}
+
+/** A running local Answer API. */
+export interface RunningAnswerApi {
+  /** Base URL, e.g. `http://127.0.0.1:40123` (requests go to `${url}/v1/answer`). */
+  url: string;
+  /** The accepted keys (the generated one when none was given). */
+  keys: string[];
+  /** Every request seen, in order. */
+  requests: RecordedRequest[];
+  /** Resolves when the given request (by id, or the next one) is aborted by its client. */
+  waitForAbort(id?: number): Promise<RecordedRequest>;
+  /** Stops listening, ends open connections, clears every timer. */
+  close(): Promise<void>;
+}
