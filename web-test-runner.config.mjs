@@ -1,6 +1,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { CHROME_ARGS, requireChrome } from './scripts/find-chrome.mjs';
+import { stubEndpoint } from './test/widget/stub-endpoint.mjs';
 
 const executablePath = requireChrome();
 
@@ -8,6 +9,8 @@ const executablePath = requireChrome();
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
+  // A stand-in for the proxy's answer endpoint (POST /stub/answer), speaking its protocol.
+  middleware: [stubEndpoint],
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   browsers: [chromeLauncher({ launchOptions: { executablePath, headless: true, args: CHROME_ARGS } })],
   testFramework: { config: { timeout: 10000 } },

@@ -1,0 +1,136 @@
+import { createParser } from 'eventsource-parser';
+import type { AnswerRequest, ErrorBody, Source } from '../protocol/types.js';
+
+/** What the client reports while an answer arrives. */
+export interface AnswerHandlers {
+  /** Text to append to the answer. */
+  delta(text: string): void;
+  /** The whole answer so far, replacing what was shown. */
+  replace(text: string): void;
+  /** The sources (the last call wins). */
+  sources(sources: Source[]): void;
+}
+
+/**
+ * A failed request as a value: `code` is the proxy's error code, or one of the client's own:
+ * `network` (no response), `offline` (the browser says it is offline), `timeout` (nothing
+ * arrived for too long), `stream_interrupted` (the stream ended without its terminal event),
+ * `aborted` (stopped by the caller; never shown as an error).
+ */
+export class AnswerError extends Error implements ErrorBody {
+  constructor(
+    readonly code: string,
+    message: string,
+    /** Seconds to wait before asking again, from `Retry-After` or the body. */
+    readonly retry_after?: number,
+  ) {
+    super(message);
+  }
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  403: 'forbidden_bot',
+  404: 'unknown_bot',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  502: 'upstream_error',
+  503: 'upstream_error',
+  504: 'upstream_timeout',
+};
+
+/** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfter(value: string | null): number | undefined {
+  if (!value) return;
+  const s = /^\d+$/.test(value.trim()) ? +value : (Date.parse(value) - Date.now()) / 1e3;
+  return s >= 0 ? Math.ceil(s) : undefined;
+}
+
+async function httpError(res: Response): Promise<AnswerError> {
+  let body: Partial<ErrorBody> = {};
+  try {
+    body = (await res.json()).error ?? {};
+  } catch {
+    // Not JSON (an intermediary's error page): the status decides.
+  }
+  return new AnswerError(
+    body.code ?? CODE_BY_STATUS[res.status] ?? (res.status >= 500 ? 'upstream_error' : 'bad_request'),
+    body.message ?? `HTTP ${res.status}`,
+    retryAfter(res.headers.get('retry-after')) ?? body.retry_after,
+  );
+}
+
+/**
+ * Asks the proxy once: `POST endpoint` with `request`, streaming (`request.stream`) or JSON.
+ * Never retries. Resolves with `answer_found` when the answer is complete; rejects with an
+ * {@link AnswerError}. `timeout` (ms) bounds the wait for each next byte, heartbeats included.
+ */
+export async function fetchAnswer(
+  endpoint: string,
+  request: AnswerRequest,
+  on: AnswerHandlers,
+  signal: AbortSignal,
+  timeout = 60000,
+): Promise<boolean> {
+  const ctrl = new AbortController();
+  let timedOut = false;
+  let timer = 0;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => ((timedOut = true), ctrl.abort()), timeout) as unknown as number;
+  };
+  const stop = () => ctrl.abort();
+  signal.addEventListener('abort', stop);
+  arm();
+  try {
+    if (signal.aborted) throw 0;
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
+      body: JSON.stringify(request),
+      signal: ctrl.signal,
+    });
+    if (!res.ok) throw await httpError(res);
+    if (!res.body || !/event-stream/.test(res.headers.get('content-type') ?? '')) {
+      // JSON mode, or a server that answered a stream request with one complete answer.
+      const data = await res.json();
+      on.sources(data.sources ?? []);
+      on.replace(data.answer ?? '');
+      return data.answer_found !== false;
+    }
+    let result: boolean | AnswerError | undefined;
+    const parser = createParser({
+      onEvent({ event, data }) {
+        if (result !== undefined) return;
+        const d = JSON.parse(data);
+        if (event === 'delta') on.delta(d.text);
+        else if (event === 'replace') on.replace(d.text);
+        else if (event === 'sources') on.sources(d.sources ?? []);
+        else if (event === 'done') result = d.answer_found !== false;
+        else if (event === 'error') result = new AnswerError(d.code, d.message, d.retry_after);
+      },
+    });
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    while (result === undefined) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      arm();
+      parser.feed(value);
+    }
+    reader.cancel().catch(() => {});
+    if (result instanceof AnswerError) throw result;
+    if (result === undefined) throw new AnswerError('stream_interrupted', 'The stream ended early');
+    return result;
+  } catch (e) {
+    if (e instanceof AnswerError) throw e;
+    if (signal.aborted) throw new AnswerError('aborted', 'Stopped');
+    if (timedOut) throw new AnswerError('timeout', 'Timed out');
+    if (!navigator.onLine) throw new AnswerError('offline', 'Offline');
+    throw new AnswerError(e instanceof SyntaxError ? 'upstream_error' : 'network', String((e as Error)?.message ?? e));
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
+  }
+}

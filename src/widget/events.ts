@@ -1,0 +1,46 @@
+import type { AnswerResponse, ErrorBody, Source } from '../protocol/types.js';
+
+/** Detail of `bot-answer-submit` (cancelable) and `bot-answer-start`. */
+export interface BotAnswerAskDetail {
+  message: string;
+}
+
+/** Detail of `bot-answer-done`: the complete answer Markdown as the upstream sent it, and its sources. */
+export type BotAnswerDoneDetail = AnswerResponse;
+
+/** Detail of `bot-answer-error`: the error code and the server's (or client's) message. */
+export type BotAnswerErrorDetail = Pick<ErrorBody, 'code' | 'message'>;
+
+/** Detail of `bot-answer-feedback`: the visitor's rating of one answer. */
+export interface BotAnswerFeedbackDetail {
+  value: 'up' | 'down';
+  question: string;
+  answer: string;
+}
+
+/** Detail of `bot-answer-source-click`: the source whose title link was followed, and its 0-based index. */
+export interface BotAnswerSourceClickDetail {
+  source: Source;
+  index: number;
+  question: string;
+}
+
+/** Every event `<bot-answer>` fires, by name. All bubble and cross shadow roots (composed). */
+export interface BotAnswerEventMap {
+  'bot-answer-submit': CustomEvent<BotAnswerAskDetail>;
+  'bot-answer-start': CustomEvent<BotAnswerAskDetail>;
+  'bot-answer-done': CustomEvent<BotAnswerDoneDetail>;
+  'bot-answer-error': CustomEvent<BotAnswerErrorDetail>;
+  'bot-answer-feedback': CustomEvent<BotAnswerFeedbackDetail>;
+  'bot-answer-source-click': CustomEvent<BotAnswerSourceClickDetail>;
+}
+
+type Detail<K extends keyof BotAnswerEventMap> = BotAnswerEventMap[K]['detail'];
+
+/** Fires `name` from `target`, bubbling and composed; returns false when a listener cancelled it. */
+export const emit = <K extends keyof BotAnswerEventMap>(target: EventTarget, name: K, detail: Detail<K>) =>
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: name == 'bot-answer-submit' }));
+
+declare global {
+  interface HTMLElementEventMap extends BotAnswerEventMap {}
+}

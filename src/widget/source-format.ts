@@ -1,0 +1,34 @@
+/** Plain helpers that turn untrusted source fields into safe, display-ready values. */
+
+/** `url` when it parses as an absolute URL with one of `schemes` (default http(s)), else undefined. */
+export function safeUrl(url: unknown, schemes = /^https?:$/): string | undefined {
+  try {
+    if (typeof url == 'string' && schemes.test(new URL(url).protocol)) return url;
+  } catch {
+    // Not an absolute URL.
+  }
+}
+
+/** A date from Unix seconds, tolerating milliseconds; undefined for missing or absurd values. */
+export function sourceDate(t: unknown): Date | undefined {
+  if (typeof t != 'number' || !(t > 0)) return;
+  const d = new Date(t > 1e11 ? t : t * 1e3);
+  const y = d.getFullYear();
+  if (y > 1970 && y < 3000) return d;
+}
+
+/** Up to two initials of a name, for the avatar fallback. */
+export const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => [...w][0])
+    .join('')
+    .toUpperCase();
+
+/** `s` cut to `n` characters (with an ellipsis), so a 100 KB field costs no more than a short one. */
+export const cap = (s: unknown, n: number) => {
+  const v = typeof s == 'string' ? s : '';
+  return v.length > n ? v.slice(0, n) + '…' : v;
+};

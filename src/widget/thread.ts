@@ -1,0 +1,39 @@
+import type { Source } from '../protocol/types.js';
+
+/** Where one turn of the conversation stands. */
+export type TurnState = 'answering' | 'done' | 'no-answer' | 'stopped' | 'error';
+
+/** One question and its answer. Each is an independent request. */
+export interface Turn {
+  q: string;
+  /** The answer Markdown so far, exactly as received. */
+  a: string;
+  sources: Source[];
+  state: TurnState;
+  /** Error code and, for rate limits, the wait in seconds. */
+  err?: { code: string; message: string; wait?: number };
+  fb?: 'up' | 'down';
+}
+
+const key = (botId: string) => 'bot-answer:' + botId;
+
+/** The thread kept for this tab's session, if any; a turn cut off by a reload counts as stopped. */
+export function loadThread(botId: string): Turn[] {
+  try {
+    const turns: Turn[] = JSON.parse(sessionStorage.getItem(key(botId)) ?? '[]');
+    return turns.map((t) => ({ ...t, state: t.state == 'answering' ? 'stopped' : t.state }));
+  } catch {
+    // Storage blocked or corrupt: start empty rather than fail.
+    return [];
+  }
+}
+
+/** Keeps `turns` for this tab's session (an empty thread removes the entry). */
+export function saveThread(botId: string, turns: Turn[]) {
+  try {
+    if (turns.length) sessionStorage.setItem(key(botId), JSON.stringify(turns));
+    else sessionStorage.removeItem(key(botId));
+  } catch {
+    // Storage full or blocked: the thread still works, it is just not kept.
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A stand-in for the bot-answer proxy, served by the test server (a Web Test Runner middleware).
+ * `POST /stub/answer` speaks the proxy's protocol (docs/protocol.md): JSON `{answer, answer_found,
+ * sources}` for `stream:false`, otherwise named SSE events split at awkward chunk boundaries with
+ * delays, heartbeat comments, and JSON errors with the proxy's statuses. The request's `bot_id`
+ * picks the scenario (text after a `:` is free, so tests can keep their counts apart).
+ * `GET /stub/count?bot=ID` tells how many answer requests that bot id received.
+ */
+
+export const SOURCES = [
+  {
+    url: 'https://wiki.example.com/travel',
+    title: 'Travel and expense policy',
+    app_name: 'Confluence',
+    author: { name: 'Dana Reyes', email: 'dana@example.com', photo: 'https://avatars.example.invalid/dana.png' },
+    snippet: 'Economy class for flights under six hours.',
+    modified_time: 1730243482,
+  },
+  {
+    url: 'javascript:alert(1)',
+    title: 'مستند <b>عربي</b>',
+    app_name: 'Drive',
+    author: { name: 'Lee Wu', photo: 'http://insecure.example.invalid/a.png' },
+    snippet: '<img src=x onerror=alert(1)>',
+    modified_time: 1730243482000,
+  },
+  { title: 'No link', modified_time: 'not-a-date' },
+];
+
+export const ANSWER =
+  'Flights under six hours are **economy** [[1]](https://wiki.example.com/travel).\n\n' +
+  '| Class | Hours |\n|---|---|\n| Economy | < 6 |\n\n' +
+  '```js\nconst limit = 6;\n```\n\nSee also [[2]](https://drive.example.com/x) and [[3]](https://wiki.example.com/other).';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const counts = new Map();
+let seed = 7;
+/** Deterministic pseudo-random chunk sizes (1..max). */
+const rand = (max) => ((seed = (seed * 16807) % 2147483647) % max) + 1;
+
+const ev = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** The scenario's result: a complete answer (streamed or sent as JSON), or an HTTP error. */
+function scenario(name, body) {
+  switch (name) {
+    case 'noanswer':
+      return { answer: "I couldn't find that.", answer_found: false, sources: [] };
+    case 'rate':
+      return { status: 429, headers: { 'retry-after': '7' }, error: { code: 'rate_limited', message: 'Slow down' } };
+    case 'unknown':
+      return { status: 404, error: { code: 'unknown_bot', message: 'No such bot' } };
+    case 'down':
+      return { status: 502, error: { code: 'upstream_error', message: 'Upstream failed' } };
+    case 'gateway':
+      return { status: 504, text: '<html>Gateway Timeout</html>' };
+    case 'echo':
+      return { answer: body.message, answer_found: true, sources: [] };
+    case 'long':
+      return { answer: longAnswer(), answer_found: true, sources: SOURCES };
+    default:
+      return { answer: ANSWER, answer_found: true, sources: SOURCES };
+  }
+}
+
+/** A long Markdown answer with every kind of block. */
+function longAnswer() {
+  let s = '';
+  for (let i = 1; i <= 12; i++) {
+    s += `## Part ${i}\n\nSome *text* with \`code\` and a [link](https://example.com/${i}) [[${(i % 3) + 1}]](https://wiki.example.com/${i}).\n\n`;
+    s += `- item one\n- item **two**\n  - nested\n\n1. first\n2. second\n\n`;
+    s += `| A | B |\n|---|---|\n| ${i} | ${i * 2} |\n\n> quoted ${i}\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n\n`;
+  }
+  return s + 'The end.';
+}
+
+async function stream(res, name, result) {
+  const send = (s) => !res.destroyed && res.write(s);
+  if (name == 'hang') return send(': ping\n\n'); // headers and one heartbeat, then silence
+  const sse = [ev('sources', { sources: result.sources })];
+  if (name == 'replace') sse.push(ev('delta', { text: 'Draft that will be replaced. ' }), ev('replace', { text: '' }));
+  const text = result.answer;
+  for (let i = 0; i < text.length; ) {
+    const n = name == 'slow' ? 2 : rand(40);
+    sse.push(ev('delta', { text: text.slice(i, i + n) }));
+    i += n;
+  }
+  if (name == 'cut') sse.length = 4;
+  else if (name == 'midfail') sse.splice(4, Infinity, ev('error', { code: 'upstream_timeout', message: 'Upstream stopped' }));
+  else sse.push(ev('done', { answer_found: result.answer_found }));
+  // Heartbeats between events, and the wire split at arbitrary offsets.
+  const wire = ': ping\n\n' + sse.join(': ping\n\n');
+  for (let i = 0; i < wire.length && !res.destroyed; ) {
+    const n = rand(90);
+    send(wire.slice(i, i + n));
+    i += n;
+    await sleep(name == 'slow' ? 40 : 1);
+  }
+  res.end();
+}
+
+/** Koa middleware for Web Test Runner's `middleware` option. */
+export async function stubEndpoint(ctx, next) {
+  if (ctx.path == '/stub/count') {
+    ctx.body = String(counts.get(ctx.query.bot) ?? 0);
+    return;
+  }
+  if (ctx.path != '/stub/answer') return next();
+  ctx.respond = false;
+  const res = ctx.res;
+  let raw = '';
+  for await (const c of ctx.req) raw += c;
+  const body = JSON.parse(raw || '{}');
+  counts.set(body.bot_id, (counts.get(body.bot_id) ?? 0) + 1);
+  let name = String(body.bot_id).split(':')[0];
+  // `flaky` fails its first request with 502, then answers.
+  if (name == 'flaky') name = counts.get(body.bot_id) == 1 ? 'down' : 'ok';
+  const result = scenario(name, body);
+  if (result.status) {
+    res.writeHead(result.status, { 'content-type': result.text ? 'text/html' : 'application/json', ...result.headers });
+    return res.end(result.text ?? JSON.stringify({ error: result.error }));
+  }
+  if (body.stream === false) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(result));
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  await stream(res, name, result);
+}
