@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+/** Where the benchmarks put what they build (git-ignored). */
+export const OUT_DIR = fileURLToPath(new URL('../out/', import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Builds a browser entry the way vite.config.ts builds the real bundle: Vite library mode,
+ * ES module and IIFE, target es2021, minified (both formats). Output in `out/<name>/`.
+ */
+export async function buildLibrary(name: string, entry: string, globalName: string): Promise<{ es: string; iife: string }> {
+  const outDir = `${OUT_DIR}${name}`;
+  await build({
+    configFile: false,
+    logLevel: 'error',
+    build: {
+      target: 'es2021',
+      minify: true,
+      sourcemap: false,
+      emptyOutDir: true,
+      outDir,
+      rolldownOptions: { output: { minify: true } },
+      lib: { entry, name: globalName, formats: ['es', 'iife'], fileName: (format) => (format === 'es' ? `${name}.js` : `${name}.iife.js`) },
+    },
+  });
+  return { es: `${outDir}/${name}.js`, iife: `${outDir}/${name}.iife.js` };
+}
+
+/** The floor element of the size and start-up benchmarks. */
+export function buildFloor() {
+  return buildLibrary('floor', here('../floor/floor-element.js'), 'FloorElement');
+}
+
+/** The naive whole-text re-rendering element, baseline (b) of the render benchmark. */
+export function buildNaive() {
+  return buildLibrary('naive', here('../browser/naive-element.js'), 'NaiveAnswer');
+}
