@@ -23,6 +23,8 @@ export interface FaultOptions {
   /** After this many answer pieces, stop writing (the connection stays open) for `stallMs` (default: forever). */
   stallAfterChunks?: number;
   stallMs?: number;
+  /** Keep writing heartbeat comments during the stall (a live but silent upstream). Default false: the stall is silent. */
+  heartbeatDuringStall?: boolean;
   /** After this many answer pieces, destroy the connection without a clean end. */
   closeAfterChunks?: number;
   /** Insert one event whose JSON data is malformed, after the first piece. */

@@ -1,0 +1,217 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
+import { loadBots } from './bots.js';
+import { faultStatusBody } from './faults.js';
+import { bodyForRecord, readBody, sendJson } from './http-io.js';
+import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from './options.js';
+import { streamAnswer, type StreamSettings } from './stream-answer.js';
+import { validateAnswerRequest } from './validate.js';
+
+const ANSWER_PATH = '/v1/answer';
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+// The real service limited the whole workspace, whatever the key or bot: one bucket.
+const WORKSPACE = 'workspace';
+
+/**
+ * Starts the local Answer API: `POST /v1/answer` as the spec describes it, answering from
+ * Markdown knowledge bases. Resolves once it listens.
+ */
+export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<RunningAnswerApi> {
+  const log = options.log ?? ((): void => {});
+  const keys = options.keys?.filter(Boolean).length ? options.keys.filter(Boolean) : [generateKey()];
+  const keyChecker = new KeyChecker(keys, options.revokedKeys?.filter(Boolean) ?? []);
+  const bots = await loadBots(options.kb, options.botsFile);
+  const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const faults = options.faults ?? {};
+  const dialect = options.dialect ?? 'named';
+  const streamSettings: Omit<StreamSettings, 'dialect'> = {
+    endMarker: options.endMarker ?? true,
+    paceMs: options.paceMs ?? 30,
+    wordsPerChunk: options.wordsPerChunk ?? 3,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    faults,
+  };
+
+  const requests: RecordedRequest[] = [];
+  const aborts = new AbortWaiters(requests);
+  const inFlight = new Set<AbortController>();
+  let closing = false;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, signal: AbortSignal): Promise<void> => {
+    if (record.path !== ANSWER_PATH) return sendJson(res, 404, { detail: 'Not Found' });
+    if (req.method !== 'POST') return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
+
+    const read = await readBody(req, maxBodyBytes);
+    if ('tooLarge' in read) {
+      return sendJson(res, 413, { detail: `Request body is larger than ${maxBodyBytes} bytes` });
+    }
+    record.body = bodyForRecord(read.body);
+
+    if (faults.headerDelayMs) await sleep(faults.headerDelayMs, undefined, { signal });
+    if (faults.status) return sendJson(res, faults.status, faultStatusBody(faults.status));
+
+    const authFailure = keyChecker.check(req.headers.authorization);
+    if (authFailure) return sendJson(res, 401, { detail: AUTH_MESSAGES[authFailure] }, { 'www-authenticate': 'Bearer' });
+
+    const valid = validateAnswerRequest(req.headers['content-type'], read.body);
+    if (!valid.ok) return sendJson(res, 422, { detail: valid.detail });
+    const { message, bot_id, inline_sources, stream } = valid.request;
+
+    const bot = bots.get(bot_id);
+    if (!bot) return sendJson(res, 404, { detail: 'Bot not found' });
+
+    if (limiter) {
+      try {
+        await limiter.consume(WORKSPACE);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        return sendJson(
+          res,
+          429,
+          { detail: `Rate limit exceeded: ${options.rateLimitPerMinute} request(s) per minute per workspace` },
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+    }
+
+    const answer = bot.answer(message, inline_sources);
+    if (!stream || dialect === 'json') return sendJson(res, 200, answer);
+    const outcome = await streamAnswer(res, answer, { ...streamSettings, dialect }, signal);
+    if (outcome === 'cut') {
+      // Cut on purpose by the fault, so the client did not go away: not an abort.
+      record.finishedAt = Date.now();
+      res.destroy();
+    }
+  };
+
+  const server = createServer({ noDelay: true }, (req, res) => {
+    const record: RecordedRequest = {
+      id: requests.length + 1,
+      method: req.method ?? '',
+      path: pathOf(req.url),
+      headers: { ...req.headers },
+      body: undefined,
+      startedAt: Date.now(),
+    };
+    requests.push(record);
+    const controller = new AbortController();
+    inFlight.add(controller);
+    res.on('finish', () => {
+      record.finishedAt ??= Date.now();
+    });
+    // 'close' before 'finish' means the connection went away mid-response: stop at once.
+    res.on('close', () => {
+      inFlight.delete(controller);
+      if (record.finishedAt === undefined && !closing) {
+        record.abortedAt = Date.now();
+        aborts.aborted(record);
+      } else {
+        aborts.finished(record);
+      }
+      controller.abort();
+      log(`${record.method} ${record.path} ${record.abortedAt ? 'aborted by client' : res.statusCode} ${Date.now() - record.startedAt}ms`);
+    });
+    handle(req, res, record, controller.signal).catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      log(`${record.method} ${record.path} failed: ${(error as Error).message}`);
+      if (!res.headersSent) sendJson(res, 500, { detail: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    keys,
+    requests,
+    waitForAbort: (id) => aborts.wait(id),
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const controller of inFlight) controller.abort();
+      server.closeAllConnections();
+      aborts.cancelAll();
+      await limiter?.delete(WORKSPACE);
+      await closed;
+    },
+  };
+}
+
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return url ?? '';
+  }
+}
+
+interface AbortWaiter {
+  id: number | undefined;
+  resolve: (record: RecordedRequest) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Promises for client aborts. Waiting by id resolves when that request is aborted (at once if
+ * it already was). Waiting without id resolves with the earliest aborted request that no
+ * id-less wait has returned yet, so an abort that happened just before the call is not missed.
+ */
+class AbortWaiters {
+  readonly #waiters: AbortWaiter[] = [];
+  readonly #delivered = new Set<number>();
+
+  constructor(private readonly requests: readonly RecordedRequest[]) {}
+
+  wait(id?: number): Promise<RecordedRequest> {
+    return new Promise((resolve, reject) => {
+      const done = id === undefined ? this.requests.find((r) => r.abortedAt !== undefined && !this.#delivered.has(r.id)) : this.requests.find((r) => r.id === id);
+      if (done?.abortedAt !== undefined) {
+        if (id === undefined) this.#delivered.add(done.id);
+        return resolve(done);
+      }
+      if (done?.finishedAt !== undefined) return reject(new Error(`Request ${id} finished without being aborted`));
+      this.#waiters.push({ id, resolve, reject });
+    });
+  }
+
+  aborted(record: RecordedRequest): void {
+    let anyTaken = false;
+    for (const waiter of [...this.#waiters]) {
+      const match = waiter.id === record.id || (waiter.id === undefined && !anyTaken);
+      if (!match) continue;
+      if (waiter.id === undefined) {
+        anyTaken = true;
+        this.#delivered.add(record.id);
+      }
+      this.#remove(waiter);
+      waiter.resolve(record);
+    }
+  }
+
+  finished(record: RecordedRequest): void {
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.id !== record.id) continue;
+      this.#remove(waiter);
+      waiter.reject(new Error(`Request ${record.id} finished without being aborted`));
+    }
+  }
+
+  cancelAll(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(new Error('The local Answer API was closed'));
+  }
+
+  #remove(waiter: AbortWaiter): void {
+    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+  }
+}
