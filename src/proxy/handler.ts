@@ -1,0 +1,373 @@
+import { createParser } from 'eventsource-parser';
+import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
+import { createAnswerStream, frame, type AnswerStream } from './answer-stream.js';
+import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
+import { corsHeaders, decideOrigin, preflightHeaders, type OriginDecision } from './cors.js';
+import { FAILURES, ProxyError, toProxyError, type Failure } from './errors.js';
+import { StreamNormaliser } from './normalise.js';
+import { checkRateLimit, clientKey, memoryRateLimiter } from './rate-limit.js';
+import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
+import { RequestTimers } from './timers.js';
+
+/** Per-request information a host can give the handler. */
+export interface HandlerContext {
+  /** The client's address (the TCP peer); used for rate limiting. */
+  clientAddress?: string;
+}
+
+/** A Web-standard request handler, as `createProxyHandler` returns and `serveNode` serves. */
+export type WebHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
+
+/** The proxy's handler: a {@link WebHandler} with a graceful shutdown. */
+export interface ProxyHandler extends WebHandler {
+  /**
+   * Refuses new answer requests (503 `shutting_down`), lets open streams finish for up to
+   * `deadlineMs` (default 10000), then ends the rest with a terminal `shutting_down` error event.
+   * Resolves when every stream has ended.
+   */
+  shutdown(deadlineMs?: number): Promise<void>;
+  /** Answer streams currently open. */
+  readonly activeStreams: number;
+}
+
+/** The fields of one request's log line. */
+interface LogRecord {
+  time?: string;
+  level: 'info' | 'warn' | 'error';
+  msg: 'request';
+  id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms?: number;
+  bytes: number;
+  bot?: string;
+  stream?: boolean;
+  outcome: string;
+  code?: string;
+  upstream_status?: number;
+  malformed_events?: number;
+  message?: string;
+  upstream_note?: string;
+}
+
+const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
+};
+
+/**
+ * Creates the key-holding proxy as a Web-standard handler:
+ * `POST /api/answer` (JSON or the project's SSE stream), `OPTIONS /api/answer` (CORS
+ * preflight) and `GET /healthz`. Runs anywhere `Request`/`Response` exist (Node via
+ * `serveNode`, Hono, Next.js route handlers, edge runtimes).
+ */
+export function createProxyHandler(config: ProxyConfig): ProxyHandler {
+  const cfg = resolveConfig(config);
+  const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
+  const streams = new Set<AnswerStream>();
+  let shuttingDown = false;
+  let drained: (() => void) | undefined;
+
+  const writeLog = (record: LogRecord, startedAt: number) => {
+    record.time = new Date().toISOString();
+    record.duration_ms = Date.now() - startedAt;
+    const { time, level, msg, ...rest } = record;
+    cfg.log(JSON.stringify({ time, level, msg, ...rest }));
+  };
+
+  async function handle(request: Request, context: HandlerContext = {}): Promise<Response> {
+    const startedAt = Date.now();
+    const id = crypto.randomUUID();
+    const url = new URL(request.url);
+    const record: LogRecord = { level: 'info', msg: 'request', id, method: request.method, path: url.pathname, status: 0, bytes: 0, outcome: 'ok' };
+    const origin = request.headers.get('origin');
+    let decision: OriginDecision = 'none';
+    const isAnswer = url.pathname === cfg.answerPath;
+
+    const respond = (status: number, body: string | null, headers: Headers): Response => {
+      headers.set('x-request-id', id);
+      if (isAnswer) corsHeaders(headers, decision, origin);
+      const bytes = body === null ? 0 : new TextEncoder().encode(body).byteLength;
+      if (body !== null) headers.set('content-length', String(bytes));
+      record.status = status;
+      record.bytes = bytes;
+      if (status >= 500) record.level = record.level === 'info' ? 'warn' : record.level;
+      writeLog(record, startedAt);
+      return new Response(request.method === 'HEAD' ? null : body, { status, headers });
+    };
+
+    const fail = (error: ProxyError, extra: Record<string, string> = {}): Response => {
+      const info = error.info;
+      record.outcome = request.signal.aborted ? 'aborted' : info.outcome;
+      record.code = info.code;
+      const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
+      if (error.retryAfter !== undefined) headers.set('retry-after', String(error.retryAfter));
+      return respond(request.signal.aborted ? 499 : info.status, JSON.stringify({ error: error.toBody() }), headers);
+    };
+
+    try {
+      if (url.pathname === cfg.healthPath) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return fail(new ProxyError('method_not_allowed'), { allow: 'GET, HEAD' });
+        return respond(200, '{"ok":true}', new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }));
+      }
+      if (!isAnswer) return fail(new ProxyError('not_found'));
+      decision = decideOrigin(origin, url, cfg.allowedOrigins);
+      if (request.method === 'OPTIONS') {
+        if (decision === 'forbidden') return fail(new ProxyError('origin_not_allowed'));
+        const headers = new Headers();
+        preflightHeaders(headers);
+        record.outcome = 'preflight';
+        return respond(204, null, headers);
+      }
+      if (request.method !== 'POST') return fail(new ProxyError('method_not_allowed'), { allow: 'POST, OPTIONS' });
+      if (decision === 'forbidden') return fail(new ProxyError('origin_not_allowed'));
+      if (limiter) {
+        const wait = await checkRateLimit(limiter, clientKey(request.headers, context.clientAddress, cfg.trustProxy));
+        if (wait !== undefined) return fail(new ProxyError('rate_limited', { retryAfter: wait }));
+      }
+      if (!isJsonContentType(request.headers.get('content-type'))) return fail(new ProxyError('not_json_content_type'));
+      const body = parseAnswerRequest(await readRequestText(request, cfg.maxBodyBytes), cfg.maxMessageChars);
+      record.bot = body.bot_id;
+      record.stream = body.stream;
+      if (cfg.debug) record.message = body.message;
+      if (cfg.allowedBotIds.length > 0 && !cfg.allowedBotIds.includes(body.bot_id)) return fail(new ProxyError('bot_not_allowed'));
+      if (shuttingDown) return fail(new ProxyError('shutting_down'));
+      return await answer(request, body, record, startedAt, respond, fail);
+    } catch (error) {
+      return fail(toProxyError(error));
+    }
+  }
+
+  async function answer(
+    request: Request,
+    body: AnswerRequest,
+    record: LogRecord,
+    startedAt: number,
+    respond: (status: number, body: string | null, headers: Headers) => Response,
+    fail: (error: ProxyError, extra?: Record<string, string>) => Response,
+  ): Promise<Response> {
+    const upstreamAbort = new AbortController();
+    const timers = new RequestTimers(upstreamAbort, cfg, startedAt);
+    const onClientGone = () => timers.abortUpstream();
+    request.signal.addEventListener('abort', onClientGone, { once: true });
+    const cleanup = () => {
+      timers.clear();
+      request.signal.removeEventListener('abort', onClientGone);
+    };
+    let keepOpen = false;
+    try {
+      const upstream = await callUpstream(cfg, body, upstreamAbort.signal, timers);
+      record.upstream_status = upstream.status;
+      checkUpstreamStatus(upstream, record, cfg);
+      const type = (upstream.headers.get('content-type') ?? '').toLowerCase();
+      const isSse = type.includes('text/event-stream') || (!type.includes('json') && body.stream === true);
+
+      if (body.stream && isSse && upstream.body) {
+        const headers = new Headers(SSE_HEADERS);
+        const running: AnswerStream = createAnswerStream({
+          body: upstream.body,
+          timers,
+          clientSignal: request.signal,
+          heartbeatMs: cfg.heartbeatMs,
+          maxEventChars: cfg.maxEventChars,
+          onEnd: (end) => {
+            cleanup();
+            streams.delete(running);
+            if (streams.size === 0) drained?.();
+            record.bytes = end.bytes;
+            record.outcome = end.outcome;
+            if (end.failure) {
+              record.code = FAILURES[end.failure].code;
+              record.level = 'warn';
+            }
+            if (end.normaliser.malformed > 0) record.malformed_events = end.normaliser.malformed;
+            if (cfg.debug && end.normaliser.upstreamErrorNote) record.upstream_note = end.normaliser.upstreamErrorNote;
+            writeLog(record, startedAt);
+          },
+        });
+        streams.add(running);
+        keepOpen = true;
+        headers.set('x-request-id', record.id);
+        corsHeaders(headers, decideOrigin(request.headers.get('origin'), new URL(request.url), cfg.allowedOrigins), request.headers.get('origin'));
+        record.status = 200;
+        return new Response(running.stream, { status: 200, headers });
+      }
+
+      // One complete answer: JSON (asked for, or the upstream ignored `stream: true`), or a stream collected whole.
+      const normaliser = new StreamNormaliser(() => {});
+      if (isSse) await collectSse(upstream.body, normaliser, timers, cfg.maxEventChars);
+      else {
+        const text = await readUpstreamText(upstream.body, cfg.maxUpstreamBytes, timers);
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          throw new ProxyError('upstream_bad_answer');
+        }
+        if (!normaliser.value(json)) throw new ProxyError('upstream_bad_answer');
+        if (!normaliser.ended) normaliser.end();
+      }
+      if (cfg.debug && normaliser.upstreamErrorNote) record.upstream_note = normaliser.upstreamErrorNote;
+      const result: AnswerResponse = { answer: normaliser.text, answer_found: normaliser.answerFound ?? normaliser.text.length > 0, sources: normaliser.sources };
+      const failed = failureOf(normaliser);
+      if (failed) throw new ProxyError(failed);
+      if (body.stream) {
+        let text = '';
+        if (result.answer !== '') text += frame({ type: 'delta', text: result.answer });
+        if (result.sources.length > 0) text += frame({ type: 'sources', sources: result.sources });
+        text += frame({ type: 'done', answer_found: result.answer_found });
+        return respond(200, text, new Headers(SSE_HEADERS));
+      }
+      return respond(200, JSON.stringify(result), new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }));
+    } catch (error) {
+      if (request.signal.aborted && !timers.reason) {
+        record.outcome = 'aborted';
+        const response = fail(new ProxyError('stream_broken'));
+        return response;
+      }
+      const failure = timers.reason ? new ProxyError(timers.reason) : toProxyError(error);
+      if (failure.failure === 'internal') record.level = 'error';
+      return fail(failure);
+    } finally {
+      if (!keepOpen) {
+        cleanup();
+        timers.abortUpstream();
+      }
+    }
+  }
+
+  const handler = handle as ProxyHandler;
+  handler.shutdown = async (deadlineMs = 10_000) => {
+    shuttingDown = true;
+    if (streams.size === 0) return;
+    const allDone = new Promise<void>((resolve) => (drained = resolve));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
+    await Promise.race([allDone, deadline]);
+    clearTimeout(timer);
+    for (const running of streams) running.stop('shutting_down');
+    if (streams.size > 0) {
+      // Streams whose client stopped reading end when the adapter gives up on them.
+      await allDone;
+    }
+  };
+  Object.defineProperty(handler, 'activeStreams', { get: () => streams.size });
+  return handler;
+}
+
+function failureOf(normaliser: StreamNormaliser): Failure | undefined {
+  return normaliser.errorFailure;
+}
+
+/** Sends the one upstream request; never retried (each upstream request costs money). */
+async function callUpstream(cfg: ResolvedConfig, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<Response> {
+  timers.startHeaders();
+  try {
+    const response = await cfg.fetch(cfg.upstreamUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${cfg.apiKey}`,
+        'content-type': 'application/json',
+        accept: body.stream ? 'text/event-stream, application/json' : 'application/json',
+      },
+      body: JSON.stringify(body),
+      signal,
+      redirect: 'manual',
+    });
+    timers.headersArrived();
+    return response;
+  } catch (error) {
+    if (timers.reason) throw new ProxyError(timers.reason);
+    throw new ProxyError('upstream_unreachable');
+  }
+}
+
+/** Maps a non-success upstream status to a failure; the upstream's body is never passed on. */
+function checkUpstreamStatus(response: Response, record: LogRecord, cfg: ResolvedConfig): void {
+  const status = response.status;
+  if (status >= 200 && status < 300 && response.type !== 'opaqueredirect') return;
+  response.body?.cancel().catch(() => {});
+  let failure: Failure;
+  let retryAfter: number | undefined;
+  if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) failure = 'upstream_redirect';
+  else if (status === 401 || status === 403) {
+    failure = 'upstream_unauthorized';
+    record.level = 'error';
+    cfg.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'upstream rejected the API key: check ANSWER_API_KEY', id: record.id, upstream_status: status }));
+  } else if (status === 404) failure = 'upstream_unknown_bot';
+  else if (status === 400 || status === 422) failure = 'upstream_rejected';
+  else if (status === 402) failure = 'upstream_payment';
+  else if (status === 429) {
+    failure = 'upstream_rate_limited';
+    retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  } else failure = 'upstream_failed';
+  throw new ProxyError(failure, { retryAfter });
+}
+
+/** Retry-After as whole seconds (from seconds or an HTTP date), 60 when missing, capped at an hour. */
+export function parseRetryAfter(value: string | null): number {
+  if (value) {
+    const seconds = /^\s*\d+\s*$/.test(value) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+    if (Number.isFinite(seconds)) return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+  }
+  return 60;
+}
+
+/** Reads an upstream body as text up to `maxBytes`, restarting the idle timeout per chunk. */
+async function readUpstreamText(body: ReadableStream<Uint8Array> | null, maxBytes: number, timers: RequestTimers): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      timers.touch();
+      total += value.byteLength;
+      if (total > maxBytes) throw new ProxyError('upstream_bad_answer');
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    if (error instanceof ProxyError) throw error;
+    throw new ProxyError(timers.reason ?? 'stream_broken');
+  }
+}
+
+/** Reads a whole upstream SSE stream into `normaliser` (for a JSON answer to a stream). */
+async function collectSse(body: ReadableStream<Uint8Array> | null, normaliser: StreamNormaliser, timers: RequestTimers, maxEventChars: number): Promise<void> {
+  if (!body) return normaliser.end();
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let oversized = false;
+  const parser = createParser({
+    onEvent: (event) => normaliser.event(event.event, event.data),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') oversized = true;
+    },
+    maxBufferSize: maxEventChars,
+  });
+  try {
+    while (!normaliser.ended) {
+      const { done, value } = await reader.read();
+      if (done) {
+        parser.feed(`${decoder.decode()}\n\n`);
+        normaliser.end();
+        break;
+      }
+      timers.touch();
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (oversized) normaliser.broken('upstream_event_too_large');
+    }
+  } catch {
+    normaliser.broken(timers.reason ?? 'stream_broken');
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+

@@ -1,0 +1,116 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { UpstreamFetch } from './config.js';
+
+/** Options of {@link createNodeFetch}. */
+export interface NodeFetchOptions {
+  /** Most open sockets per upstream host. Default 256. */
+  maxSockets?: number;
+  /** Most idle sockets kept per upstream host. Default 64. */
+  maxFreeSockets?: number;
+}
+
+/** A pooled upstream client; `close` destroys its idle sockets. */
+export interface NodeFetch extends UpstreamFetch {
+  close(): void;
+}
+
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A `fetch`-compatible upstream client on `node:http` with keep-alive pooling: much faster
+ * than the global `fetch` for many short requests. It never follows redirects (a 3xx is
+ * returned as is) and honours `signal` while headers and body arrive.
+ */
+export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxFreeSockets ?? 64, scheduling: 'lifo' as const };
+  const http = new HttpAgent(agentOptions);
+  const https = new HttpsAgent(agentOptions);
+
+  const fetchFn = ((input: string, init: RequestInit = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(input);
+      const secure = url.protocol === 'https:';
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted) return reject(abortError());
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+      const body = typeof init.body === 'string' ? Buffer.from(init.body) : undefined;
+      if (body) headers['content-length'] = String(body.byteLength);
+      const method = init.method ?? 'GET';
+      const req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent: secure ? https : http }, (res) => {
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 599) {
+          res.destroy();
+          return reject(new Error('The upstream answered with an invalid status.'));
+        }
+        const responseHeaders = new Headers();
+        const raw = res.rawHeaders;
+        for (let i = 0; i < raw.length; i += 2) {
+          try {
+            responseHeaders.append(raw[i]!, raw[i + 1]!);
+          } catch {
+            // an invalid header value is dropped
+          }
+        }
+        const noBody = NULL_BODY.has(status) || method === 'HEAD';
+        if (noBody) res.resume();
+        res.once('close', () => signal?.removeEventListener('abort', onAbort));
+        resolve(new Response(noBody ? null : bodyStream(res), { status, headers: responseHeaders }));
+      });
+      const onAbort = () => req.destroy(abortError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.once('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      });
+      req.end(body);
+    })) as NodeFetch;
+  fetchFn.close = () => {
+    http.destroy();
+    https.destroy();
+  };
+  return fetchFn;
+}
+
+function abortError(): Error {
+  return new DOMException('The upstream request was aborted.', 'AbortError');
+}
+
+/** A Node response body as a pull-based Web stream: the socket is paused while the reader is behind. */
+function bodyStream(res: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) res.pause();
+        });
+        res.once('end', () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        const fail = (error: Error) => {
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        };
+        res.once('error', fail);
+        res.once('close', () => {
+          if (!res.complete) fail(new Error('The upstream connection closed before the response ended.'));
+        });
+      },
+      pull() {
+        res.resume();
+      },
+      cancel() {
+        settled = true;
+        res.destroy();
+      },
+    },
+    { highWaterMark: 16 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}

@@ -1,0 +1,261 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HandlerContext, WebHandler } from './handler.js';
+
+/** Options of {@link serveNode}. */
+export interface ServeNodeOptions {
+  /** Port to listen on; 0 picks a free one. Default 8787. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Time a client has to send its request headers (Node's `headersTimeout`). Default 10000 ms. */
+  clientHeadersTimeoutMs?: number;
+  /** Time a client has to send its whole request (Node's `requestTimeout`). Default 30000 ms. */
+  clientRequestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 5000 ms. */
+  keepAliveTimeoutMs?: number;
+  /** How long a response may wait for a client that stopped reading before the connection is dropped. Default 30000 ms. */
+  drainTimeoutMs?: number;
+  /** On close: how long open responses may run before they are ended. Default 10000 ms. */
+  shutdownTimeoutMs?: number;
+  /**
+   * Called on close with the deadline, to end long responses gracefully (e.g. a proxy
+   * handler's `shutdown`). Default: `handler.shutdown` when the handler has one.
+   */
+  onShutdown?: (deadlineMs: number) => Promise<void>;
+  /** Close gracefully on SIGTERM and SIGINT, then exit the process. Default false. */
+  handleSignals?: boolean;
+  /** Server log lines (listening, shutdown). Default `console.log`; `false` silences. */
+  log?: ((line: string) => void) | false;
+}
+
+/** A running Node server. */
+export interface NodeServer {
+  server: Server;
+  /** e.g. `http://127.0.0.1:8787` */
+  url: string;
+  port: number;
+  /** Stops accepting, lets open responses finish (up to the shutdown deadline), then closes every connection. */
+  close(): Promise<void>;
+}
+
+// Hop-by-hop headers describe one connection and are never copied across it.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
+
+/**
+ * Serves any Web-standard handler over `node:http`: converts each request, streams the
+ * response with back-pressure, aborts the request's signal when the client goes away, and
+ * shuts down gracefully.
+ */
+export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
+  const host = options.host ?? '127.0.0.1';
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
+  const onShutdown = options.onShutdown ?? (typeof handler.shutdown === 'function' ? handler.shutdown.bind(handler) : undefined);
+  const inflight = new Set<ServerResponse>();
+  let closing = false;
+  let idle: (() => void) | undefined;
+
+  const server = createServer(
+    {
+      headersTimeout: options.clientHeadersTimeoutMs ?? 10_000,
+      requestTimeout: options.clientRequestTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      noDelay: true,
+    },
+    (req, res) => {
+      inflight.add(res);
+      res.once('close', () => {
+        inflight.delete(res);
+        if (inflight.size === 0) idle?.();
+      });
+      void serve(req, res);
+    },
+  );
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let response: Response;
+    try {
+      const request = toRequest(req, abort.signal, host);
+      const context: HandlerContext = { clientAddress: req.socket.remoteAddress };
+      response = await handler(request, context);
+    } catch {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end('{"error":{"code":"internal","message":"Something went wrong on the server."}}');
+      }
+      return;
+    }
+    await writeResponse(req, res, response);
+  }
+
+  async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+    if (res.destroyed) {
+      response.body?.cancel().catch(() => {});
+      return;
+    }
+    res.statusCode = response.status;
+    for (const [name, value] of response.headers) {
+      if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
+      res.setHeader(name, value);
+    }
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+    // An unread request body (e.g. refused as too large) must not be parsed as the next request.
+    if (!req.complete || closing) res.setHeader('connection', 'close');
+    if (!response.body || req.method === 'HEAD') {
+      response.body?.cancel().catch(() => {});
+      res.end();
+      return;
+    }
+    const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    if (!isStream && response.headers.has('content-length')) {
+      // A complete body in one write: faster than streaming it chunk by chunk.
+      const buffer = Buffer.from(await response.arrayBuffer());
+      res.end(buffer);
+      return;
+    }
+    if (isStream) res.flushHeaders();
+    const reader = response.body.getReader();
+    const onClose = () => reader.cancel().catch(() => {});
+    res.once('close', onClose);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || res.destroyed) break;
+        if (!res.write(value) && !(await drained(res, drainTimeoutMs))) {
+          reader.cancel().catch(() => {});
+          res.destroy();
+          return;
+        }
+      }
+      res.end();
+    } catch {
+      res.destroy();
+    } finally {
+      res.off('close', onClose);
+    }
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8787, host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      let closed: Promise<void> | undefined;
+      const close = () => (closed ??= shutdown());
+      async function shutdown(): Promise<void> {
+        closing = true;
+        const stopped = new Promise<void>((done) => server.close(() => done()));
+        server.closeIdleConnections();
+        const allIdle = inflight.size === 0 ? Promise.resolve() : new Promise<void>((done) => (idle = done));
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        // Grace after the deadline for the final error events to be written.
+        const hardStop = new Promise<void>((done) => (timer = setTimeout(done, shutdownTimeoutMs + 2_000)));
+        await Promise.race([Promise.all([onShutdown?.(shutdownTimeoutMs), allIdle]), hardStop]);
+        clearTimeout(timer);
+        server.closeAllConnections();
+        await stopped;
+      }
+      if (options.handleSignals) {
+        const onSignal = (signal: NodeJS.Signals) => {
+          log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, open_requests: inflight.size }));
+          process.once(signal, () => process.exit(1));
+          void close().then(() => process.exit(0));
+        };
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+      }
+      resolve({ server, url, port, close });
+    });
+  });
+}
+
+/** Resolves true when the response can take more, false when the client left or did not read in time. */
+function drained(res: ServerResponse, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => finish(true);
+    const onClose = () => finish(false);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
+/** A Web `Request` for a Node request; its body is read on demand and its signal aborts when the client leaves. */
+export function toRequest(req: IncomingMessage, signal: AbortSignal, fallbackHost: string): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // a header value the Fetch API refuses carries nothing the handler needs
+    }
+  }
+  const path = req.url && req.url.startsWith('/') ? req.url : '/';
+  let url: string;
+  try {
+    url = new URL(path, `http://${req.headers.host ?? fallbackHost}`).href;
+  } catch {
+    url = new URL(path, `http://${fallbackHost}`).href;
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (hasBody) {
+    init.body = requestBody(req);
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+/** The request body as a pull-based stream; cancelling it stops reading without destroying the socket. */
+function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        const fail = (error: Error) => {
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        };
+        req.once('error', fail);
+        req.once('close', () => {
+          if (!req.complete) fail(new Error('The client closed the connection while sending the request.'));
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: 16 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}

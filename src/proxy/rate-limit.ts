@@ -1,0 +1,40 @@
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import type { RateLimiter } from './config.js';
+
+/** The default limiter: `perMinute` answer requests per key in a fixed one-minute window, in memory. */
+export function memoryRateLimiter(perMinute: number): RateLimiter {
+  return new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'bot-answer' });
+}
+
+/**
+ * Counts one request for `key`. Returns `undefined` when allowed, or the seconds to wait.
+ * A limiter failing for another reason lets the request through (the upstream has its own limit).
+ */
+export async function checkRateLimit(limiter: RateLimiter, key: string): Promise<number | undefined> {
+  try {
+    await limiter.consume(key);
+    return undefined;
+  } catch (rejection) {
+    const ms = (rejection as { msBeforeNext?: unknown } | null)?.msBeforeNext;
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) return undefined;
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+}
+
+/**
+ * The address a request is counted under. `X-Forwarded-For` is read only when `trustProxy`
+ * says how many proxies in front append to it; the entry they appended is used, never one
+ * the client could have written itself.
+ */
+export function clientKey(headers: Headers, clientAddress: string | undefined, trustProxy: boolean | number): string {
+  const hops = trustProxy === true ? 1 : typeof trustProxy === 'number' ? Math.floor(trustProxy) : 0;
+  if (hops > 0) {
+    const forwarded = headers.get('x-forwarded-for');
+    if (forwarded) {
+      const list = forwarded.split(',').map((part) => part.trim()).filter(Boolean);
+      const entry = list[Math.max(0, list.length - hops)];
+      if (entry) return entry;
+    }
+  }
+  return clientAddress ?? 'unknown';
+}

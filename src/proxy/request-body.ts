@@ -1,0 +1,85 @@
+import type { AnswerRequest } from '../protocol/types.js';
+import { ProxyError } from './errors.js';
+
+/** True when the Content-Type is JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`). */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  for (const param of params) {
+    const [name, raw = ''] = param.split('=');
+    if (name!.trim().toLowerCase() === 'charset' && raw.trim().replace(/^"|"$/g, '').toLowerCase() !== 'utf-8') return false;
+  }
+  return true;
+}
+
+/**
+ * Reads a request body as UTF-8 text, counting bytes as they arrive and stopping at
+ * `maxBytes` (a Content-Length header is only used to refuse early, never trusted).
+ */
+export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw new ProxyError('body_too_large');
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        throw new ProxyError('body_too_large');
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ProxyError) throw error;
+    throw new ProxyError('body_unreadable');
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ProxyError('malformed_json', { detail: 'It is not valid UTF-8.' });
+  }
+}
+
+function codePoints(text: string, stopAfter: number): number {
+  let count = 0;
+  for (const _ of text) if (++count > stopAfter) break;
+  return count;
+}
+
+/** Parses and checks the body of an answer request; only the four known fields are kept. */
+export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProxyError('malformed_json');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProxyError('not_an_object');
+  const body = value as Record<string, unknown>;
+  if (typeof body.message !== 'string') throw new ProxyError('bad_message');
+  if (body.message.trim() === '') throw new ProxyError('empty_message');
+  if (codePoints(body.message, maxMessageChars) > maxMessageChars) {
+    throw new ProxyError('message_too_long', { detail: `The limit is ${maxMessageChars} characters.` });
+  }
+  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw new ProxyError('bad_bot_id');
+  if (body.inline_sources !== undefined && typeof body.inline_sources !== 'boolean') throw new ProxyError('bad_inline_sources');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new ProxyError('bad_stream');
+  return {
+    message: body.message,
+    bot_id: body.bot_id,
+    inline_sources: body.inline_sources ?? true,
+    stream: body.stream ?? false,
+  };
+}

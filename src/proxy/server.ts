@@ -1,0 +1,85 @@
+import type { ProxyConfig } from './config.js';
+import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
+import { createNodeFetch } from './node-fetch.js';
+import { serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
+
+/** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
+export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'> {
+  /** Upstream API key. Unset or empty: demo mode (the local Answer API runs in-process). */
+  apiKey?: string;
+  /** Upstream base URL; required with `apiKey`. */
+  baseUrl?: string;
+  /**
+   * Builds the served handler around the proxy, e.g. to add static routes:
+   * `(proxy) => (req, ctx) => isStatic(req) ? serveFile(req) : proxy(req, ctx)`. Default: the proxy alone.
+   */
+  compose?: (proxy: ProxyHandler) => WebHandler;
+}
+
+/** A running proxy server. */
+export interface RunningProxy extends NodeServer {
+  handler: ProxyHandler;
+  /** True when the embedded local Answer API serves the answers. */
+  demo: boolean;
+}
+
+/**
+ * Starts the proxy on Node with a pooled keep-alive upstream client. Without an API key it
+ * starts the local Answer API in-process (demo mode), forwards to it with its generated key,
+ * and says so in the log (never printing the key).
+ */
+export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
+  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
+  let apiKey = options.apiKey;
+  let baseUrl = options.baseUrl;
+  let closeUpstream: (() => Promise<void>) | undefined;
+  const demo = !apiKey;
+  if (demo) {
+    const { startAnswerApi } = await import('../upstream/index.js');
+    const upstream = await startAnswerApi({ port: 0, host: '127.0.0.1' });
+    apiKey = upstream.keys[0]!;
+    baseUrl = upstream.url;
+    closeUpstream = () => upstream.close();
+    log(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level: 'warn',
+        msg: `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from its sample knowledge base`,
+        ignored_base_url: options.baseUrl ? true : undefined,
+      }),
+    );
+  } else if (!baseUrl) {
+    throw new TypeError('bot-answer proxy: ANSWER_BASE_URL is required when ANSWER_API_KEY is set');
+  }
+  const upstreamFetch = options.fetch ?? createNodeFetch();
+  const handler = createProxyHandler({ ...options, apiKey: apiKey!, baseUrl: baseUrl!, fetch: upstreamFetch, log });
+  const served = options.compose ? options.compose(handler) : handler;
+  const server = await serveNode(served, {
+    ...options,
+    handleSignals: false,
+    log,
+    onShutdown: (deadlineMs) => handler.shutdown(deadlineMs),
+  });
+  log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `bot-answer proxy listening on ${server.url}`, url: server.url, demo }));
+  const closeServer = server.close;
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      await closeServer();
+      if (!options.fetch) (upstreamFetch as ReturnType<typeof createNodeFetch>).close();
+      await closeUpstream?.();
+    })());
+  if (options.handleSignals) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, open_streams: handler.activeStreams }));
+      process.once(signal, () => process.exit(1));
+      void close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { ...server, close, handler, demo };
+}

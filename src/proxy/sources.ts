@@ -1,0 +1,101 @@
+import type { Source, SourceAuthor } from '../protocol/types.js';
+
+/** Field names under which upstreams put their sources, in order of preference. */
+export const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
+
+type Obj = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function str(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === 'string' && value !== '') return value;
+  return undefined;
+}
+
+/** Only http(s) URLs pass; anything else (javascript:, data:, relative) is dropped. */
+function httpUrl(...values: unknown[]): string | undefined {
+  for (const value of values) {
+    if (typeof value !== 'string' || value === '') continue;
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+    } catch {
+      // not an absolute URL: try the next candidate
+    }
+  }
+  return undefined;
+}
+
+/** Seconds since the epoch as a finite number; numeric strings and ISO dates are converted, anything else dropped. */
+function time(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (Number.isFinite(n)) return n;
+  const parsed = Date.parse(value);
+  return Number.isFinite(parsed) ? Math.floor(parsed / 1000) : undefined;
+}
+
+function author(value: unknown): SourceAuthor | undefined {
+  if (typeof value === 'string' && value !== '') return { name: value };
+  if (!isObject(value)) return undefined;
+  const result: SourceAuthor = {};
+  const name = str(value.name, value.display_name);
+  const email = str(value.email);
+  const photo = httpUrl(value.photo, value.avatar, value.image);
+  if (name !== undefined) result.name = name;
+  if (email !== undefined) result.email = email;
+  if (photo !== undefined) result.photo = photo;
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** One upstream source item in the spec's shape: string fields only, `modified_time` a finite number or absent. */
+export function normaliseSource(value: unknown): Source | undefined {
+  if (typeof value === 'string') {
+    const url = httpUrl(value);
+    return url ? { url } : undefined;
+  }
+  if (!isObject(value)) return undefined;
+  // LangChain-style documents keep their fields under `metadata`.
+  const meta = isObject(value.metadata) ? value.metadata : {};
+  const source: Source = {};
+  const url = httpUrl(value.url, value.link, value.href, meta.url, meta.source);
+  const title = str(value.title, value.name, meta.title);
+  const appName = str(value.app_name, value.appName, meta.app_name);
+  const by = author(value.author ?? meta.author);
+  const snippet = str(value.snippet, value.excerpt, value.pageContent, value.text, meta.snippet);
+  const modified = time(value.modified_time ?? value.modifiedTime ?? meta.modified_time);
+  if (url !== undefined) source.url = url;
+  if (title !== undefined) source.title = title;
+  if (appName !== undefined) source.app_name = appName;
+  if (by !== undefined) source.author = by;
+  if (snippet !== undefined) source.snippet = snippet;
+  if (modified !== undefined) source.modified_time = modified;
+  return Object.keys(source).length > 0 ? source : undefined;
+}
+
+/** A list of upstream sources (or a single one) as spec-shaped sources; unusable items are dropped. */
+export function normaliseSources(value: unknown): Source[] {
+  const items = Array.isArray(value) ? value : [value];
+  const result: Source[] = [];
+  for (const item of items) {
+    const source = normaliseSource(item);
+    if (source) result.push(source);
+  }
+  return result;
+}
+
+/** The sources an upstream object carries under any known alias (or `undefined` when none). */
+export function findSources(obj: Obj): unknown {
+  for (const field of SOURCE_FIELDS) {
+    const value = obj[field];
+    if (value === undefined || value === null) continue;
+    // `{sources: {sources: [...]}}` happens when an event wraps its payload once more.
+    if (isObject(value) && !('url' in value) && !('title' in value)) {
+      const inner = findSources(value);
+      if (inner !== undefined) return inner;
+    }
+    return value;
+  }
+  return undefined;
+}
