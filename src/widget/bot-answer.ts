@@ -1,12 +1,503 @@
-import { LitElement, html } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import type { Source } from '../protocol/types.js';
+import { AnswerController } from './answer-controller.js';
+import { fetchAnswer, type AnswerError } from './answer-client.js';
+import { styles } from './bot-answer.styles.js';
+import { emit } from './events.js';
+import { StreamRenderer } from './markdown/stream-renderer.js';
+import { cap, initials, safeUrl, sourceDate } from './source-format.js';
+import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
+import { loadThread, saveThread, type Turn } from './thread.js';
 
-/** Placeholder shell; the full element lands with its own issue. */
+/** `"false"` is false, anything else (absent included) true. */
+const on = { fromAttribute: (v: string | null) => v != 'false' };
+/** Present and not `"false"`. */
+const flag = { fromAttribute: (v: string | null) => v != null && v != 'false' };
+/** A JSON array of strings, or strings separated by `|`. */
+const list = {
+  fromAttribute(v: string | null): string[] {
+    try {
+      const a = JSON.parse(v!);
+      if (Array.isArray(a)) return a.filter((s) => typeof s == 'string' && s.trim());
+    } catch {
+      // Not JSON: the `|` form.
+    }
+    return (v ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+  },
+};
+
+/** The renderer bound to each turn's answer container (the renderer owns the container's children). */
+interface View {
+  el: HTMLElement;
+  r: StreamRenderer;
+  open?: boolean;
+}
+
+/**
+ * An answer box for any website: asks a bot through the bot-answer proxy and streams its
+ * Markdown answer, with citations and sources, into a conversation thread.
+ *
+ * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
+ * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
+ * @fires bot-answer-done - An answer is complete. Detail `{answer, answer_found, sources}`.
+ * @fires bot-answer-error - A request failed. Detail `{code, message}`.
+ * @fires bot-answer-feedback - Thumbs up or down on an answer. Detail `{value, question, answer}`.
+ * @fires bot-answer-source-click - A source title link was followed. Detail `{source, index, question}`.
+ * @csspart launcher - The floating mode's open button.
+ * @csspart panel - The box (a modal dialog in floating mode).
+ * @csspart thread - The conversation (`role="log"`).
+ * @csspart question - A turn's question.
+ * @csspart answer - A turn's answer.
+ * @csspart sources-toggle - A turn's button that shows or hides its sources.
+ * @csspart sources - A turn's list of sources.
+ * @csspart source - One source.
+ * @csspart input - The question field.
+ * @csspart send - The send button.
+ * @csspart stop - The stop button, while answering.
+ * @csspart status - The polite status line (answering, ready, error).
+ * @csspart error - A turn's error message (and the configuration message).
+ * @cssprop --bot-answer-bg - Background colour.
+ * @cssprop --bot-answer-fg - Text colour.
+ * @cssprop --bot-answer-muted - Secondary text colour.
+ * @cssprop --bot-answer-accent - Buttons, links and focus ring.
+ * @cssprop --bot-answer-accent-fg - Text on the accent colour.
+ * @cssprop --bot-answer-border - Borders.
+ * @cssprop --bot-answer-subtle - Background of questions, code and sources.
+ * @cssprop --bot-answer-error - Error text and border.
+ * @cssprop --bot-answer-font - Font family.
+ * @cssprop --bot-answer-font-size - Base font size.
+ * @cssprop --bot-answer-radius - Corner radius.
+ * @cssprop --bot-answer-space - Base spacing unit.
+ * @cssprop --bot-answer-max-height - Height cap of the inline thread.
+ * @cssprop --bot-answer-z-index - Stacking order of the floating launcher.
+ */
 export class BotAnswer extends LitElement {
+  static override styles = styles;
+
   /** Identifier of the bot that answers (required). */
   @property({ attribute: 'bot-id' }) botId = '';
+  /** URL of the bot-answer proxy's answer endpoint. */
+  @property() endpoint = '/api/answer';
+  /** Ask for inline citations `[[n]](url)`; attribute `"false"` turns them off. */
+  @property({ attribute: 'inline-sources', converter: on }) inlineSources = true;
+  /** Stream the answer; attribute `"false"` uses the JSON mode. */
+  @property({ converter: on }) stream = true;
+  /** `inline` renders in place; `floating` is a launcher button opening a dialog. */
+  @property({ reflect: true }) mode: 'inline' | 'floating' = 'inline';
+  /** Colour scheme: `light`, `dark`, or `auto` (follows the visitor's system). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  /** Placeholder of the question field. */
+  @property() placeholder = '';
+  /** Title of the box. */
+  @property() heading = '';
+  /** Example questions shown while the thread is empty (attribute: JSON array or `|`-separated). */
+  @property({ converter: list }) suggestions: string[] = [];
+  /** Show images from the answer Markdown (https only); otherwise they become links. */
+  @property({ converter: flag }) images = false;
+  /** Keep the thread for the tab's session (sessionStorage, per bot-id). */
+  @property({ converter: flag }) persist = false;
+  /** A key that, with Ctrl or ⌘, opens the box from anywhere on the page (e.g. `k`). */
+  @property() shortcut = '';
+  /** Milliseconds to wait for the next byte of an answer before giving up with `timeout`. */
+  @property({ type: Number }) timeout = 60000;
+  /** Whether the floating dialog is open. */
+  @property({ type: Boolean, reflect: true }) open = false;
+  /** Language of the box (also used for dates). */
+  @property({ reflect: true }) override lang!: string;
+  /** Overrides for any of the visible strings (see `STRINGS`). */
+  @property({ attribute: false }) strings: Partial<Strings> = {};
+
+  @state() private _turns: Turn[] = [];
+  @state() private _copied = '';
+  /** The turn whose code block is under the pointer or focus (its copy button shows), or -1. */
+  @state() private _cc = -1;
+  @query('textarea') private _input?: HTMLTextAreaElement;
+  @query('.thread') private _thread?: HTMLElement;
+  @query('dialog') private _dialog?: HTMLDialogElement;
+
+  private _t = STRINGS;
+  private _ctl = new AnswerController(this);
+  private _views = new WeakMap<Turn, View>();
+  private _loaded = false;
+  private _stick = true;
+  private _pre?: HTMLElement;
+
+  /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
+  get state() {
+    return this._turns.at(-1)?.state ?? 'idle';
+  }
+
+  /** Sends `message` as a new question (aborting any running one); works open or closed, in every mode. */
+  ask(message: string) {
+    const q = message.trim();
+    if (!q || !this.botId || !emit(this, 'bot-answer-submit', { message: q })) return;
+    const t: Turn = { q, a: '', sources: [], state: 'answering' };
+    this._turns = [...this._turns, t];
+    this._run(t);
+  }
+
+  /** Stops the running answer, keeping what arrived (marked as stopped). */
+  stop() {
+    this._ctl.abort();
+  }
+
+  /** Stops any running answer and empties the thread (and its saved copy). */
+  clear() {
+    this.stop();
+    this._turns = [];
+    this._cc = -1;
+    this._save();
+  }
+
+  /** Opens the floating dialog (inline: focuses the question field). */
+  async show() {
+    this.open = true;
+    await this.updateComplete;
+    this._input?.focus();
+  }
+
+  /** Closes the floating dialog. */
+  hide() {
+    this.open = false;
+  }
+
+  private _key = (e: KeyboardEvent) => {
+    if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
+      e.preventDefault();
+      this.show();
+    }
+  };
+
+  override connectedCallback() {
+    super.connectedCallback();
+    document.addEventListener('keydown', this._key);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    document.removeEventListener('keydown', this._key);
+  }
+
+  private async _run(t: Turn) {
+    const signal = this._ctl.next();
+    const v = this._view(t);
+    v.r.reset();
+    Object.assign(t, { a: '', sources: [], state: 'answering', err: undefined, fb: undefined });
+    v.open = false;
+    this._stick = true;
+    this.requestUpdate();
+    emit(this, 'bot-answer-start', { message: t.q });
+    try {
+      const found = await fetchAnswer(
+        this.endpoint,
+        { message: t.q, bot_id: this.botId, inline_sources: this.inlineSources, stream: this.stream },
+        {
+          delta: (s) => v.r.append(s),
+          replace: (s) => v.r.replace(s),
+          sources: (s) => {
+            t.sources = Array.isArray(s) ? s : [];
+            this.requestUpdate();
+          },
+        },
+        signal,
+        this.timeout,
+      );
+      t.a = v.r.text;
+      t.state = found ? 'done' : 'no-answer';
+      emit(this, 'bot-answer-done', { answer: t.a, answer_found: found, sources: t.sources });
+    } catch (e) {
+      const { code, message, retry_after } = e as AnswerError;
+      t.a = v.r.text;
+      if (code == 'aborted') t.state = 'stopped';
+      else {
+        t.state = 'error';
+        t.err = { code, message, wait: retry_after };
+        emit(this, 'bot-answer-error', { code, message });
+      }
+    }
+    v.r.finish();
+    this.requestUpdate();
+    this._save();
+  }
+
+  private _view(t: Turn): View {
+    let v = this._views.get(t);
+    if (!v) {
+      const el = document.createElement('div');
+      el.part.add('answer');
+      el.className = 'md';
+      el.dir = 'auto';
+      const r = new StreamRenderer(el, { images: this.images, onUpdate: () => this._follow() });
+      if (t.a) {
+        r.replace(t.a);
+        r.finish();
+      }
+      this._views.set(t, (v = { el, r }));
+    }
+    return v;
+  }
+
+  private _save() {
+    if (this.persist) saveThread(this.botId, this._turns);
+  }
+
+  private _follow() {
+    const th = this._thread;
+    if (th && this._stick) th.scrollTop = th.scrollHeight;
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('strings')) this._t = { ...STRINGS, ...this.strings };
+    if (!this._loaded && this.persist && this.botId) {
+      this._loaded = true;
+      this._turns = loadThread(this.botId);
+    }
+  }
+
+  override updated(changed: PropertyValues<this>) {
+    const d = this._dialog;
+    if (d && this.open != d.open) this.open ? d.showModal() : d.close();
+    if (changed.has('_turns' as keyof BotAnswer)) this._follow();
+    const b = this.renderRoot.querySelector<HTMLElement>('.cc:not([hidden])');
+    // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
+    if (b) b.style.top = this._pre!.offsetTop + 4 + 'px';
+  }
 
   override render() {
-    return this.botId ? html`<div part="panel"></div>` : html`<p part="error" role="alert">bot-answer: set the bot-id attribute.</p>`;
+    const t = this._t;
+    if (!this.botId) return html`<p part="error" class="err">${t.config}</p>`;
+    const body = html`<header>
+        <h2 id="h">${this.heading || t.heading}</h2>
+        ${this._turns.length ? html`<button class="ghost" @click=${this.clear}>${t.startOver}</button>` : nothing}
+        ${this.mode == 'floating' ? html`<button class="ghost" aria-label=${t.close} @click=${this.hide}>✕</button>` : nothing}
+      </header>
+      <div
+        part="thread"
+        class="thread"
+        role="log"
+        tabindex="0"
+        aria-label=${t.thread}
+        @click=${this._click}
+        @pointerover=${this._hover}
+        @focusin=${this._hover}
+        @scroll=${this._scroll}
+      >
+        ${this._turns.map((turn, i) => this._renderTurn(turn, i))}
+      </div>
+      ${this._renderSuggestions()}${this._renderForm()}`;
+    return this.mode == 'floating'
+      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button>
+          <dialog part="panel" class="panel" aria-labelledby="h" @close=${this._closed}>${body}</dialog>`
+      : html`<section part="panel" class="panel" aria-labelledby="h">${body}</section>`;
+  }
+
+  private _renderTurn(turn: Turn, i: number) {
+    const t = this._t;
+    const v = this._view(turn);
+    const st = turn.state;
+    const note =
+      st == 'no-answer'
+        ? t.noAnswer
+        : st == 'stopped'
+          ? t.stopped
+          : st == 'error'
+            ? errorMessage(t, turn.err!.code, turn.err!.wait)
+            : '';
+    const final = st != 'answering' && st != 'error';
+    return html`<article class="turn ${st}">
+      <p part="question" class="q" dir="auto">${turn.q}</p>
+      ${v.el}
+      <button class="cc ghost" ?hidden=${this._cc != i} @click=${this._copyCode}>${this._copied == 'c' ? t.copied : t.copyCode}</button>
+      ${note
+        ? html`<p part=${st == 'error' ? 'error' : 'note'} class="note">
+            ${note}${st == 'error' ? html` <button @click=${() => this._run(turn)}>${t.retry}</button>` : nothing}
+          </p>`
+        : nothing}
+      ${turn.sources.length ? this._renderSources(turn, v, i) : nothing}
+      ${final
+        ? html`<div class="acts">
+            <button class="ghost" @click=${() => this._copy(turn.a, 'a' + i)}>
+              ${this._copied == 'a' + i ? t.copied : t.copy}
+            </button>
+            ${(['up', 'down'] as const).map(
+              (f) =>
+                html`<button
+                  class="ghost"
+                  aria-label=${f == 'up' ? t.helpful : t.unhelpful}
+                  aria-pressed=${turn.fb == f}
+                  @click=${() => this._feedback(turn, f)}
+                >
+                  ${f == 'up' ? '👍' : '👎'}
+                </button>`,
+            )}
+          </div>`
+        : nothing}
+    </article>`;
+  }
+
+  private _renderSources(turn: Turn, v: View, i: number) {
+    return html`<button
+        part="sources-toggle"
+        class="ghost"
+        aria-expanded=${!!v.open}
+        aria-controls="s${i}"
+        @click=${() => ((v.open = !v.open), this.requestUpdate())}
+      >
+        ${fmt(this._t.sources, turn.sources.length)}
+      </button>
+      <ol part="sources" id="s${i}" ?hidden=${!v.open}>
+        ${turn.sources.map((s, j) => this._renderSource(turn, s, `s${i}-${j + 1}`, j))}
+      </ol>`;
+  }
+
+  private _renderSource(turn: Turn, s: Source, id: string, j: number) {
+    const href = safeUrl(s.url);
+    const title = cap(s.title, 300) || cap(s.url, 300) || String(j + 1);
+    const name = cap(s.author?.name, 100);
+    const photo = safeUrl(s.author?.photo, /^https:$/);
+    const date = sourceDate(s.modified_time);
+    let when = '';
+    try {
+      when = date ? date.toLocaleDateString(this.lang || document.documentElement.lang || undefined, { dateStyle: 'medium' }) : '';
+    } catch {
+      when = date!.toLocaleDateString();
+    }
+    return html`<li part="source" id=${id} tabindex="-1">
+      ${href
+        ? html`<a
+            href=${href}
+            target="_blank"
+            rel="noopener noreferrer"
+            @click=${() => emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}
+            ><bdi>${title}</bdi></a
+          >`
+        : html`<bdi>${title}</bdi>`}
+      <span class="meta">
+        ${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : nothing}
+        ${name
+          ? html`<span class="au"
+              ><span class="av" aria-hidden="true"
+                >${initials(name)}${photo
+                  ? html`<img
+                      src=${photo}
+                      alt=""
+                      width="20"
+                      height="20"
+                      loading="lazy"
+                      referrerpolicy="no-referrer"
+                      @error=${(e: Event) => ((e.target as HTMLElement).hidden = true)}
+                    />`
+                  : nothing}</span
+              ><bdi>${name}</bdi></span
+            >`
+          : nothing}
+        ${date ? html`<time datetime=${date.toISOString()}>${when}</time>` : nothing}
+      </span>
+      ${s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : nothing}
+    </li>`;
+  }
+
+  private _renderSuggestions() {
+    return this._turns.length || !this.suggestions.length
+      ? nothing
+      : html`<div class="sugg">
+          <p id="sg">${this._t.suggestions}</p>
+          <ul aria-labelledby="sg">
+            ${this.suggestions.map((q) => html`<li><button @click=${() => this.ask(q)}>${q}</button></li>`)}
+          </ul>
+        </div>`;
+  }
+
+  private _renderForm() {
+    const t = this._t;
+    const st = this.state;
+    const status =
+      st == 'answering' ? t.answering : st == 'done' ? t.done : st == 'idle' ? '' : st == 'no-answer' ? t.noAnswer : st == 'stopped' ? t.stopped : errorMessage(t, this._turns.at(-1)!.err!.code, this._turns.at(-1)!.err!.wait);
+    return html`<form @submit=${this._submit}>
+        <textarea
+          part="input"
+          rows="2"
+          aria-label=${t.input}
+          placeholder=${this.placeholder || t.placeholder}
+          @keydown=${this._enter}
+        ></textarea>
+        ${st == 'answering' ? html`<button type="button" part="stop" class="ghost" @click=${this.stop}>${t.stop}</button>` : nothing}
+        <button part="send">${t.send}</button>
+      </form>
+      <p part="status" class="status ${st}" role="status">${status}</p>`;
+  }
+
+  private _submit(e: Event) {
+    e.preventDefault();
+    const input = this._input!;
+    if (!input.value.trim()) return;
+    this.ask(input.value);
+    input.value = '';
+  }
+
+  private _enter(e: KeyboardEvent) {
+    if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._submit(e);
+  }
+
+  private _closed() {
+    this.open = false;
+    this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
+  }
+
+  private _scroll() {
+    const th = this._thread!;
+    this._stick = th.scrollHeight - th.scrollTop - th.clientHeight < 40;
+  }
+
+  /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
+  private _click(e: Event) {
+    const a = (e.target as Element).closest?.('a.citation') as HTMLElement | null;
+    const i = this._turns.findIndex((t) => this._views.get(t)?.el.contains(a));
+    if (!a || i < 0) return;
+    e.preventDefault();
+    this._views.get(this._turns[i])!.open = true;
+    this.requestUpdate();
+    this.updateComplete.then(() => {
+      const li = this.renderRoot.querySelector<HTMLElement>(`#s${i}-${a.dataset.citation}`);
+      li?.scrollIntoView({ block: 'nearest' });
+      li?.focus();
+    });
+  }
+
+  /**
+   * A copy button floats over the code block under the pointer or holding focus. It follows its
+   * turn's answer in the tab order, and stays while the pointer or focus remains in that turn.
+   */
+  private _hover(e: Event) {
+    const el = e.target as Element;
+    const turn = el.closest?.('article');
+    const pre = el.closest?.('.md pre');
+    if (pre) {
+      this._pre = pre as HTMLElement;
+      this._cc = [...this.renderRoot.querySelectorAll('article')].indexOf(turn!);
+      this.requestUpdate();
+    } else if (this._pre?.closest('article') != turn) this._cc = -1;
+  }
+
+  private _copyCode() {
+    this._copy(this._pre?.textContent ?? '', 'c');
+  }
+
+  private async _copy(text: string, key: string) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this._copied = key;
+      setTimeout(() => this._copied == key && (this._copied = ''), 2000);
+    } catch {
+      // Clipboard refused (permissions, insecure context): nothing to announce.
+    }
+  }
+
+  private _feedback(turn: Turn, value: 'up' | 'down') {
+    turn.fb = value;
+    this.requestUpdate();
+    this._save();
+    emit(this, 'bot-answer-feedback', { value, question: turn.q, answer: turn.a });
   }
 }

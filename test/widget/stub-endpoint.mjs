@@ -3,7 +3,8 @@
  * `POST /stub/answer` speaks the proxy's protocol (docs/protocol.md): JSON `{answer, answer_found,
  * sources}` for `stream:false`, otherwise named SSE events split at awkward chunk boundaries with
  * delays, heartbeat comments, and JSON errors with the proxy's statuses. The request's `bot_id`
- * picks the scenario (text after a `:` is free, so tests can keep their counts apart).
+ * picks the scenario (text after a `:` is free, so tests can keep their counts apart); `+slow`
+ * after the name streams with pauses long enough to act mid-answer.
  * `GET /stub/count?bot=ID` tells how many answer requests that bot id received.
  */
 
@@ -12,7 +13,7 @@ export const SOURCES = [
     url: 'https://wiki.example.com/travel',
     title: 'Travel and expense policy',
     app_name: 'Confluence',
-    author: { name: 'Dana Reyes', email: 'dana@example.com', photo: 'https://avatars.example.invalid/dana.png' },
+    author: { name: 'Dana Reyes', email: 'dana@example.com', photo: 'https://127.0.0.1:9/dana.png' },
     snippet: 'Economy class for flights under six hours.',
     modified_time: 1730243482,
   },
@@ -20,7 +21,7 @@ export const SOURCES = [
     url: 'javascript:alert(1)',
     title: 'مستند <b>عربي</b>',
     app_name: 'Drive',
-    author: { name: 'Lee Wu', photo: 'http://insecure.example.invalid/a.png' },
+    author: { name: 'Lee Wu', photo: 'http://127.0.0.1:9/a.png' },
     snippet: '<img src=x onerror=alert(1)>',
     modified_time: 1730243482000,
   },
@@ -55,6 +56,8 @@ function scenario(name, body) {
       return { status: 504, text: '<html>Gateway Timeout</html>' };
     case 'echo':
       return { answer: body.message, answer_found: true, sources: [] };
+    case 'echosrc':
+      return { answer: 'See [[1]](https://example.com/1).', answer_found: true, sources: JSON.parse(body.message) };
     case 'long':
       return { answer: longAnswer(), answer_found: true, sources: SOURCES };
     default:
@@ -73,14 +76,14 @@ function longAnswer() {
   return s + 'The end.';
 }
 
-async function stream(res, name, result) {
+async function stream(res, name, result, slow) {
   const send = (s) => !res.destroyed && res.write(s);
   if (name == 'hang') return send(': ping\n\n'); // headers and one heartbeat, then silence
   const sse = [ev('sources', { sources: result.sources })];
   if (name == 'replace') sse.push(ev('delta', { text: 'Draft that will be replaced. ' }), ev('replace', { text: '' }));
   const text = result.answer;
   for (let i = 0; i < text.length; ) {
-    const n = name == 'slow' ? 2 : rand(40);
+    const n = slow ? 3 : rand(40);
     sse.push(ev('delta', { text: text.slice(i, i + n) }));
     i += n;
   }
@@ -93,7 +96,7 @@ async function stream(res, name, result) {
     const n = rand(90);
     send(wire.slice(i, i + n));
     i += n;
-    await sleep(name == 'slow' ? 40 : 1);
+    await sleep(slow ? 25 : 1);
   }
   res.end();
 }
@@ -111,7 +114,7 @@ export async function stubEndpoint(ctx, next) {
   for await (const c of ctx.req) raw += c;
   const body = JSON.parse(raw || '{}');
   counts.set(body.bot_id, (counts.get(body.bot_id) ?? 0) + 1);
-  let name = String(body.bot_id).split(':')[0];
+  let [name, slow] = String(body.bot_id).split(':')[0].split('+');
   // `flaky` fails its first request with 502, then answers.
   if (name == 'flaky') name = counts.get(body.bot_id) == 1 ? 'down' : 'ok';
   const result = scenario(name, body);
@@ -124,5 +127,5 @@ export async function stubEndpoint(ctx, next) {
     return res.end(JSON.stringify(result));
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  await stream(res, name, result);
+  await stream(res, name, result, slow || name == 'slow');
 }
