@@ -1,0 +1,137 @@
+// The demo page's behaviour. A separate file, not inline script, so the page runs under a
+// strict Content-Security-Policy the way a careful site owner's page would.
+
+/** Events the element fires; all bubble and cross its shadow root, so one listener on the document sees every widget. */
+const EVENTS = [
+  'bot-answer-submit',
+  'bot-answer-start',
+  'bot-answer-done',
+  'bot-answer-error',
+  'bot-answer-feedback',
+  'bot-answer-source-click',
+];
+const MAX_LOG_ENTRIES = 50;
+
+const inline = /** @type {HTMLElement & {ask(message: string): void, show(): void, suggestions?: string[]}} */ (
+  document.getElementById('inline-widget')
+);
+const floating = /** @type {HTMLElement & {show(): void}} */ (document.getElementById('floating-widget'));
+
+showMode();
+showSnippet();
+showRestyleCss();
+listSuggestions();
+logEvents();
+
+document.getElementById('open-floating')?.addEventListener('click', () => floating.show());
+
+/** Says whether answers come from the embedded local Answer API or a configured upstream. */
+async function showMode() {
+  const badge = document.getElementById('mode');
+  if (!badge) return;
+  try {
+    const response = await fetch('/demo-info.json');
+    if (!response.ok) return;
+    const info = await response.json();
+    badge.textContent =
+      info.mode === 'demo'
+        ? 'Demo mode: answers come from the built-in local Answer API and its sample knowledge base. No key, no network.'
+        : 'Connected to the Answer API configured on the server.';
+    badge.hidden = false;
+  } catch {
+    // The badge is a nicety; without it the page still works.
+  }
+}
+
+/** The snippet a site owner pastes, pointing at the server this page came from. */
+function showSnippet() {
+  const origin = location.origin;
+  const snippet = [
+    `<script type="module" src="${origin}/bot-answer.js"></script>`,
+    `<bot-answer bot-id="demo" endpoint="${origin}/api/answer"></bot-answer>`,
+  ].join('\n');
+  const code = document.getElementById('snippet');
+  if (code) code.textContent = snippet;
+  const status = document.getElementById('copy-status');
+  document.getElementById('copy-snippet')?.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(snippet);
+      if (status) status.textContent = 'Copied to the clipboard.';
+    } catch {
+      if (status) status.textContent = 'Copying was blocked by the browser: select the snippet and copy it by hand.';
+    }
+  });
+}
+
+/** Shows the stylesheet behind the restyled widget, read from the file the page really uses. */
+async function showRestyleCss() {
+  const code = document.getElementById('restyle-css');
+  if (!code) return;
+  try {
+    const response = await fetch('/restyled.css');
+    if (response.ok) code.textContent = (await response.text()).trim();
+  } catch {
+    code.textContent = '/* restyled.css could not be loaded */';
+  }
+}
+
+/** Mirrors the inline widget's suggestions as buttons beside it that ask through its public `ask()` method. */
+async function listSuggestions() {
+  const list = document.getElementById('suggestions');
+  if (!list) return;
+  await customElements.whenDefined('bot-answer');
+  const questions = Array.isArray(inline.suggestions) ? inline.suggestions : [];
+  for (const question of questions) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = question;
+    button.addEventListener('click', () => {
+      inline.ask(question);
+      inline.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    });
+    const item = document.createElement('li');
+    item.append(button);
+    list.append(item);
+  }
+}
+
+/** Shows every widget event in the log panel: what fired, on which widget, and a summary of its detail. */
+function logEvents() {
+  const log = document.getElementById('event-log');
+  if (!log) return;
+  document.getElementById('clear-log')?.addEventListener('click', () => log.replaceChildren());
+  for (const name of EVENTS) {
+    document.addEventListener(name, (event) => {
+      const item = document.createElement('li');
+      const label = document.createElement('span');
+      label.className = 'event-name';
+      label.dataset.kind = name.replace('bot-answer-', '');
+      label.textContent = name;
+      const where = document.createElement('span');
+      where.className = 'event-source';
+      const target = /** @type {Element} */ (event.target);
+      where.textContent = ` on #${target.id || target.localName} at ${new Date().toLocaleTimeString()}`;
+      const detail = document.createElement('span');
+      detail.className = 'event-detail';
+      detail.textContent = summarise(/** @type {CustomEvent} */ (event).detail);
+      item.append(label, where, detail);
+      log.prepend(item);
+      while (log.childElementCount > MAX_LOG_ENTRIES) log.lastElementChild?.remove();
+    });
+  }
+}
+
+/**
+ * A short, readable summary of an event's detail: long strings are cut and arrays of
+ * sources shown by count, so a finished answer fits in two lines.
+ * @param {unknown} detail
+ */
+function summarise(detail) {
+  if (detail === undefined || detail === null) return '';
+  const text = JSON.stringify(detail, (key, value) => {
+    if (typeof value === 'string' && value.length > 60) return `${value.slice(0, 57)}…`;
+    if (key === 'sources' && Array.isArray(value)) return `[${value.length} source${value.length === 1 ? '' : 's'}]`;
+    return value;
+  });
+  return text === undefined ? String(detail) : text.length > 240 ? `${text.slice(0, 237)}…` : text;
+}

@@ -1,0 +1,123 @@
+/**
+ * The demo's own routes, as a Web-standard handler in front of the proxy's: the demo page
+ * and its assets, and the built bundles a site owner's page loads. Everything else (the
+ * answer endpoint, health check, errors) goes to the proxy handler unchanged.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WebHandler } from '../src/proxy/index.js';
+
+export interface DemoRoutesOptions {
+  /** Folder holding `bot-answer.js`, `bot-answer.iife.js` and their source maps. Default: the repository's `dist/`. */
+  distDir?: string;
+  /** Folder holding the demo page. Default: this folder. */
+  demoDir?: string;
+  /** `demo` when answers come from the embedded local Answer API, `upstream` when from a configured one. */
+  mode: 'demo' | 'upstream';
+  /** Gets every request the demo does not serve itself. */
+  next: WebHandler;
+}
+
+/**
+ * The page's policy: scripts only from this origin (no inline script, no eval), Trusted
+ * Types required for every DOM sink, answers fetched only from this origin. Author photos
+ * are the one thing allowed from elsewhere (https only, as the element shows them).
+ */
+export const DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+].join('; ');
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const DEFAULT_DIST = join(HERE, '..', 'dist');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** Demo page files, by URL path. */
+const PAGE_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/index.html': 'index.html',
+  '/demo.js': 'demo.js',
+  '/demo.css': 'demo.css',
+  '/restyled.css': 'restyled.css',
+};
+
+/** Built bundles, by URL path. */
+const BUNDLES = new Set(['/bot-answer.js', '/bot-answer.js.map', '/bot-answer.iife.js', '/bot-answer.iife.js.map']);
+
+/** Returns a handler serving the demo page and the bundles, delegating everything else to `options.next`. */
+export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
+  const distDir = options.distDir ?? DEFAULT_DIST;
+  const demoDir = options.demoDir ?? HERE;
+  const info = JSON.stringify({ mode: options.mode });
+
+  return async (request, context) => {
+    const { pathname } = new URL(request.url);
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (!isRead || !(pathname in PAGE_FILES || BUNDLES.has(pathname) || pathname === '/demo-info.json')) {
+      return options.next(request, context);
+    }
+    if (pathname === '/demo-info.json') {
+      return respond(request, info, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    }
+    if (BUNDLES.has(pathname)) {
+      const body = await readOrUndefined(join(distDir, pathname.slice(1)));
+      if (body === undefined) {
+        return Response.json(
+          { error: { code: 'not_found', message: `${pathname.slice(1)} is not built yet: run \`npm run build\`.` } },
+          { status: 404 },
+        );
+      }
+      return respond(request, body, {
+        'content-type': typeFor(pathname),
+        'cache-control': 'no-cache',
+        // Other sites load the bundle as a module script, which browsers fetch in CORS mode. It is public and credential-free.
+        'access-control-allow-origin': '*',
+        'cross-origin-resource-policy': 'cross-origin',
+      });
+    }
+    const file = PAGE_FILES[pathname]!;
+    const body = await readFile(join(demoDir, file));
+    const headers: Record<string, string> = { 'content-type': typeFor(file), 'cache-control': 'no-cache' };
+    if (file.endsWith('.html')) {
+      headers['content-security-policy'] = DEMO_CSP;
+      headers['referrer-policy'] = 'no-referrer';
+    }
+    return respond(request, body, headers);
+  };
+}
+
+function respond(request: Request, body: string | Uint8Array, headers: Record<string, string>): Response {
+  return new Response(request.method === 'HEAD' ? null : body, {
+    status: 200,
+    headers: { ...headers, 'x-content-type-options': 'nosniff' },
+  });
+}
+
+function typeFor(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return TYPES[path.slice(dot)] ?? 'application/octet-stream';
+}
+
+async function readOrUndefined(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
