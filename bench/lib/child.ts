@@ -1,0 +1,88 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Messages a benchmark server child sends to its parent. */
+export type ChildMessage = { type: 'ready'; url: string; keys?: string[] } | { type: 'reply'; id: number; value: unknown } | { type: 'error'; message: string };
+
+/** A server running in its own Node process, so its CPU and memory are its own. */
+export interface ServerChild {
+  url: string;
+  keys: string[];
+  pid: number;
+  /** Sends a request the child understands (`mem`, `arm-abort`...) and resolves with its reply. */
+  ask<T>(command: string, arg?: unknown): Promise<T>;
+  /** Ends the child (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `bench/servers/<name>.ts` in a child Node process (TypeScript through tsx, GC exposed
+ * for memory readings) and waits for it to report its URL. `quiet` sends its standard output
+ * (a server's per-request log lines) nowhere, as a log collector would take it away.
+ */
+export function startChild(name: string, env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<ServerChild> {
+  const script = fileURLToPath(new URL(`../servers/${name}.ts`, import.meta.url));
+  return forkServer(name, script, ['--import', 'tsx', '--expose-gc'], env, options.quiet ? 'ignore' : 'inherit');
+}
+
+function forkServer(
+  name: string,
+  script: string,
+  execArgv: string[],
+  env: Record<string, string>,
+  stdout: 'inherit' | 'ignore',
+): Promise<ServerChild> {
+  const child: ChildProcess = fork(script, [], {
+    execArgv,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => {
+      const error = new Error(`bench server ${name} exited with ${code}`);
+      reject(error);
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+    };
+    child.on('exit', onExit);
+    child.on('error', reject);
+    const handle = (url: string, keys: string[]): ServerChild => ({
+      url,
+      keys,
+      pid: child.pid!,
+      ask<T>(command: string, arg?: unknown) {
+        const id = nextId++;
+        return new Promise<T>((res, rej) => {
+          pending.set(id, { resolve: res as (v: unknown) => void, reject: rej });
+          child.send({ type: 'ask', id, command, arg });
+        });
+      },
+      stop() {
+        child.off('exit', onExit);
+        if (child.exitCode !== null) return Promise.resolve();
+        return new Promise<void>((res) => {
+          // A graceful shutdown waits for open streams; the benchmark has none it still needs.
+          const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+          child.once('exit', () => {
+            clearTimeout(force);
+            res();
+          });
+          child.kill('SIGTERM');
+        });
+      },
+    });
+    child.on('message', (raw) => {
+      const message = raw as ChildMessage;
+      if (message.type === 'ready') {
+        resolve(handle(message.url, message.keys ?? []));
+      } else if (message.type === 'reply') {
+        pending.get(message.id)?.resolve(message.value);
+        pending.delete(message.id);
+      } else if (message.type === 'error') {
+        reject(new Error(`bench server ${name}: ${message.message}`));
+      }
+    });
+  });
+}

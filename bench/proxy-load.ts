@@ -1,0 +1,173 @@
+import autocannon from 'autocannon';
+import { pacedLoad } from './lib/paced-load.js';
+import type { Report } from './lib/report.js';
+import { median, percentile } from './lib/stats.js';
+
+/** Where load goes: a name, the URL of the answer endpoint and the headers it needs. */
+export interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Sizes of the JSON-mode load benchmark. */
+export interface LoadOptions {
+  connections: number;
+  /** Seconds per measured run. */
+  seconds: number;
+  /** Alternating rounds over every target. */
+  rounds: number;
+  /** Fixed request rate of the latency comparison, and its seconds per run and rounds. */
+  fixedRate: number;
+  fixedSeconds: number;
+  fixedRounds: number;
+  /** Question sent with every request. */
+  message: string;
+}
+
+interface RunResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  count: number;
+  failures: number;
+}
+
+/**
+ * One autocannon run. Latencies are taken from autocannon's per-response event (a float in
+ * ms) rather than its histogram, which keeps whole milliseconds only: the goals here are sub-ms.
+ */
+export async function load(target: Target, options: { connections: number; seconds: number; overallRate?: number; message: string }): Promise<RunResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let instance!: autocannon.Instance;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+    url: target.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: JSON.stringify({ message: options.message, bot_id: 'demo', stream: false }),
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode === 200) latencies.push(responseTime);
+    else failures++;
+  });
+  const result = await finished;
+  failures += result.errors + result.timeouts;
+  return {
+    requestsPerSecond: latencies.length / options.seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    count: latencies.length,
+    failures,
+  };
+}
+
+/**
+ * JSON-mode proxy overhead: throughput and latency at `connections` connections for the
+ * upstream direct, through our proxy and through a plain `http-proxy` pass-through, in
+ * alternating rounds (medians over rounds); then latency at a fixed request rate, direct vs
+ * ours, alternating, to see what the proxy adds when nothing is saturated. The fixed rate uses
+ * an evenly paced generator: autocannon's `overallRate` sends each second's quota in a burst.
+ */
+export async function benchProxyLoad(
+  report: Report,
+  targets: { direct: Target; ours: Target; passthrough: Target },
+  options: LoadOptions,
+  between: () => Promise<void>,
+): Promise<void> {
+  const all = [targets.direct, targets.ours, targets.passthrough];
+  // Warm each path: JIT, connection pools, the upstream's search index.
+  for (const t of all) await load(t, { connections: options.connections, seconds: 1, message: options.message });
+  const runs = new Map<string, RunResult[]>(all.map((t) => [t.name, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    const order = all.map((_, i) => all[(i + round) % all.length]!);
+    for (const t of order) {
+      runs.get(t.name)!.push(await load(t, { connections: options.connections, seconds: options.seconds, message: options.message }));
+      await between();
+    }
+  }
+  const med = (name: string, f: (r: RunResult) => number) => median(runs.get(name)!.map(f));
+  const rps = (name: string) => med(name, (r) => r.requestsPerSecond);
+  const note = `${options.connections} connections, ${options.rounds} alternating rounds of ${options.seconds} s, medians`;
+  const failures = [...runs.values()].flat().reduce((n, r) => n + r.failures, 0);
+  report.add({
+    section: 'proxy-json',
+    id: 'throughput.vs-passthrough',
+    label: 'requests/s through our proxy',
+    value: rps('ours'),
+    unit: 'req/s',
+    baseline: { label: 'http-proxy pass-through', value: rps('passthrough') },
+    goal: '>= 1x pass-through',
+    met: rps('ours') >= rps('passthrough'),
+    note,
+  });
+  report.add({ section: 'proxy-json', id: 'throughput.vs-direct', label: 'requests/s through our proxy', value: rps('ours'), unit: 'req/s', baseline: { label: 'upstream direct', value: rps('direct') }, note });
+  report.add({ section: 'proxy-json', id: 'throughput.passthrough-vs-direct', label: 'requests/s through http-proxy', value: rps('passthrough'), unit: 'req/s', baseline: { label: 'upstream direct', value: rps('direct') }, note });
+  for (const p of ['p50', 'p99'] as const) {
+    report.add({
+      section: 'proxy-json',
+      id: `latency.${p}.saturated`,
+      label: `${p} latency at ${options.connections} connections, our proxy`,
+      value: med('ours', (r) => r[p]),
+      unit: 'ms',
+      baseline: { label: 'http-proxy', value: med('passthrough', (r) => r[p]) },
+      note: `direct: ${med('direct', (r) => r[p]).toFixed(2)} ms`,
+    });
+  }
+  report.add({ section: 'proxy-json', id: 'failures', label: 'failed requests (non-200, errors, timeouts)', value: failures, unit: '', note: 'all load runs' });
+
+  // Fixed rate: below saturation, so the difference is the proxy's own cost per request.
+  const body = JSON.stringify({ message: options.message, bot_id: 'demo', stream: false });
+  const paced = (t: Target, seconds: number) =>
+    pacedLoad(t.url, { rate: options.fixedRate, seconds, connections: options.connections, headers: { 'content-type': 'application/json', ...t.headers }, body }).then((r) => ({
+      requestsPerSecond: r.achievedRate,
+      p50: percentile(r.latencies, 50),
+      p99: percentile(r.latencies, 99),
+      count: r.latencies.length,
+      failures: r.failures,
+    }));
+  const fixed = new Map<string, RunResult[]>([
+    ['direct', []],
+    ['ours', []],
+  ]);
+  await paced(targets.ours, 1);
+  await paced(targets.direct, 1);
+  for (let round = 0; round < options.fixedRounds; round++) {
+    const order = round % 2 ? [targets.ours, targets.direct] : [targets.direct, targets.ours];
+    for (const t of order) {
+      fixed.get(t.name)!.push(await paced(t, options.fixedSeconds));
+      await between();
+    }
+  }
+  const fixedNote = `${options.fixedRate} req/s evenly spaced (open loop) for ${options.fixedSeconds} s, ${options.fixedRounds} alternating rounds, medians`;
+  for (const [p, limit] of [
+    ['p50', 1],
+    ['p99', 5],
+  ] as const) {
+    const ours = median(fixed.get('ours')!.map((r) => r[p]));
+    const direct = median(fixed.get('direct')!.map((r) => r[p]));
+    report.add({
+      section: 'proxy-json',
+      id: `latency.${p}.added-at-fixed-rate`,
+      label: `${p} latency added at ${options.fixedRate} req/s`,
+      value: ours - direct,
+      unit: 'ms',
+      baseline: { label: 'direct', value: direct },
+      ratio: Math.round((ours / direct) * 1000) / 1000,
+      goal: `< ${limit} ms added`,
+      met: ours - direct < limit,
+      note: fixedNote,
+    });
+  }
+  const achieved = median(fixed.get('ours')!.map((r) => r.requestsPerSecond));
+  const fixedFailures = [...fixed.values()].flat().reduce((n, r) => n + r.failures, 0);
+  report.add({ section: 'proxy-json', id: 'fixed-rate.achieved', label: 'rate achieved in the fixed-rate runs, our proxy', value: achieved, unit: 'req/s', note: `${fixedNote}; ${fixedFailures} failed` });
+}

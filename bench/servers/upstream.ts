@@ -1,0 +1,26 @@
+/**
+ * The local Answer API in its own process, for the proxy benchmarks. Pacing comes from
+ * BENCH_PACE_MS (0: off) and BENCH_WORDS_PER_CHUNK. The parent can ask it `wait-abort`:
+ * the next request its client aborted, with the time it saw the abort.
+ */
+import { startAnswerApi } from '../../src/upstream/index.js';
+import { fail, onAsk, ready } from './serve.js';
+
+try {
+  const api = await startAnswerApi({
+    port: 0,
+    paceMs: Number(process.env.BENCH_PACE_MS ?? 0),
+    wordsPerChunk: Number(process.env.BENCH_WORDS_PER_CHUNK ?? 3),
+    keys: process.env.BENCH_UPSTREAM_KEY ? [process.env.BENCH_UPSTREAM_KEY] : [],
+  });
+  onAsk('wait-abort', async () => {
+    const record = await api.waitForAbort();
+    return { id: record.id, startedAt: record.startedAt, abortedAt: record.abortedAt };
+  });
+  // The request log grows with every request; the load runs make hundreds of thousands.
+  onAsk('forget', () => void api.requests.splice(0));
+  process.on('SIGTERM', () => void api.close().then(() => process.exit(0)));
+  ready(api.url, api.keys);
+} catch (error) {
+  fail(error);
+}
