@@ -5,8 +5,9 @@
  * - an unfinished last line made only of Markdown markers (`-`, `1.`, `#`, `>`, `==`, `|--|-`) is held
  *   back, as is a fence line being typed: no setext heading, empty list or heading, half-typed fence;
  * - a table header (a line with `|` starting a block) is held back until its delimiter row is complete;
- * - outside an open code fence, the last line's unterminated `**`, `*`, `_`, `__`, `~~` and code spans
- *   are closed, a half-typed `[text](url` shows as its text and a half-typed citation or image as nothing.
+ * - outside an open code fence, on the last line: a trailing run of `*_~` and backticks (maybe a closer being
+ *   typed) is dropped, unterminated `**`, `*`, `_`, `__`, `~~`, `~` and code spans are closed, a half-typed
+ *   `[text](url` shows as its text and a half-typed citation or image as nothing.
  */
 export function stabilize(s: string): string {
   s = s
@@ -16,9 +17,9 @@ export function stabilize(s: string): string {
   const i = s.trimEnd().lastIndexOf('\n') + 1;
   let b = s.slice(i).replace(/\[\[\d*\]?\]?(?:\([^)\s]*)?$|(!?)\[([^[\]\n]*)(?:\](?:\([^)\s]*)?)?$/, (m, bang?: string, text?: string) =>
     m[1] === '[' || bang ? '' : text ?? '',
-  ).replace(/(^|\s)[*_~`]+$/, '$1');
+  ).replace(/[*_~`]+$/, '');
   const stack: [string, number][] = [];
-  const re = /\\.|`+|\*\*|__|~~|[*_]/g;
+  const re = /\\.|`+|\*\*|__|~~|[*_~]/g;
   for (let m; (m = re.exec(b)); ) {
     const d = m[0];
     const p = m.index;

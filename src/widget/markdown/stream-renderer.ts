@@ -29,8 +29,9 @@ const BLANK_END = /\n[ \t]*\n$/;
  *   by a blank line and two more blocks is committed: rendered, sanitised and appended once, never touched
  *   again (same nodes, so a text selection in it survives).
  * - The rest (the live tail) is stabilised before rendering (see `stabilize`) and replaced as a whole.
- * - `finish()` renders the rest without stabilising; the final DOM equals one {@link renderMarkdown} of the
- *   whole text (blocks committed before a link definition they use arrived are re-rendered then).
+ * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of the
+ *   whole text (blocks committed before a link definition they use arrived are re-rendered then). More text
+ *   may still be appended afterwards (the tail stays uncommitted until it is safe).
  */
 export class StreamRenderer {
   /** Called after every DOM update. */
@@ -129,24 +130,22 @@ export class StreamRenderer {
       this.#stale = false;
     }
     c.classList.toggle(STREAMING_CLASS, !final);
+    if (final && this.#done && exceedsCaps(this.#src)) {
+      // Beyond the caps the whole answer is plain text, as one render of it would be.
+      c.replaceChildren();
+      this.#blocks = [];
+      this.#live = [];
+      this.#done = 0;
+    }
     const tail = this.#src.slice(this.#done);
     const live = final ? tail : stabilize(tail);
     this.lastFlush = { lexed: 0, tail: tail.length };
     if (!final && live === this.#liveSrc) return;
     for (const n of this.#live) (n as ChildNode).remove();
-    this.#live = [];
-    this.#liveSrc = null;
-    if (final && exceedsCaps(this.#src)) {
-      // Beyond the caps the whole answer is plain text, as one render of it would be.
-      c.replaceChildren(plainText(this.#src));
-      this.#blocks = [];
-      this.#done = this.#src.length;
-      return this.onUpdate?.();
-    }
     const capped = exceedsCaps(live);
     const tokens = capped ? [] : lex(live, this.#links);
     if (!capped) this.lastFlush.lexed = live.length;
-    const commit = final ? tokens.length : this.#committable(tokens, live);
+    const commit = this.#committable(tokens, live);
     let done = '';
     if (commit) {
       const blocks = tokens.slice(0, commit);
@@ -155,13 +154,12 @@ export class StreamRenderer {
       this.#done += done.length;
       this.#append(blocks, done);
     }
-    if (final) this.#relink();
-    else {
-      const frag = capped ? plainText(live) : renderTokens(tokens.slice(commit), this.#opts);
-      this.#live = [...frag.childNodes];
-      c.append(frag);
-      this.#liveSrc = live.slice(done.length);
-    }
+    const rest = tokens.slice(commit);
+    const frag = capped ? plainText(live) : renderTokens(rest, this.#opts);
+    this.#live = [...frag.childNodes];
+    c.append(frag);
+    this.#liveSrc = live.slice(done.length);
+    if (final) this.#relink(collectLinks(rest, { ...this.#links }));
     this.onUpdate?.();
   }
 
@@ -191,17 +189,17 @@ export class StreamRenderer {
   }
 
   /** Re-renders committed blocks that may use a link definition which arrived after them. */
-  #relink() {
-    const count = Object.keys(this.#links).length;
+  #relink(links: Links) {
+    const count = Object.keys(links).length;
     for (const b of this.#blocks) {
-      if (b.links < count && b.src.includes('[')) {
-        const frag = renderTokens(lex(b.src, this.#links), this.#opts);
+      if (b.links < count && b.nodes.length && b.src.includes('[')) {
+        const frag = renderTokens(lex(b.src, links), this.#opts);
         const nodes = [...frag.childNodes];
         (b.nodes[0] as ChildNode).before(frag);
         for (const n of b.nodes) (n as ChildNode).remove();
         b.nodes = nodes;
-        b.links = count;
       }
+      b.links = count;
     }
   }
 }
