@@ -62,6 +62,8 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
       headersTimeout: options.clientHeadersTimeoutMs ?? 10_000,
       requestTimeout: options.clientRequestTimeoutMs ?? 30_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      // Node checks the two timeouts above only this often (default 30 s): check every second.
+      connectionsCheckingInterval: Math.min(1_000, options.clientHeadersTimeoutMs ?? 1_000),
       noDelay: true,
     },
     (req, res) => {
