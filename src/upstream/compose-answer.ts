@@ -10,7 +10,7 @@ const MAX_SNIPPET_CHARS = 200;
 
 /**
  * Builds the answer from the chosen passages, best first (passages of one document are kept
- * together, in their order in the document). Each passage becomes a bold lead line
+ * together). Each passage becomes a bold lead line
  * naming where it comes from, followed by its Markdown quoted as written (lists, tables and code
  * intact). With `inlineSources`, the lead line cites the document as `[[n]](url)`; either way
  * `sources` lists each document once, numbered in the order first cited.
@@ -34,14 +34,14 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean): Answ
   return { answer: parts.join('\n\n'), answer_found: true, sources };
 }
 
-/**
- * Keeps passages of one document together, in the document's own order, so its introduction
- * comes before its details; documents stay in the order of their best passage.
- */
+/** Keeps passages of one document together; otherwise the order stays as given (best first). */
 function groupByDocument(passages: Passage[]): Passage[] {
   const rank = new Map<number, number>();
   for (const p of passages) if (!rank.has(p.document.index)) rank.set(p.document.index, rank.size);
-  return [...passages].sort((a, b) => rank.get(a.document.index)! - rank.get(b.document.index)! || a.index - b.index);
+  return passages
+    .map((passage, order) => ({ passage, order }))
+    .sort((a, b) => rank.get(a.passage.document.index)! - rank.get(b.passage.document.index)! || a.order - b.order)
+    .map(({ passage }) => passage);
 }
 
 /** The passage's leading Markdown blocks up to the length limit, never splitting a block (a table, a code fence). */

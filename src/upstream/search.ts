@@ -4,42 +4,59 @@ import type { Passage } from './knowledge-base.js';
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
   passage: Passage;
-  /** MiniSearch's BM25 score. */
+  /** MiniSearch's BM25 score: orders the hits. */
   score: number;
-  /** The question's terms (after stemming) that this passage matched. */
+  /** The question's terms (after stemming) that this passage matched, exactly or by prefix or typo. */
   matchedTerms: string[];
-  /** Share of the question's terms that this passage matched, 0..1. */
+  /**
+   * Share of the question that this passage matched, 0..1: each term weighs its rarity in the
+   * knowledge base (IDF), so missing the rare, telling word of a question counts most; a term
+   * matched only by prefix or typo counts half.
+   */
   coverage: number;
+  /** How telling the matched terms are, in units of the rarest possible term's IDF. */
+  strength: number;
 }
 
-/** When a passage counts as an answer; the defaults were tuned on the sample knowledge base. */
+/**
+ * When a passage counts as an answer. Both measures are relative to the knowledge base (IDF),
+ * so the defaults hold for a small folder and a large one; they were tuned on the sample
+ * knowledge base, its sample questions and off-topic questions.
+ */
 export interface RelevanceOptions {
   /** Most passages an answer quotes. Default 3. */
   maxPassages?: number;
-  /** Least share of the question's terms the best passage must match. Default 0.5. */
+  /** Least `coverage` of the best passage. Default 0.55. */
   minCoverage?: number;
-  /** Least BM25 score. Default 2. */
-  minScore?: number;
+  /** Least `strength` of the best passage: one common word matched is not an answer. Default 0.5. */
+  minStrength?: number;
   /** Passages after the best must score at least this share of its score. Default 0.5. */
   relativeScore?: number;
 }
 
-const DEFAULT_RELEVANCE: Required<RelevanceOptions> = { maxPassages: 3, minCoverage: 0.5, minScore: 2, relativeScore: 0.5 };
+const DEFAULT_RELEVANCE: Required<RelevanceOptions> = { maxPassages: 3, minCoverage: 0.55, minStrength: 0.5, relativeScore: 0.5 };
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 const STOP_WORDS = new Set(
   `a about above after again against all also am an and any are as at be because been before being below between both but by
   can cannot could did do does doing done down during each either else etc ever every few for from further get gets getting got
   had has have having he her here hers herself him himself his how however i if in into is it its itself just know let like
-  may me might mine more most much must my myself need needs no nor not now of often on once one only or other our ours
+  many may me might mine more most much must my myself need needs no nor not now of often on once one only or other our ours
   ourselves out over own please same shall she should so some such tell than that the their theirs them themselves then there
   these they thing things this those though through to too under until up upon us very want wants was way we were what whats
-  when where which while who whom whose why will with within without would yes yet you your yours yourself yourselves`.split(/\s+/),
+  when where which while who whom whose why will with within without would yes yet you your yours yourself yourselves
+  hello hi hey thanks thank ok okay`.split(/\s+/),
 );
 
 /** Splits text into words: letters and digits of any script; everything else separates. */
 export function tokenize(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** Like `tokenize`, plus the joined form of hyphenated words, so "Wi-Fi" in a document also matches "wifi". */
+export function tokenizeForIndex(text: string): string[] {
+  const joined = text.match(/[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+)+/gu) ?? [];
+  return [...tokenize(text), ...joined.map((word) => word.replace(/[-\u2010\u2011]/g, ''))];
 }
 
 /** Lower-cases, drops stop words and one-letter words, and strips common English suffixes. */
@@ -49,15 +66,22 @@ export function processTerm(term: string): string | null {
   return stem(lower);
 }
 
-/** A light suffix stripper (plurals, -ing, -ed) so "booking", "booked" and "books" meet at "book". */
+/**
+ * A light suffix stripper, so "booking", "booked" and "books" meet at "book", "naming" and
+ * "name" at "nam", "approval" and "approve" at "approv". Stems need not be words: the index
+ * and the question go through the same function.
+ */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   let w = word;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(sses|xes|zes|ches|shes)$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
   else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('ation') && w.length > 7) w = w.slice(0, -5);
+  else if (w.endsWith('al') && w.length > 6) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   return w;
 }
 
@@ -77,56 +101,83 @@ export class PassageIndex {
   readonly #passages: Passage[];
   readonly #search: MiniSearch<IndexedPassage>;
   readonly #relevance: Required<RelevanceOptions>;
+  /** In how many passages each term occurs. */
+  readonly #documentFrequency = new Map<string, number>();
 
   constructor(passages: Passage[], relevance: RelevanceOptions = {}) {
     this.#passages = passages;
     this.#relevance = { ...DEFAULT_RELEVANCE, ...relevance };
     this.#search = new MiniSearch<IndexedPassage>({
       fields: ['title', 'headings', 'text'],
-      tokenize,
+      tokenize: tokenizeForIndex,
       processTerm,
       searchOptions: {
+        tokenize,
         boost: { title: 1.5, headings: 2 },
-        prefix: (term) => term.length >= 4,
+        prefix: (term) => term.length >= 5,
         // One typo is forgiven in longer words only; short nonsense must not match real words.
         fuzzy: (term) => (term.length >= 6 ? 1 : false),
       },
     });
-    this.#search.addAll(
-      passages.map((p) => ({ id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown })),
-    );
+    const documents = passages.map((p) => ({ id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown }));
+    this.#search.addAll(documents);
+    for (const { title, headings, text } of documents) {
+      for (const term of new Set(termsOf(`${title}\n${headings}\n${text}`, tokenizeForIndex))) {
+        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      }
+    }
   }
 
   /** Every passage matching any of the question's terms, best first (ties by position, so deterministic). */
   search(question: string): SearchHit[] {
-    const terms = new Set(tokenize(question).map(processTerm).filter((t): t is string => Boolean(t)));
-    if (terms.size === 0) return [];
+    const terms = [...new Set(termsOf(question, tokenize))];
+    const total = terms.reduce((sum, term) => sum + this.#idf(term), 0);
+    if (terms.length === 0) return [];
+    const rarest = this.#idf('');
     return this.#search
       .search(question)
       .map((result) => {
         const matched = [...new Set(result.queryTerms)];
+        // `match` is keyed by the document terms found: the query term itself when it matched exactly.
+        const weight = matched.reduce((sum, term) => sum + this.#idf(term) * (term in result.match ? 1 : 0.5), 0);
         return {
           passage: this.#passages[result.id as number]!,
           score: result.score,
           matchedTerms: matched,
-          coverage: matched.length / terms.size,
+          coverage: weight / total,
+          strength: weight / rarest,
         };
       })
       .sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
   }
 
   /**
-   * The passages good enough to answer from: the best one must match enough of the question and
-   * score high enough; the others must match at least half as much and score near the best.
-   * Empty: no answer.
+   * The passages good enough to answer from: the best-scoring one that covers enough of the
+   * question with telling enough terms, then others as telling that cover at least half as
+   * much and score near it. Empty: no answer.
    */
   relevant(question: string): SearchHit[] {
-    const { maxPassages, minCoverage, minScore, relativeScore } = this.#relevance;
-    const hits = this.search(question).filter((hit) => hit.score >= minScore);
-    const best = hits.find((hit) => hit.coverage >= minCoverage);
+    const { maxPassages, minCoverage, minStrength, relativeScore } = this.#relevance;
+    const hits = this.search(question);
+    const best = hits.find((hit) => hit.coverage >= minCoverage && hit.strength >= minStrength);
     if (!best) return [];
     // A question may touch several topics: passages after the best need only cover part of it.
-    const others = hits.filter((hit) => hit !== best && hit.coverage >= minCoverage / 2 && hit.score >= best.score * relativeScore);
+    const others = hits.filter(
+      (hit) => hit !== best && hit.coverage >= minCoverage / 2 && hit.strength >= minStrength && hit.score >= best.score * relativeScore,
+    );
     return [best, ...others].slice(0, maxPassages);
   }
+
+  /** BM25's inverse document frequency; a term in no passage gets the highest. */
+  #idf(term: string): number {
+    const n = this.#documentFrequency.get(term) ?? 0;
+    const count = this.#passages.length;
+    return Math.log(1 + (count - n + 0.5) / (n + 0.5));
+  }
+}
+
+function termsOf(text: string, split: (text: string) => string[]): string[] {
+  return split(text)
+    .map(processTerm)
+    .filter((term): term is string => Boolean(term));
 }

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { AnswerResponse } from '../../src/protocol/types.js';
+import { loadKnowledgeBase } from '../../src/upstream/knowledge-base.js';
+import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { ask, FIXTURES, KEY } from './helpers.js';
+
+interface SampleQuestion {
+  question: string;
+  expectUrl: string;
+}
+
+const SAMPLE_QUESTIONS = JSON.parse(readFileSync(join(FIXTURES, '..', 'sample-questions.json'), 'utf8')) as SampleQuestion[];
+
+// Questions the sample knowledge base does not cover, some sharing a word or two with it.
+const OFF_TOPIC = [
+  'How many moons does Jupiter have?',
+  'blorf zizzle quantum frobnicate',
+  'What is the weather tomorrow?',
+  'How do I fix my car engine?',
+  'What is the meaning of life?',
+  'What time is it?',
+  'What is the population of Lisbon?',
+  'Where can I park my spaceship?',
+  'How do I reset my router?',
+  'The quick brown fox jumps over the lazy dog',
+  'hello',
+];
+
+describe('the sample knowledge base (bot demo by default)', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    // No `kb`: the default must find the sample knowledge base from the package root.
+    api = await startAnswerApi({ keys: [KEY] });
+  });
+  after(() => api.close());
+
+  async function answer(message: string): Promise<AnswerResponse> {
+    const response = await ask(api, { message, bot_id: 'demo' });
+    assert.equal(response.status, 200);
+    return (await response.json()) as AnswerResponse;
+  }
+
+  it('holds 20 or more documents, each with every Source field', async () => {
+    const kb = await loadKnowledgeBase(sampleKnowledgeBaseDir());
+    assert.ok(kb.documents.length >= 20, `${kb.documents.length} documents`);
+    for (const { path, source } of kb.documents) {
+      assert.ok(source.title && source.url && source.app_name, path);
+      assert.ok(source.author?.name && source.author.email && source.author.photo, path);
+      assert.ok(Number.isInteger(source.modified_time) && source.modified_time! > 1e9 && source.modified_time! < 1e11, path);
+    }
+    assert.ok(new Set(kb.documents.map((d) => d.source.app_name)).size >= 5, 'documents come from several apps');
+  });
+
+  it('has sample questions to check against', () => {
+    assert.ok(SAMPLE_QUESTIONS.length >= 5);
+  });
+
+  for (const { question, expectUrl } of SAMPLE_QUESTIONS) {
+    it(`answers "${question}" from the expected document, cited first`, async () => {
+      const result = await answer(question);
+      assert.equal(result.answer_found, true);
+      assert.equal(result.sources[0]?.url, expectUrl);
+      assert.ok(result.answer.includes(`[[1]](${expectUrl.replace(/[ ()]/g, encodeURIComponent)})`));
+    });
+  }
+
+  for (const message of OFF_TOPIC) {
+    it(`has no answer for "${message}"`, async () => {
+      const result = await answer(message);
+      assert.equal(result.answer_found, false);
+      assert.deepEqual(result.sources, []);
+    });
+  }
+});
