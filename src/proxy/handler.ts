@@ -75,7 +75,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     record.time = new Date().toISOString();
     record.duration_ms = Date.now() - startedAt;
     const { time, level, msg, ...rest } = record;
-    cfg.log(JSON.stringify({ time, level, msg, ...rest }));
+    cfg.log(redact(JSON.stringify({ time, level, msg, ...rest }), cfg.apiKey));
   };
 
   async function handle(request: Request, context: HandlerContext = {}): Promise<Response> {
@@ -256,6 +256,11 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   };
   Object.defineProperty(handler, 'activeStreams', { get: () => streams.size });
   return handler;
+}
+
+/** Debug details come from the upstream, which may echo the key back: it never reaches a log line. */
+function redact(line: string, key: string): string {
+  return line.includes(key) ? line.split(key).join('[redacted]') : line;
 }
 
 function failureOf(normaliser: StreamNormaliser): Failure | undefined {
