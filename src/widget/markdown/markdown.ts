@@ -65,9 +65,6 @@ const md = new Marked({
   ],
 });
 
-/** Character count lexed since the counter was last read; the stream renderer's tests use it to prove bounded work. */
-export const stats = { lexed: 0 };
-
 /**
  * Lexes Markdown with a fresh lexer (an instance accumulates state), seeded with reference-link
  * definitions already seen earlier in the same answer.
@@ -75,7 +72,6 @@ export const stats = { lexed: 0 };
 export function lex(src: string, links?: Links): TokensList {
   const lexer = new md.Lexer(md.defaults);
   if (links) Object.assign(lexer.tokens.links, links);
-  stats.lexed += src.length;
   return lexer.lex(src);
 }
 

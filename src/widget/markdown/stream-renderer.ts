@@ -11,7 +11,7 @@ export interface StreamRendererOptions extends RenderOptions {
 /** A committed block: its source and the sanitised nodes it put in the container. */
 interface Block {
   src: string;
-  nodes: Node[];
+  nodes: ChildNode[];
   /** How many link definitions were known when it was rendered. */
   links: number;
 }
@@ -22,16 +22,18 @@ export const STREAMING_CLASS = 'streaming';
 const BLANK_END = /\n[ \t]*\n$/;
 
 /**
- * Renders a growing Markdown answer into a container it owns (nothing else may write to it).
+ * Renders a growing Markdown answer into a container it owns (nothing else may write to its children).
  *
  * - `append()` only buffers; the DOM is updated once per animation frame however many chunks came.
- * - A flush lexes only the uncommitted tail (seeded with link definitions seen before). A block followed
- *   by a blank line and two more blocks is committed: rendered, sanitised and appended once, never touched
- *   again (same nodes, so a text selection in it survives).
- * - The rest (the live tail) is stabilised before rendering (see `stabilize`) and replaced as a whole.
- * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of the
- *   whole text (blocks committed before a link definition they use arrived are re-rendered then). More text
- *   may still be appended afterwards (the tail stays uncommitted until it is safe).
+ * - A flush lexes only the uncommitted tail, seeded with the link definitions seen before it. A block
+ *   that ends with a blank line and has two more blocks after it is committed: rendered, sanitised and
+ *   appended once, never touched again (same nodes, so a text selection in it survives).
+ * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole.
+ * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of
+ *   the whole text (blocks committed before a link definition they use arrived are re-rendered then).
+ *   Text appended afterwards still renders correctly.
+ *
+ * Code blocks come out as `<pre tabindex="0"><code class="language-x">`; committed ones never change.
  */
 export class StreamRenderer {
   /** Called after every DOM update. */
@@ -39,164 +41,147 @@ export class StreamRenderer {
   /** Characters lexed by the last flush, and the uncommitted length it started from (for tests and tuning). */
   lastFlush = { lexed: 0, tail: 0 };
 
-  #opts: RenderOptions;
-  #raw = '';
-  #src = '';
-  #cr = false;
-  #done = 0;
-  #links: Links = {};
-  #blocks: Block[] = [];
-  #live: Node[] = [];
-  #liveSrc: string | null = null;
-  #frame = 0;
-  #stale = false;
+  private opts: RenderOptions;
+  private raw = '';
+  /** `raw` with line endings normalised here (not by marked), so committed offsets index the string we lex. */
+  private src = '';
+  private cr = false;
+  /** Length of `src` committed. */
+  private done = 0;
+  private links: Links = {};
+  private blocks: Block[] = [];
+  private live: ChildNode[] = [];
+  private liveSrc: string | null = null;
+  private frame = 0;
+  private stale = false;
 
   /**
    * @param container The element the answer is rendered into; the renderer owns its children.
    * @param options `images` allows `<img>`; `onUpdate` is called after each DOM update.
    */
   constructor(readonly container: HTMLElement, options: StreamRendererOptions = {}) {
-    this.#opts = { images: options.images };
+    this.opts = { images: options.images };
     this.onUpdate = options.onUpdate;
   }
 
   /** The whole text received so far, exactly as appended. */
   get text(): string {
-    return this.#raw;
+    return this.raw;
   }
 
   /** Appends a chunk; the DOM follows on the next animation frame. */
   append(chunk: string): void {
     if (!chunk) return;
-    this.#raw += chunk;
-    // Line endings normalised here (not by marked) so committed offsets index the same string we lex.
+    this.raw += chunk;
     let s = chunk.replace(/\r\n?/g, '\n');
-    if (this.#cr && chunk[0] === '\n') s = s.slice(1);
-    this.#cr = chunk.endsWith('\r');
-    this.#src += s;
-    this.#schedule();
+    if (this.cr && chunk[0] === '\n') s = s.slice(1);
+    this.cr = chunk.endsWith('\r');
+    this.src += s;
+    this.frame ||= requestAnimationFrame(() => this.flush());
   }
 
-  /** Replaces the whole text (e.g. an upstream that resends the answer); the old DOM stays until the next frame. */
+  /**
+   * Replaces the whole text (an upstream that resent the answer). Text that extends the current one is
+   * appended; otherwise the old DOM stays until the next frame renders the new text.
+   */
   replace(text: string): void {
-    if (text.startsWith(this.#raw)) return this.append(text.slice(this.#raw.length));
-    this.#clear();
-    this.#stale = true;
+    if (text.startsWith(this.raw)) return this.append(text.slice(this.raw.length));
+    this.clear();
+    this.stale = true;
     this.append(text);
-    this.#schedule();
+    this.frame ||= requestAnimationFrame(() => this.flush());
   }
 
   /** Renders the pending text now instead of on the next frame (still streaming: the tail stays live). */
   flush(): void {
-    cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
-    this.#flush(false);
+    this.render(false);
   }
 
-  /** Renders everything now, without stabilising: the end of the stream. */
+  /** Renders everything now, without stabilising: the end of the stream. Removes the streaming class. */
   finish(): void {
-    cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
-    this.#flush(true);
+    this.render(true);
   }
 
   /** Empties the container and forgets the text. */
   reset(): void {
-    this.#clear();
+    this.clear();
     this.container.replaceChildren();
     this.container.classList.remove(STREAMING_CLASS);
   }
 
-  #clear() {
-    cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
-    this.#raw = this.#src = '';
-    this.#cr = false;
-    this.#done = 0;
-    this.#links = {};
-    this.#blocks = [];
-    this.#live = [];
-    this.#liveSrc = null;
+  private clear() {
+    cancelAnimationFrame(this.frame);
+    this.frame = this.done = 0;
+    this.raw = this.src = '';
+    this.cr = false;
+    this.links = {};
+    this.blocks = [];
+    this.live = [];
+    this.liveSrc = null;
   }
 
-  #schedule() {
-    this.#frame ||= requestAnimationFrame(() => this.flush());
-  }
-
-  #flush(final: boolean) {
+  private render(final: boolean) {
     const c = this.container;
-    if (this.#stale) {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    if (this.stale || (final && this.done && exceedsCaps(this.src))) {
+      // A replaced text, or a whole answer beyond the caps: that one is plain text, as one render of it would be.
       c.replaceChildren();
-      this.#stale = false;
+      this.stale = false;
+      this.blocks = [];
+      this.live = [];
+      this.done = 0;
     }
     c.classList.toggle(STREAMING_CLASS, !final);
-    if (final && this.#done && exceedsCaps(this.#src)) {
-      // Beyond the caps the whole answer is plain text, as one render of it would be.
-      c.replaceChildren();
-      this.#blocks = [];
-      this.#live = [];
-      this.#done = 0;
-    }
-    const tail = this.#src.slice(this.#done);
+    const tail = this.src.slice(this.done);
     const live = final ? tail : stabilize(tail);
     this.lastFlush = { lexed: 0, tail: tail.length };
-    if (!final && live === this.#liveSrc) return;
-    for (const n of this.#live) (n as ChildNode).remove();
+    if (!final && live === this.liveSrc) return;
+    for (const n of this.live) n.remove();
     const capped = exceedsCaps(live);
-    const tokens = capped ? [] : lex(live, this.#links);
+    const tokens = capped ? [] : lex(live, this.links);
     if (!capped) this.lastFlush.lexed = live.length;
-    const commit = this.#committable(tokens, live);
+    const commit = this.committable(tokens, live);
     let done = '';
     if (commit) {
       const blocks = tokens.slice(0, commit);
       done = blocks.map((t) => t.raw).join('');
-      collectLinks(blocks, this.#links);
-      this.#done += done.length;
-      this.#append(blocks, done);
+      collectLinks(blocks, this.links);
+      this.done += done.length;
+      const frag = renderTokens(blocks, this.opts);
+      this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
+      c.append(frag);
     }
     const rest = tokens.slice(commit);
-    const frag = capped ? plainText(live) : renderTokens(rest, this.#opts);
-    this.#live = [...frag.childNodes];
+    const frag = capped ? plainText(live) : renderTokens(rest, this.opts);
+    this.live = [...frag.childNodes];
     c.append(frag);
-    this.#liveSrc = live.slice(done.length);
-    if (final) this.#relink(collectLinks(rest, { ...this.#links }));
+    this.liveSrc = live.slice(done.length);
+    if (final) this.relink(collectLinks(rest, { ...this.links }));
     this.onUpdate?.();
   }
 
-  /** Number of leading tokens that later text can no longer change. */
-  #committable(tokens: Token[], src: string): number {
-    let n = 0;
-    let end = 0;
-    let best = 0;
-    // Walk back from the end: a boundary qualifies once two non-space blocks follow it.
-    const offsets: number[] = [];
-    for (const t of tokens) offsets.push((end += t.raw.length));
+  /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */
+  private committable(tokens: Token[], src: string): number {
+    let end = src.length;
+    let after = 0;
     for (let i = tokens.length - 1; i > 0; i--) {
-      if (tokens[i].type !== 'space') n++;
-      if (n >= 2 && BLANK_END.test(src.slice(Math.max(0, offsets[i - 1] - 8), offsets[i - 1]))) {
-        best = i;
-        break;
-      }
+      end -= tokens[i].raw.length;
+      if (tokens[i].type !== 'space') after++;
+      if (after > 1 && BLANK_END.test(src.slice(Math.max(0, end - 8), end))) return i;
     }
-    return best;
-  }
-
-  #append(tokens: Token[], src: string) {
-    const frag = renderTokens(tokens, this.#opts);
-    const nodes = [...frag.childNodes];
-    this.container.append(frag);
-    this.#blocks.push({ src, nodes, links: Object.keys(this.#links).length });
+    return 0;
   }
 
   /** Re-renders committed blocks that may use a link definition which arrived after them. */
-  #relink(links: Links) {
+  private relink(links: Links) {
     const count = Object.keys(links).length;
-    for (const b of this.#blocks) {
+    for (const b of this.blocks) {
       if (b.links < count && b.nodes.length && b.src.includes('[')) {
-        const frag = renderTokens(lex(b.src, links), this.#opts);
+        const frag = renderTokens(lex(b.src, links), this.opts);
         const nodes = [...frag.childNodes];
-        (b.nodes[0] as ChildNode).before(frag);
-        for (const n of b.nodes) (n as ChildNode).remove();
+        b.nodes[0].before(frag);
+        for (const n of b.nodes) n.remove();
         b.nodes = nodes;
       }
       b.links = count;
