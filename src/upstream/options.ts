@@ -89,9 +89,16 @@ export interface RunningAnswerApi {
   url: string;
   /** The accepted keys (the generated one when none was given). */
   keys: string[];
+  /** The bots it answers for: id, knowledge-base folder and how many documents it holds. */
+  bots: ReadonlyArray<{ id: string; kb: string; documents: number }>;
   /** Every request seen, in order. */
   requests: RecordedRequest[];
-  /** Resolves when the given request (by id, or the next one) is aborted by its client. */
+  /**
+   * Resolves when the given request (by id) is aborted by its client, at once if it already
+   * was; rejects if it finishes normally. Without an id: the earliest aborted request not yet
+   * returned by an id-less call, waiting for the next abort when there is none (so an abort
+   * that happened just before the call is not missed). Pending waits reject on `close()`.
+   */
   waitForAbort(id?: number): Promise<RecordedRequest>;
   /** Stops listening, ends open connections, clears every timer. */
   close(): Promise<void>;

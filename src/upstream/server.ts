@@ -133,6 +133,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   return {
     url: `http://${host}:${address.port}`,
     keys,
+    bots: [...bots.values()].map((bot) => ({ id: bot.id, kb: bot.knowledgeBase.dir, documents: bot.knowledgeBase.documents.length })),
     requests,
     waitForAbort: (id) => aborts.wait(id),
     close: async () => {

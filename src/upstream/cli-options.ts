@@ -1,0 +1,137 @@
+import { parseArgs } from 'node:util';
+import { STREAM_DIALECTS } from './dialects.js';
+import type { AnswerApiOptions, FaultOptions, StreamDialect } from './options.js';
+
+/** A command line or environment value that cannot be used; the message names it. */
+export class CliOptionsError extends Error {
+  override name = 'CliOptionsError';
+}
+
+export const CLI_USAGE = `Usage: npm run upstream -- [options]
+
+The local Answer API: POST /v1/answer as the Answer API spec describes it, answering from
+Markdown knowledge bases. Every option can also come from the environment variable shown.
+
+  --port N                     PORT, default 8788 (0: any free port)
+  --host ADDRESS               HOST, default 127.0.0.1
+  --keys K1,K2                 ANSWER_API_KEYS; unset: one random key, printed at start
+  --revoked-keys K1,K2         ANSWER_REVOKED_KEYS: rejected with 401 like deleted keys
+  --kb FOLDER                  ANSWER_KB: Markdown documents of bot "demo" (default: the sample knowledge base)
+  --bots FILE                  ANSWER_BOTS: JSON {"bots": [{"id": "hr", "kb": "./hr-docs"}]}
+  --dialect NAME               ANSWER_DIALECT: ${STREAM_DIALECTS.join(' | ')} (default named)
+  --no-end-marker              ANSWER_END_MARKER=false: streams end by closing the body
+  --pace-ms N                  ANSWER_PACE_MS: milliseconds between streamed pieces (default 30; 0: no pacing)
+  --words-per-chunk N          ANSWER_WORDS_PER_CHUNK: words per streamed piece (default 3)
+  --heartbeat-ms N             ANSWER_HEARTBEAT_MS: heartbeat comment after N quiet ms (default 15000)
+  --rate-limit N               ANSWER_RATE_LIMIT_PER_MINUTE: requests per minute per workspace (default: no limit)
+  --max-body-bytes N           ANSWER_MAX_BODY_BYTES: larger bodies get 413 (default 65536)
+
+Faults, for testing clients (flags only, all off by default):
+  --fault-header-delay-ms N          wait N ms before sending response headers
+  --fault-stall-after-chunks N       stop writing after N pieces ...
+  --fault-stall-ms N                 ... for N ms (default: until the client gives up)
+  --fault-heartbeat-during-stall     keep sending heartbeat comments while stalled
+  --fault-close-after-chunks N       destroy the connection after N pieces
+  --fault-malformed-event            send one event with broken JSON after the first piece
+  --fault-oversized-event-bytes N    send one piece event of N bytes after the first piece
+  --fault-split-multibyte            split multi-byte characters across separate writes
+  --fault-status N                   answer every request with status N (e.g. 500, 502)
+  -h, --help                         show this help
+`;
+
+/** Reads the CLI flags, falling back to the environment, into Answer API options. `undefined`: show help. */
+export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerApiOptions | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        keys: { type: 'string' },
+        'revoked-keys': { type: 'string' },
+        kb: { type: 'string' },
+        bots: { type: 'string' },
+        dialect: { type: 'string' },
+        'no-end-marker': { type: 'boolean' },
+        'pace-ms': { type: 'string' },
+        'words-per-chunk': { type: 'string' },
+        'heartbeat-ms': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        'fault-header-delay-ms': { type: 'string' },
+        'fault-stall-after-chunks': { type: 'string' },
+        'fault-stall-ms': { type: 'string' },
+        'fault-heartbeat-during-stall': { type: 'boolean' },
+        'fault-close-after-chunks': { type: 'string' },
+        'fault-malformed-event': { type: 'boolean' },
+        'fault-oversized-event-bytes': { type: 'string' },
+        'fault-split-multibyte': { type: 'boolean' },
+        'fault-status': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new CliOptionsError((error as Error).message);
+  }
+  if (values.help) return undefined;
+
+  const dialect = values.dialect ?? env.ANSWER_DIALECT;
+  if (dialect !== undefined && !STREAM_DIALECTS.includes(dialect as StreamDialect)) {
+    throw new CliOptionsError(`Unknown stream dialect "${dialect}"; use one of ${STREAM_DIALECTS.join(', ')}`);
+  }
+  const endMarkerEnv = env.ANSWER_END_MARKER?.trim().toLowerCase();
+  if (endMarkerEnv !== undefined && endMarkerEnv !== '' && !['true', 'false', '1', '0'].includes(endMarkerEnv)) {
+    throw new CliOptionsError(`ANSWER_END_MARKER must be true or false, not "${env.ANSWER_END_MARKER}"`);
+  }
+
+  const faults: FaultOptions = {
+    headerDelayMs: integer('--fault-header-delay-ms', values['fault-header-delay-ms']),
+    stallAfterChunks: integer('--fault-stall-after-chunks', values['fault-stall-after-chunks']),
+    stallMs: integer('--fault-stall-ms', values['fault-stall-ms']),
+    heartbeatDuringStall: values['fault-heartbeat-during-stall'],
+    closeAfterChunks: integer('--fault-close-after-chunks', values['fault-close-after-chunks']),
+    malformedEvent: values['fault-malformed-event'],
+    oversizedEventBytes: integer('--fault-oversized-event-bytes', values['fault-oversized-event-bytes']),
+    splitMultibyte: values['fault-split-multibyte'],
+    status: integer('--fault-status', values['fault-status']),
+  };
+  if (faults.status !== undefined && (faults.status < 400 || faults.status > 599)) {
+    throw new CliOptionsError(`--fault-status must be an error status (400-599), not ${faults.status}`);
+  }
+
+  const options: AnswerApiOptions = {
+    port: integer('PORT', values.port ?? env.PORT) ?? 8788,
+    host: values.host ?? (env.HOST || undefined),
+    keys: list(values.keys ?? env.ANSWER_API_KEYS),
+    revokedKeys: list(values['revoked-keys'] ?? env.ANSWER_REVOKED_KEYS),
+    kb: values.kb ?? (env.ANSWER_KB || undefined),
+    botsFile: values.bots ?? (env.ANSWER_BOTS || undefined),
+    dialect: dialect as StreamDialect | undefined,
+    endMarker: values['no-end-marker'] ? false : endMarkerEnv === 'false' || endMarkerEnv === '0' ? false : undefined,
+    paceMs: integer('--pace-ms', values['pace-ms'] ?? env.ANSWER_PACE_MS),
+    wordsPerChunk: integer('--words-per-chunk', values['words-per-chunk'] ?? env.ANSWER_WORDS_PER_CHUNK),
+    heartbeatMs: integer('--heartbeat-ms', values['heartbeat-ms'] ?? env.ANSWER_HEARTBEAT_MS),
+    rateLimitPerMinute: integer('--rate-limit', values['rate-limit'] ?? env.ANSWER_RATE_LIMIT_PER_MINUTE),
+    maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? env.ANSWER_MAX_BODY_BYTES),
+    faults: Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined)) as FaultOptions,
+  };
+  if (options.wordsPerChunk === 0) throw new CliOptionsError('--words-per-chunk must be at least 1');
+  if (options.port! > 65535) throw new CliOptionsError(`PORT must be 0-65535, not ${options.port}`);
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as AnswerApiOptions;
+}
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+$/.test(value.trim())) throw new CliOptionsError(`${name} must be a whole number, not "${value}"`);
+  return Number(value.trim());
+}
+
+function list(value: string | undefined): string[] | undefined {
+  const items = value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items?.length ? items : undefined;
+}
