@@ -28,25 +28,8 @@ export class AnswerError extends Error implements ErrorBody {
   }
 }
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'bad_request',
-  403: 'forbidden_bot',
-  404: 'unknown_bot',
-  405: 'method_not_allowed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  502: 'upstream_error',
-  503: 'upstream_error',
-  504: 'upstream_timeout',
-};
-
-/** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function retryAfter(value: string | null): number | undefined {
-  if (!value) return;
-  const s = /^\d+$/.test(value.trim()) ? +value : (Date.parse(value) - Date.now()) / 1e3;
-  return s >= 0 ? Math.ceil(s) : undefined;
-}
+/** The code for an error response without a JSON error body (an intermediary's page). */
+const CODE_BY_STATUS: Record<number, string> = { 403: 'forbidden_bot', 404: 'unknown_bot', 413: 'payload_too_large', 429: 'rate_limited', 504: 'upstream_timeout' };
 
 async function httpError(res: Response): Promise<AnswerError> {
   let body: Partial<ErrorBody> = {};
@@ -56,9 +39,10 @@ async function httpError(res: Response): Promise<AnswerError> {
     // Not JSON (an intermediary's error page): the status decides.
   }
   return new AnswerError(
-    body.code ?? CODE_BY_STATUS[res.status] ?? (res.status >= 500 ? 'upstream_error' : 'bad_request'),
-    body.message ?? `HTTP ${res.status}`,
-    retryAfter(res.headers.get('retry-after')) ?? body.retry_after,
+    body.code ?? CODE_BY_STATUS[res.status] ?? (res.status < 500 ? 'bad_request' : 'upstream_error'),
+    body.message ?? 'HTTP ' + res.status,
+    // The proxy sends delay-seconds (RFC 9110 also allows a date, which counts as unknown here).
+    +res.headers.get('retry-after')! || body.retry_after,
   );
 }
 
@@ -125,10 +109,8 @@ export async function fetchAnswer(
     return result;
   } catch (e) {
     if (e instanceof AnswerError) throw e;
-    if (signal.aborted) throw new AnswerError('aborted', 'Stopped');
-    if (timedOut) throw new AnswerError('timeout', 'Timed out');
-    if (!navigator.onLine) throw new AnswerError('offline', 'Offline');
-    throw new AnswerError(e instanceof SyntaxError ? 'upstream_error' : 'network', String((e as Error)?.message ?? e));
+    if (signal.aborted) throw new AnswerError('aborted', 'Aborted');
+    throw new AnswerError(timedOut ? 'timeout' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network', String(e));
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', stop);

@@ -1,5 +1,4 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { LitElement, html, nothing as _, type PropertyValues } from 'lit';
 import type { Source } from '../protocol/types.js';
 import { AnswerController } from './answer-controller.js';
 import { fetchAnswer, type AnswerError } from './answer-client.js';
@@ -27,7 +26,7 @@ const list = {
   },
 };
 
-/** The renderer bound to each turn's answer container (the renderer owns the container's children). */
+/** A turn's view: its answer container (owned by the renderer) and whether its sources are shown. */
 interface View {
   el: HTMLElement;
   r: StreamRenderer;
@@ -63,8 +62,8 @@ interface View {
  * @cssprop --bot-answer-accent - Buttons, links and focus ring.
  * @cssprop --bot-answer-accent-fg - Text on the accent colour.
  * @cssprop --bot-answer-border - Borders.
- * @cssprop --bot-answer-subtle - Background of questions, code and sources.
- * @cssprop --bot-answer-error - Error text and border.
+ * @cssprop --bot-answer-subtle - Background of questions, code and avatars.
+ * @cssprop --bot-answer-error - Error text.
  * @cssprop --bot-answer-font - Font family.
  * @cssprop --bot-answer-font-size - Base font size.
  * @cssprop --bot-answer-radius - Corner radius.
@@ -74,47 +73,66 @@ interface View {
  */
 export class BotAnswer extends LitElement {
   static override styles = styles;
+  static override properties = {
+    botId: { attribute: 'bot-id' },
+    endpoint: {},
+    inlineSources: { attribute: 'inline-sources', converter: on },
+    stream: { converter: on },
+    mode: { reflect: true },
+    theme: { reflect: true },
+    placeholder: {},
+    heading: {},
+    suggestions: { converter: list },
+    images: { converter: flag },
+    persist: { converter: flag },
+    shortcut: {},
+    timeout: { type: Number },
+    open: { type: Boolean, reflect: true },
+    lang: { reflect: true },
+    strings: { attribute: false },
+    _turns: { state: true },
+    _copied: { state: true },
+    _cc: { state: true },
+  };
 
   /** Identifier of the bot that answers (required). */
-  @property({ attribute: 'bot-id' }) botId = '';
+  botId = '';
   /** URL of the bot-answer proxy's answer endpoint. */
-  @property() endpoint = '/api/answer';
+  endpoint = '/api/answer';
   /** Ask for inline citations `[[n]](url)`; attribute `"false"` turns them off. */
-  @property({ attribute: 'inline-sources', converter: on }) inlineSources = true;
+  inlineSources = true;
   /** Stream the answer; attribute `"false"` uses the JSON mode. */
-  @property({ converter: on }) stream = true;
-  /** `inline` renders in place; `floating` is a launcher button opening a dialog. */
-  @property({ reflect: true }) mode: 'inline' | 'floating' = 'inline';
+  stream = true;
+  /** `inline` renders in place; `floating` is a launcher button opening a modal dialog. */
+  mode: 'inline' | 'floating' = 'inline';
   /** Colour scheme: `light`, `dark`, or `auto` (follows the visitor's system). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  theme: 'light' | 'dark' | 'auto' = 'light';
   /** Placeholder of the question field. */
-  @property() placeholder = '';
+  placeholder = '';
   /** Title of the box. */
-  @property() heading = '';
+  heading = '';
   /** Example questions shown while the thread is empty (attribute: JSON array or `|`-separated). */
-  @property({ converter: list }) suggestions: string[] = [];
-  /** Show images from the answer Markdown (https only); otherwise they become links. */
-  @property({ converter: flag }) images = false;
+  suggestions: string[] = [];
+  /** Show images from answers (https only); otherwise they become links. */
+  images = false;
   /** Keep the thread for the tab's session (sessionStorage, per bot-id). */
-  @property({ converter: flag }) persist = false;
+  persist = false;
   /** A key that, with Ctrl or ⌘, opens the box from anywhere on the page (e.g. `k`). */
-  @property() shortcut = '';
-  /** Milliseconds to wait for the next byte of an answer before giving up with `timeout`. */
-  @property({ type: Number }) timeout = 60000;
+  shortcut = '';
+  /** Milliseconds to wait for the next byte of an answer before failing with `timeout`. */
+  timeout = 60000;
   /** Whether the floating dialog is open. */
-  @property({ type: Boolean, reflect: true }) open = false;
+  open = false;
   /** Language of the box (also used for dates). */
-  @property({ reflect: true }) override lang!: string;
+  override lang!: string;
   /** Overrides for any of the visible strings (see `STRINGS`). */
-  @property({ attribute: false }) strings: Partial<Strings> = {};
+  strings: Partial<Strings> = {};
 
-  @state() private _turns: Turn[] = [];
-  @state() private _copied = '';
+  private _turns: Turn[] = [];
+  /** Which copy button says "Copied": `a<turn>` or `c` (code). */
+  private _copied = '';
   /** The turn whose code block is under the pointer or focus (its copy button shows), or -1. */
-  @state() private _cc = -1;
-  @query('textarea') private _input?: HTMLTextAreaElement;
-  @query('.thread') private _thread?: HTMLElement;
-  @query('dialog') private _dialog?: HTMLDialogElement;
+  private _cc = -1;
 
   private _t = STRINGS;
   private _ctl = new AnswerController(this);
@@ -131,10 +149,11 @@ export class BotAnswer extends LitElement {
   /** Sends `message` as a new question (aborting any running one); works open or closed, in every mode. */
   ask(message: string) {
     const q = message.trim();
-    if (!q || !this.botId || !emit(this, 'bot-answer-submit', { message: q })) return;
-    const t: Turn = { q, a: '', sources: [], state: 'answering' };
-    this._turns = [...this._turns, t];
-    this._run(t);
+    if (q && this.botId && emit(this, 'bot-answer-submit', { message: q })) {
+      const t: Turn = { q, a: '', sources: [], state: 'answering' };
+      this._turns = [...this._turns, t];
+      this._run(t);
+    }
   }
 
   /** Stops the running answer, keeping what arrived (marked as stopped). */
@@ -154,13 +173,15 @@ export class BotAnswer extends LitElement {
   async show() {
     this.open = true;
     await this.updateComplete;
-    this._input?.focus();
+    this._$('textarea')?.focus();
   }
 
   /** Closes the floating dialog. */
   hide() {
     this.open = false;
   }
+
+  private _$ = <E extends HTMLElement>(s: string) => this.renderRoot.querySelector<E>(s);
 
   private _key = (e: KeyboardEvent) => {
     if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
@@ -183,8 +204,8 @@ export class BotAnswer extends LitElement {
     const signal = this._ctl.next();
     const v = this._view(t);
     v.r.reset();
-    Object.assign(t, { a: '', sources: [], state: 'answering', err: undefined, fb: undefined });
     v.open = false;
+    Object.assign(t, { sources: [], state: 'answering', err: 0, fb: 0 });
     this._stick = true;
     this.requestUpdate();
     emit(this, 'bot-answer-start', { message: t.q });
@@ -203,9 +224,8 @@ export class BotAnswer extends LitElement {
         signal,
         this.timeout,
       );
-      t.a = v.r.text;
       t.state = found ? 'done' : 'no-answer';
-      emit(this, 'bot-answer-done', { answer: t.a, answer_found: found, sources: t.sources });
+      emit(this, 'bot-answer-done', { answer: (t.a = v.r.text), answer_found: found, sources: t.sources });
     } catch (e) {
       const { code, message, retry_after } = e as AnswerError;
       t.a = v.r.text;
@@ -229,10 +249,8 @@ export class BotAnswer extends LitElement {
       el.className = 'md';
       el.dir = 'auto';
       const r = new StreamRenderer(el, { images: this.images, onUpdate: () => this._follow() });
-      if (t.a) {
-        r.replace(t.a);
-        r.finish();
-      }
+      r.replace(t.a);
+      r.finish();
       this._views.set(t, (v = { el, r }));
     }
     return v;
@@ -243,8 +261,14 @@ export class BotAnswer extends LitElement {
   }
 
   private _follow() {
-    const th = this._thread;
+    const th = this._$('.thread');
     if (th && this._stick) th.scrollTop = th.scrollHeight;
+  }
+
+  /** The visible and announced text for a turn's state. */
+  private _say(t: Turn) {
+    const s = this._t;
+    return t.err ? errorMessage(s, t.err.code, t.err.wait) : s[t.state == 'no-answer' ? 'noAnswer' : t.state];
   }
 
   override willUpdate(changed: PropertyValues<this>) {
@@ -255,40 +279,36 @@ export class BotAnswer extends LitElement {
     }
   }
 
-  override updated(changed: PropertyValues<this>) {
-    const d = this._dialog;
+  override updated() {
+    const d = this._$<HTMLDialogElement>('dialog');
     if (d && this.open != d.open) this.open ? d.showModal() : d.close();
-    if (changed.has('_turns' as keyof BotAnswer)) this._follow();
-    const b = this.renderRoot.querySelector<HTMLElement>('.cc:not([hidden])');
+    this._follow();
+    const b = this._$('.cc:not([hidden])');
     // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
     if (b) b.style.top = this._pre!.offsetTop + 4 + 'px';
   }
 
   override render() {
     const t = this._t;
+    const last = this._turns.at(-1);
     if (!this.botId) return html`<p part="error" class="err">${t.config}</p>`;
-    const body = html`<header>
-        <h2 id="h">${this.heading || t.heading}</h2>
-        ${this._turns.length ? html`<button class="ghost" @click=${this.clear}>${t.startOver}</button>` : nothing}
-        ${this.mode == 'floating' ? html`<button class="ghost" aria-label=${t.close} @click=${this.hide}>✕</button>` : nothing}
-      </header>
-      <div
-        part="thread"
-        class="thread"
-        role="log"
-        tabindex="0"
-        aria-label=${t.thread}
-        @click=${this._click}
-        @pointerover=${this._hover}
-        @focusin=${this._hover}
-        @scroll=${this._scroll}
-      >
-        ${this._turns.map((turn, i) => this._renderTurn(turn, i))}
-      </div>
-      ${this._renderSuggestions()}${this._renderForm()}`;
+    const body = html`<header><h2 id="h">${this.heading || t.heading}</h2>${
+      last ? html`<button class="g" @click=${this.clear}>${t.startOver}</button>` : _
+    }${
+      this.mode == 'floating' ? html`<button class="g" aria-label=${t.close} @click=${this.hide}>✕</button>` : _
+    }</header><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
+      (turn, i) => this._renderTurn(turn, i),
+    )}</div>${
+      last || !this.suggestions.length
+        ? _
+        : html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
+            (q) => html`<li><button class="g" @click=${() => this.ask(q)}>${q}</button>`,
+          )}</ul>`
+    }<form @submit=${this._submit}><textarea part="input" rows="2" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
+      this.state == 'answering' ? html`<button type="button" part="stop" class="g" @click=${this.stop}>${t.stop}</button>` : _
+    }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._say(last) : ''}</p>`;
     return this.mode == 'floating'
-      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button>
-          <dialog part="panel" class="panel" aria-labelledby="h" @close=${this._closed}>${body}</dialog>`
+      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this._closed}>${body}</dialog>`
       : html`<section part="panel" class="panel" aria-labelledby="h">${body}</section>`;
   }
 
@@ -296,144 +316,78 @@ export class BotAnswer extends LitElement {
     const t = this._t;
     const v = this._view(turn);
     const st = turn.state;
-    const note =
-      st == 'no-answer'
-        ? t.noAnswer
-        : st == 'stopped'
-          ? t.stopped
-          : st == 'error'
-            ? errorMessage(t, turn.err!.code, turn.err!.wait)
-            : '';
-    const final = st != 'answering' && st != 'error';
-    return html`<article class="turn ${st}">
-      <p part="question" class="q" dir="auto">${turn.q}</p>
-      ${v.el}
-      <button class="cc ghost" ?hidden=${this._cc != i} @click=${this._copyCode}>${this._copied == 'c' ? t.copied : t.copyCode}</button>
-      ${note
-        ? html`<p part=${st == 'error' ? 'error' : 'note'} class="note">
-            ${note}${st == 'error' ? html` <button @click=${() => this._run(turn)}>${t.retry}</button>` : nothing}
-          </p>`
-        : nothing}
-      ${turn.sources.length ? this._renderSources(turn, v, i) : nothing}
-      ${final
-        ? html`<div class="acts">
-            <button class="ghost" @click=${() => this._copy(turn.a, 'a' + i)}>
-              ${this._copied == 'a' + i ? t.copied : t.copy}
-            </button>
-            ${(['up', 'down'] as const).map(
-              (f) =>
-                html`<button
-                  class="ghost"
-                  aria-label=${f == 'up' ? t.helpful : t.unhelpful}
-                  aria-pressed=${turn.fb == f}
-                  @click=${() => this._feedback(turn, f)}
-                >
-                  ${f == 'up' ? '👍' : '👎'}
-                </button>`,
-            )}
-          </div>`
-        : nothing}
-    </article>`;
-  }
-
-  private _renderSources(turn: Turn, v: View, i: number) {
-    return html`<button
-        part="sources-toggle"
-        class="ghost"
-        aria-expanded=${!!v.open}
-        aria-controls="s${i}"
-        @click=${() => ((v.open = !v.open), this.requestUpdate())}
-      >
-        ${fmt(this._t.sources, turn.sources.length)}
-      </button>
-      <ol part="sources" id="s${i}" ?hidden=${!v.open}>
-        ${turn.sources.map((s, j) => this._renderSource(turn, s, `s${i}-${j + 1}`, j))}
-      </ol>`;
+    const ok = st != 'answering' && !turn.err;
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc g" ?hidden=${this._cc != i} @click=${() => this._copy(this._pre!.textContent!, 'c')}>${
+      this._copied == 'c' ? t.copied : t.copyCode
+    }</button>${
+      st == 'answering' || st == 'done'
+        ? _
+        : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._say(turn)} ${
+            turn.err ? html`<button @click=${() => this._run(turn)}>${t.retry}</button>` : _
+          }</p>`
+    }${
+      turn.sources.length
+        ? html`<button part="sources-toggle" class="g" aria-expanded=${!!v.open} aria-controls="s${i}" @click=${() => (
+            (v.open = !v.open), this.requestUpdate()
+          )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!v.open}>${turn.sources.map((s, j) =>
+            this._renderSource(turn, s, `s${i}-${j + 1}`, j),
+          )}</ol>`
+        : _
+    }${
+      ok
+        ? html`<div class="acts"><button class="g" @click=${() => this._copy(turn.a, 'a' + i)}>${this._copied == 'a' + i ? t.copied : t.copy}</button>${(
+            ['up', 'down'] as const
+          ).map(
+            (f) =>
+              html`<button class="g" aria-label=${f == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == f} @click=${() => {
+                turn.fb = f;
+                this.requestUpdate();
+                this._save();
+                emit(this, 'bot-answer-feedback', { value: f, question: turn.q, answer: turn.a });
+              }}>${f == 'up' ? '👍' : '👎'}</button>`,
+          )}</div>`
+        : _
+    }</article>`;
   }
 
   private _renderSource(turn: Turn, s: Source, id: string, j: number) {
     const href = safeUrl(s.url);
-    const title = cap(s.title, 300) || cap(s.url, 300) || String(j + 1);
+    const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
     const name = cap(s.author?.name, 100);
     const photo = safeUrl(s.author?.photo, /^https:$/);
     const date = sourceDate(s.modified_time);
-    let when = '';
+    let when;
     try {
-      when = date ? date.toLocaleDateString(this.lang || document.documentElement.lang || undefined, { dateStyle: 'medium' }) : '';
+      when = date?.toLocaleDateString(this.lang || document.documentElement.lang || undefined, { dateStyle: 'medium' });
     } catch {
       when = date!.toLocaleDateString();
     }
-    return html`<li part="source" id=${id} tabindex="-1">
-      ${href
-        ? html`<a
-            href=${href}
-            target="_blank"
-            rel="noopener noreferrer"
-            @click=${() => emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}
-            ><bdi>${title}</bdi></a
-          >`
-        : html`<bdi>${title}</bdi>`}
-      <span class="meta">
-        ${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : nothing}
-        ${name
-          ? html`<span class="au"
-              ><span class="av" aria-hidden="true"
-                >${initials(name)}${photo
-                  ? html`<img
-                      src=${photo}
-                      alt=""
-                      width="20"
-                      height="20"
-                      loading="lazy"
-                      referrerpolicy="no-referrer"
-                      @error=${(e: Event) => ((e.target as HTMLElement).hidden = true)}
-                    />`
-                  : nothing}</span
-              ><bdi>${name}</bdi></span
-            >`
-          : nothing}
-        ${date ? html`<time datetime=${date.toISOString()}>${when}</time>` : nothing}
-      </span>
-      ${s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : nothing}
-    </li>`;
-  }
-
-  private _renderSuggestions() {
-    return this._turns.length || !this.suggestions.length
-      ? nothing
-      : html`<div class="sugg">
-          <p id="sg">${this._t.suggestions}</p>
-          <ul aria-labelledby="sg">
-            ${this.suggestions.map((q) => html`<li><button @click=${() => this.ask(q)}>${q}</button></li>`)}
-          </ul>
-        </div>`;
-  }
-
-  private _renderForm() {
-    const t = this._t;
-    const st = this.state;
-    const status =
-      st == 'answering' ? t.answering : st == 'done' ? t.done : st == 'idle' ? '' : st == 'no-answer' ? t.noAnswer : st == 'stopped' ? t.stopped : errorMessage(t, this._turns.at(-1)!.err!.code, this._turns.at(-1)!.err!.wait);
-    return html`<form @submit=${this._submit}>
-        <textarea
-          part="input"
-          rows="2"
-          aria-label=${t.input}
-          placeholder=${this.placeholder || t.placeholder}
-          @keydown=${this._enter}
-        ></textarea>
-        ${st == 'answering' ? html`<button type="button" part="stop" class="ghost" @click=${this.stop}>${t.stop}</button>` : nothing}
-        <button part="send">${t.send}</button>
-      </form>
-      <p part="status" class="status ${st}" role="status">${status}</p>`;
+    return html`<li part="source" id=${id} tabindex="-1">${
+      href
+        ? html`<a href=${href} target="_blank" rel="noopener noreferrer" @click=${() =>
+            emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}><bdi>${title}</bdi></a>`
+        : html`<bdi>${title}</bdi>`
+    }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : _}${
+      name
+        ? html`<span><span class="av" aria-hidden="true">${initials(name)}${
+            photo
+              ? html`<img src=${photo} alt="" width="20" height="20" loading="lazy" referrerpolicy="no-referrer" @error=${(e: Event) =>
+                  ((e.target as HTMLElement).hidden = true)}>`
+              : _
+          }</span><bdi>${name}</bdi></span>`
+        : _
+    }${date ? html`<time datetime=${date.toISOString()}>${when}</time>` : _}</span>${
+      s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
+    }</li>`;
   }
 
   private _submit(e: Event) {
     e.preventDefault();
-    const input = this._input!;
-    if (!input.value.trim()) return;
-    this.ask(input.value);
-    input.value = '';
+    const input = this._$<HTMLTextAreaElement>('textarea')!;
+    if (input.value.trim()) {
+      this.ask(input.value);
+      input.value = '';
+    }
   }
 
   private _enter(e: KeyboardEvent) {
@@ -442,27 +396,28 @@ export class BotAnswer extends LitElement {
 
   private _closed() {
     this.open = false;
-    this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
+    this._$('.launcher')!.focus();
   }
 
   private _scroll() {
-    const th = this._thread!;
+    const th = this._$('.thread')!;
     this._stick = th.scrollHeight - th.scrollTop - th.clientHeight < 40;
   }
 
   /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
   private _click(e: Event) {
-    const a = (e.target as Element).closest?.('a.citation') as HTMLElement | null;
-    const i = this._turns.findIndex((t) => this._views.get(t)?.el.contains(a));
-    if (!a || i < 0) return;
-    e.preventDefault();
-    this._views.get(this._turns[i])!.open = true;
-    this.requestUpdate();
-    this.updateComplete.then(() => {
-      const li = this.renderRoot.querySelector<HTMLElement>(`#s${i}-${a.dataset.citation}`);
-      li?.scrollIntoView({ block: 'nearest' });
-      li?.focus();
-    });
+    const a = (e.target as Element).closest?.<HTMLElement>('a.citation');
+    const i = this._turns.findIndex((t) => this._views.get(t)!.el.contains(a!));
+    if (a && i >= 0) {
+      e.preventDefault();
+      this._views.get(this._turns[i])!.open = true;
+      this.requestUpdate();
+      this.updateComplete.then(() => {
+        const li = this._$(`#s${i}-${a.dataset.citation}`);
+        li?.scrollIntoView({ block: 'nearest' });
+        li?.focus();
+      });
+    }
   }
 
   /**
@@ -472,16 +427,12 @@ export class BotAnswer extends LitElement {
   private _hover(e: Event) {
     const el = e.target as Element;
     const turn = el.closest?.('article');
-    const pre = el.closest?.('.md pre');
+    const pre = el.closest?.<HTMLElement>('.md pre');
     if (pre) {
-      this._pre = pre as HTMLElement;
+      this._pre = pre;
       this._cc = [...this.renderRoot.querySelectorAll('article')].indexOf(turn!);
       this.requestUpdate();
     } else if (this._pre?.closest('article') != turn) this._cc = -1;
-  }
-
-  private _copyCode() {
-    this._copy(this._pre?.textContent ?? '', 'c');
   }
 
   private async _copy(text: string, key: string) {
@@ -492,12 +443,5 @@ export class BotAnswer extends LitElement {
     } catch {
       // Clipboard refused (permissions, insecure context): nothing to announce.
     }
-  }
-
-  private _feedback(turn: Turn, value: 'up' | 'down') {
-    turn.fb = value;
-    this.requestUpdate();
-    this._save();
-    emit(this, 'bot-answer-feedback', { value, question: turn.q, answer: turn.a });
   }
 }

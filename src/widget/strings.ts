@@ -39,24 +39,15 @@ export const STRINGS = {
 /** The keys of {@link STRINGS}. */
 export type Strings = typeof STRINGS;
 
-/** Which message explains each error code (codes not listed use `error`). */
-const MESSAGE_BY_CODE: Record<string, keyof Strings> = {
+/** Which error codes each message explains (codes not listed use `error`). */
+const CODES: Partial<Record<keyof Strings, string>> = {
   rate_limited: 'rate_limited',
-  upstream_error: 'unavailable',
-  upstream_auth: 'unavailable',
-  shutting_down: 'unavailable',
-  forbidden_origin: 'unavailable',
-  internal: 'unavailable',
-  unknown_bot: 'unknown_bot',
-  forbidden_bot: 'unknown_bot',
-  not_found: 'unknown_bot',
-  network: 'network',
-  stream_interrupted: 'network',
+  unavailable: 'upstream_error upstream_auth shutting_down forbidden_origin internal',
+  unknown_bot: 'unknown_bot forbidden_bot not_found',
+  network: 'network stream_interrupted',
   offline: 'offline',
-  timeout: 'timeout',
-  upstream_timeout: 'timeout',
-  message_too_long: 'message_too_long',
-  payload_too_large: 'message_too_long',
+  timeout: 'timeout upstream_timeout',
+  message_too_long: 'message_too_long payload_too_large',
 };
 
 /** `s` with `{n}` replaced by `n`. */
@@ -64,6 +55,6 @@ export const fmt = (s: string, n: unknown) => s.replace('{n}', String(n));
 
 /** The visitor-facing message for an error code (a rate limit without a known wait says 60 seconds). */
 export function errorMessage(t: Strings, code: string, wait?: number): string {
-  const key = MESSAGE_BY_CODE[code] ?? 'error';
-  return fmt(t[key], key == 'rate_limited' && wait == null ? 60 : wait);
+  const key = (Object.keys(CODES) as (keyof Strings)[]).find((k) => CODES[k]!.split(' ').includes(code)) ?? 'error';
+  return fmt(t[key], wait || 60);
 }

@@ -58,11 +58,11 @@ describe('<bot-answer>', () => {
     expect($(el, '[part=thread]').getAttribute('role')).to.equal('log');
     await accessible(el);
     const log = record(el, ...EVENTS);
-    $(el, '.sugg button').click();
+    $(el, 'ul.sg button').click();
     await settled(el);
     expect(log.map((e) => e.type)).to.deep.equal(EVENTS.slice(0, 3));
     expect(log[0].detail).to.deep.equal({ message: 'How do I travel?' });
-    expect($(el, '.sugg')).to.equal(null);
+    expect($(el, 'ul.sg')).to.equal(null);
   });
 
   it('sends on Enter, adds a line on Shift+Enter, and streams the answer with citations and sources', async () => {
@@ -309,7 +309,7 @@ describe('<bot-answer>', () => {
     await el.updateComplete;
     expect(el.state).to.equal('idle');
     expect($$(el, '.turn')).to.have.length(0);
-    expect($(el, '.sugg')).to.exist;
+    expect($(el, 'ul.sg')).to.exist;
     el.ask('Again');
     await settled(el);
     el.clear();
