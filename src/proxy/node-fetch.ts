@@ -1,6 +1,7 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { UpstreamFetch } from './config.js';
+import { webStreamOf } from './node-body.js';
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
@@ -56,7 +57,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
         const noBody = NULL_BODY.has(status) || method === 'HEAD';
         if (noBody) res.resume();
         res.once('close', () => signal?.removeEventListener('abort', onAbort));
-        resolve(new Response(noBody ? null : bodyStream(res), { status, headers: responseHeaders }));
+        resolve(new Response(noBody ? null : webStreamOf(res), { status, headers: responseHeaders }));
       });
       const onAbort = () => req.destroy(abortError());
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -75,42 +76,4 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
 
 function abortError(): Error {
   return new DOMException('The upstream request was aborted.', 'AbortError');
-}
-
-/** A Node response body as a pull-based Web stream: the socket is paused while the reader is behind. */
-function bodyStream(res: IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        res.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) res.pause();
-        });
-        res.once('end', () => {
-          if (settled) return;
-          settled = true;
-          controller.close();
-        });
-        const fail = (error: Error) => {
-          if (settled) return;
-          settled = true;
-          controller.error(error);
-        };
-        res.once('error', fail);
-        res.once('close', () => {
-          if (!res.complete) fail(new Error('The upstream connection closed before the response ended.'));
-        });
-      },
-      pull() {
-        res.resume();
-      },
-      cancel() {
-        settled = true;
-        res.destroy();
-      },
-    },
-    { highWaterMark: 16 * 1024, size: (chunk) => chunk.byteLength },
-  );
 }

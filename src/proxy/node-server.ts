@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HandlerContext, WebHandler } from './handler.js';
+import { webStreamOf } from './node-body.js';
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -218,46 +219,9 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal, fallbackHos
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (hasBody) {
-    init.body = requestBody(req);
+    // Cancelling (e.g. a body over the limit) stops reading; the response then closes the connection.
+    init.body = webStreamOf(req, () => req.pause());
     init.duplex = 'half';
   }
   return new Request(url, init);
-}
-
-/** The request body as a pull-based stream; cancelling it stops reading without destroying the socket. */
-function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (settled) return;
-          settled = true;
-          controller.close();
-        });
-        const fail = (error: Error) => {
-          if (settled) return;
-          settled = true;
-          controller.error(error);
-        };
-        req.once('error', fail);
-        req.once('close', () => {
-          if (!req.complete) fail(new Error('The client closed the connection while sending the request.'));
-        });
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        settled = true;
-        req.pause();
-      },
-    },
-    { highWaterMark: 16 * 1024, size: (chunk) => chunk.byteLength },
-  );
 }
