@@ -66,6 +66,8 @@ export async function streamAnswer(
       if (sent === stallAt) await stall(faults, heartbeat, signal);
       if (sent === closeAt) {
         heartbeat.stop();
+        // The pieces before the cut must reach the client, so wait until they left the socket.
+        await flushed(res);
         return 'cut';
       }
       if (sent === pieces.length) break;
@@ -102,6 +104,16 @@ export function splitIntoPieces(text: string, wordsPerChunk: number): string[] {
   const pieces: string[] = [];
   for (let i = 0; i < words.length; i += size) pieces.push(words.slice(i, i + size).join(''));
   return pieces;
+}
+
+/** Resolves once everything written so far has been handed to the operating system. */
+function flushed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = res.socket;
+    if (!socket || socket.destroyed) return resolve();
+    // Socket writes complete in order, so an empty write completes after every earlier one.
+    socket.write(Buffer.alloc(0), () => resolve());
+  });
 }
 
 /** Stops writing for `stallMs` (default until the client gives up); silent unless `heartbeatDuringStall`. */

@@ -45,3 +45,42 @@ export async function readEvents(response: Response): Promise<{ events: EventSou
   parser.feed(decoder.decode());
   return { events, comments, chunks };
 }
+
+/** An event as it arrived, with the time (Date.now()) it was parsed. */
+export interface TimedEvent extends EventSourceMessage {
+  at: number;
+}
+
+/**
+ * Reads a streamed response event by event. `stopAfter` events in, it aborts the request
+ * through `controller` and returns when it did. A connection that breaks shows as `error`.
+ */
+export async function readLive(
+  response: Response,
+  options: { stopAfter?: number; controller?: AbortController } = {},
+): Promise<{ events: TimedEvent[]; comments: Array<{ text: string; at: number }>; error?: Error; abortedAt?: number }> {
+  const events: TimedEvent[] = [];
+  const comments: Array<{ text: string; at: number }> = [];
+  const parser = createParser({
+    onEvent: (event) => events.push({ ...event, at: Date.now() }),
+    onComment: (text) => comments.push({ text, at: Date.now() }),
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      if (options.stopAfter !== undefined && events.length >= options.stopAfter) {
+        const abortedAt = Date.now();
+        options.controller!.abort();
+        await reader.cancel().catch(() => {});
+        return { events, comments, abortedAt };
+      }
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } catch (error) {
+    return { events, comments, error: error as Error };
+  }
+  return { events, comments };
+}
