@@ -2,7 +2,7 @@
  * Turns the live (uncommitted) tail of a streaming answer into Markdown that renders without flicker.
  * Only the end of the text changes, so blocks before the last one lex exactly as in the raw text:
  *
- * - an unfinished last line made only of Markdown markers (`-`, `1.`, `#`, `>`, `==`, `|--|-`) is held
+ * - an unfinished last line made only of Markdown markers (`-`, `1.`, `#`, `>`, `==`, `|--|-`, `- [ ]`) is held
  *   back, as is a fence line being typed: no setext heading, empty list or heading, half-typed fence;
  * - a table header (a line with `|` starting a block) is held back until its delimiter row is complete;
  * - outside an open code fence, on the last line: a trailing run of `*_~` and backticks (maybe a closer being
@@ -11,7 +11,7 @@
  */
 export function stabilize(s: string): string {
   s = s
-    .replace(/(^|\n)(?: {0,3}(?:`{3}|~{3})[^\n]*|[ \t>*+=#`~_|:.\d-]+)$/, '$1')
+    .replace(/(^|\n)(?: {0,3}(?:`{3}|~{3})[^\n]*|[ \t>*+=#`~_|:.\d[\]-]+)$/, '$1')
     .replace(/(^|\n[ \t]*\n)[^\n]*\|[^\n]*\n?$/, '$1');
   if ((s.match(/^ {0,3}(?:`{3,}|~{3,})/gm)?.length ?? 0) % 2) return s;
   const i = s.trimEnd().lastIndexOf('\n') + 1;
