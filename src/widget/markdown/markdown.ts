@@ -93,11 +93,11 @@ export function renderTokens(tokens: Token[], opts: RenderOptions = {}): Documen
 // list depth (256 levels: 100-175 ms) and of emphasis/link delimiters within one block (20,000 '_a': 430 ms).
 const MAX_LENGTH = 200_000;
 const MAX_DELIMS = 3000;
-const TOO_DEEP = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t])){16}|^[ \t]{64}/m;
+const TOO_DEEP = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t])){16}|^[ \t]{64,}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/m;
 
 /**
  * True when the text is beyond the renderer's caps and must be shown as plain text: longer than
- * 200,000 characters, more than 15 container levels on one line or 64 columns of indentation, or
+ * 200,000 characters, more than 15 container levels on one line, a list item indented 64 columns, or
  * more than 3,000 emphasis/link/code delimiters in one block (text between blank lines).
  */
 export function exceedsCaps(src: string): boolean {

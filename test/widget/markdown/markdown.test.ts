@@ -84,6 +84,15 @@ describe('renderMarkdown', () => {
       ['_a'.repeat(20_000), true],
       ['<div>'.repeat(10_000), false],
       ['[a]('.repeat(10_000), true],
+      // More shapes known to be slow in Markdown parsers.
+      [`${' '.repeat(100_000)}- a`, true],
+      ['*'.repeat(50_000), true],
+      [`${'| a '.repeat(2000)}|\n${'|---'.repeat(2000)}|\n${'| 1 '.repeat(2000)}|`, false],
+      ['a\n'.repeat(50_000), false],
+      ['`'.repeat(30_000), true],
+      ['<'.repeat(50_000), false],
+      ['![['.repeat(20_000), true],
+      [`${'- a\n\n'.repeat(10_000)}`, false],
     ];
     for (const [src, capped] of vectors) {
       expect(exceedsCaps(src), src.slice(0, 12)).to.equal(capped);
@@ -102,6 +111,7 @@ describe('renderMarkdown', () => {
   it('keeps moderate nesting as Markdown', () => {
     expect(render('> > > deep enough').querySelectorAll('blockquote').length).to.equal(3);
     expect(render('- a\n  - b\n    - c\n      - d').querySelectorAll('ul').length).to.equal(4);
+    expect(render(`\`\`\`\n${' '.repeat(80)}deeply indented code\n\`\`\``).querySelector('pre')).to.exist;
   });
 });
 
