@@ -12,7 +12,7 @@
 
   const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 
-  async function run({ selector, message, marker, expected, timeoutMs }) {
+  async function run({ selector, message, marker, expected, timeoutMs, countFrames = true }) {
     const el = document.querySelector(selector);
     await customElements.whenDefined(el.localName);
     if (el.updateComplete) await el.updateComplete;
@@ -20,12 +20,12 @@
     await nextFrame();
 
     const frames = [];
-    let recording = true;
+    let recording = countFrames;
     const tick = (t) => {
       frames.push(t);
       if (recording) requestAnimationFrame(tick);
     };
-    requestAnimationFrame(tick);
+    if (countFrames) requestAnimationFrame(tick);
     const longTasks = [];
     const observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) longTasks.push(entry.duration);

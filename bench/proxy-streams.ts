@@ -1,0 +1,161 @@
+import type { ServerChild } from './lib/child.js';
+import type { Report } from './lib/report.js';
+import { openStream, type OpenStream, type StreamOutcome } from './lib/sse-client.js';
+import { max, median, percentile } from './lib/stats.js';
+
+/** Sizes of the concurrent streams benchmark. */
+export interface StreamsOptions {
+  streams: number;
+  /** All streams are started within this many ms, evenly, so the listen backlog never overflows. */
+  rampMs: number;
+  /** Sequential disconnect samples for the abort timing. */
+  aborts: number;
+  message: string;
+}
+
+type Memory = NodeJS.MemoryUsage & { gcExposed: boolean };
+
+const KiB = 1024;
+
+async function openMany(url: string, headers: Record<string, string>, options: StreamsOptions, whileOpen?: (streams: OpenStream[]) => Promise<void>): Promise<StreamOutcome[]> {
+  const streams: OpenStream[] = [];
+  const gap = options.rampMs / options.streams;
+  const begin = performance.now();
+  for (let i = 0; i < options.streams; i++) {
+    const wait = begin + i * gap - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    streams.push(openStream(url, headers, options.message));
+  }
+  if (whileOpen) {
+    // Every stream started; read while they are open: at once when all have an answer event,
+    // else after a while (streams waiting in the proxy are open streams too).
+    const settle = new Promise((resolve) => setTimeout(resolve, 2000).unref());
+    await Promise.race([Promise.all(streams.map((s) => s.firstEvent)), settle]);
+    await whileOpen(streams);
+  }
+  return Promise.all(streams.map((s) => s.result));
+}
+
+/**
+ * Concurrent streams through the proxy, the upstream paced: every answer checked complete
+ * and in order against the upstream's own JSON answer; time to first event through the
+ * proxy against the upstream direct (same ramp, same count); the proxy process's memory
+ * while every stream is open; and how soon the upstream sees a client's disconnect.
+ */
+export async function benchProxyStreams(report: Report, servers: { upstream: ServerChild; proxy: ServerChild; key: string }, options: StreamsOptions): Promise<void> {
+  const auth = { authorization: `Bearer ${servers.key}` };
+  const expectedResponse = await fetch(`${servers.upstream.url}/v1/answer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: JSON.stringify({ message: options.message, bot_id: 'demo' }),
+  });
+  const expected = ((await expectedResponse.json()) as { answer: string }).answer;
+  const proxyUrl = `${servers.proxy.url}/api/answer`;
+  const directUrl = `${servers.upstream.url}/v1/answer`;
+
+  // Warm both paths (JIT, pools) with a few streams.
+  await openMany(proxyUrl, {}, { ...options, streams: 10, rampMs: 0 });
+  await openMany(directUrl, auth, { ...options, streams: 10, rampMs: 0 });
+  const direct = await openMany(directUrl, auth, options);
+  await servers.upstream.ask('forget');
+
+  const idle = await servers.proxy.ask<Memory>('mem');
+  let open: Memory | undefined;
+  let openCount = 0;
+  const through = await openMany(proxyUrl, {}, options, async (streams) => {
+    open = await servers.proxy.ask<Memory>('mem');
+    openCount = streams.filter((s) => !s.finished).length;
+  });
+  await servers.upstream.ask('forget');
+
+  const bad = through.filter((o) => o.status !== 200 || !o.done || o.errorEvent !== undefined || o.transportError !== undefined || o.text !== expected);
+  const badDirect = direct.filter((o) => o.status !== 200 || !o.done || o.transportError !== undefined || o.text !== expected);
+  const firstProblem = bad[0] ? describe(bad[0], expected) : '';
+  report.add({
+    section: 'proxy-streams',
+    id: 'streams.errors',
+    label: `streams through the proxy with an error, a loss or out of order`,
+    value: bad.length,
+    unit: `of ${through.length}`,
+    goal: '0',
+    met: bad.length === 0 && through.length === options.streams,
+    note: `each compared with the upstream's JSON answer (${expected.length} chars) and required to end with done${firstProblem ? `; first: ${firstProblem}` : ''}; direct run: ${badDirect.length} bad`,
+  });
+  for (const p of [50, 99] as const) {
+    const ours = percentile(through.map((o) => o.ttfb).filter(Number.isFinite), p);
+    const base = percentile(direct.map((o) => o.ttfb).filter(Number.isFinite), p);
+    report.add({
+      section: 'proxy-streams',
+      id: `ttfb.p${p}.added`,
+      label: `time to first event added, p${p}`,
+      value: ours - base,
+      unit: 'ms',
+      baseline: { label: 'direct', value: base },
+      ratio: Math.round((ours / base) * 1000) / 1000,
+      note: `${options.streams} streams started within ${options.rampMs} ms, upstream paced`,
+    });
+  }
+  if (open) {
+    const heapish = (m: Memory) => m.heapUsed + m.external;
+    const perStreamRss = (open.rss - idle.rss) / Math.max(1, openCount);
+    const perStreamHeap = (heapish(open) - heapish(idle)) / Math.max(1, openCount);
+    report.add({
+      section: 'proxy-streams',
+      id: 'memory.per-stream',
+      label: 'proxy memory per open stream (RSS)',
+      value: perStreamRss / KiB,
+      unit: 'KiB',
+      goal: '< 64 KiB',
+      met: perStreamRss < 64 * KiB,
+      note: `proxy process RSS with ${openCount} streams open minus idle (${(idle.rss / 2 ** 20).toFixed(1)} MiB), after a forced GC${open.gcExposed ? '' : ' (GC not exposed!)'}`,
+    });
+    report.add({
+      section: 'proxy-streams',
+      id: 'memory.per-stream.heap',
+      label: 'proxy JS heap + external per open stream',
+      value: perStreamHeap / KiB,
+      unit: 'KiB',
+      note: 'heapUsed + external, after a forced GC',
+    });
+  }
+
+  // Disconnects: one at a time, each after the first answer event.
+  const lags: number[] = [];
+  let abortFailures = 0;
+  for (let i = 0; i < options.aborts; i++) {
+    const stream = openStream(proxyUrl, {}, options.message);
+    await stream.firstEvent;
+    if (stream.finished) {
+      abortFailures++;
+      continue;
+    }
+    const seen = servers.upstream.ask<{ abortedAt?: number; error?: string }>('wait-abort');
+    const closedAt = Date.now();
+    stream.abort();
+    const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref());
+    const record = await Promise.race([seen, timeout]);
+    if (record?.abortedAt === undefined) abortFailures++;
+    else lags.push(record.abortedAt - closedAt);
+    await stream.result;
+  }
+  report.add({
+    section: 'proxy-streams',
+    id: 'abort.max',
+    label: 'client disconnect to upstream abort, worst',
+    value: max(lags),
+    unit: 'ms',
+    goal: '<= 100 ms',
+    met: lags.length === options.aborts && max(lags) <= 100,
+    note: `${options.aborts} disconnects after the first event; median ${median(lags).toFixed(0)} ms; ${abortFailures} not seen within 5 s; wall-clock ms`,
+  });
+}
+
+function describe(o: StreamOutcome, expected: string): string {
+  if (o.transportError) return `transport error ${o.transportError}`;
+  if (o.status !== 200) return `status ${o.status}`;
+  if (o.errorEvent) return `error event ${o.errorEvent.slice(0, 120)}`;
+  if (!o.done) return `no done event (${o.text.length} chars)`;
+  let at = 0;
+  while (at < o.text.length && o.text[at] === expected[at]) at++;
+  return `text differs at char ${at} (${o.text.length} vs ${expected.length} chars)`;
+}

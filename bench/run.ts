@@ -1,0 +1,178 @@
+/**
+ * `npm run bench`: size, streaming render, proxy overhead and element start-up, each measured
+ * against a baseline in the same run. Prints one table and writes bench/results.json (and the
+ * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
+ * bench/out/results.quick.json instead, leaving the committed results alone.
+ * `--only=size,render,startup,proxy-json,proxy-streams` runs some sections.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './lib/browser.js';
+import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
+import { startChild, type ServerChild } from './lib/child.js';
+import { machineInfo, openFilesLimit } from './lib/machine.js';
+import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
+import { benchProxyLoad } from './proxy-load.js';
+import { benchProxyStreams } from './proxy-streams.js';
+import { benchRender } from './render.js';
+import { benchSize } from './size.js';
+import { benchStartup } from './startup.js';
+
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const wanted = (section: string) => !only || only.includes(section);
+
+/** Every size the benchmark uses, full and quick. */
+const SETTINGS = quick
+  ? {
+      render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
+      startupRepeats: 3,
+      load: { connections: 50, seconds: 1, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 2 },
+      streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
+    }
+  : {
+      render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 3 },
+      startupRepeats: 15,
+      load: { connections: 50, seconds: 5, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
+      streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 50 },
+    };
+/** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
+const MESSAGE = 'How do I file travel expenses?';
+
+const report = new Report();
+const failures: { section: string; error: string }[] = [];
+const started = Date.now();
+
+async function section(name: string, body: () => Promise<void>): Promise<void> {
+  if (!wanted(name)) return;
+  const t = Date.now();
+  process.stderr.write(`bench: ${name}...\n`);
+  try {
+    await body();
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    failures.push({ section: name, error: message.split('\n').slice(0, 3).join(' | ') });
+    process.stderr.write(`bench: ${name} failed: ${message}\n`);
+  }
+  process.stderr.write(`bench: ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+}
+
+const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js') };
+if (!existsSync(dist.iife) || !existsSync(dist.es)) {
+  console.error('bench: dist/bot-answer.js is missing; run `npm run build` first (npm run bench does).');
+  process.exit(1);
+}
+await mkdir(OUT_DIR, { recursive: true });
+const floor = await buildFloor();
+
+await section('size', () => benchSize(report, dist, floor));
+
+let browser: Browser | undefined;
+let chromiumVersion: string | undefined;
+if (wanted('startup') || wanted('render')) {
+  browser = await launchChromium();
+  chromiumVersion = browser.version();
+}
+try {
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, floor: floor.iife }, SETTINGS.startupRepeats));
+  await section('render', async () => {
+    const naive = await buildNaive();
+    await benchRender(report, browser!, dist.es, naive.es, SETTINGS.render);
+  });
+} finally {
+  await browser?.close();
+}
+
+/** Starts the upstream (paced or not), our proxy and the pass-through, each in its own process. */
+async function withServers<T>(paceMs: number, passthrough: boolean, body: (s: { upstream: ServerChild; proxy: ServerChild; passthrough?: ServerChild; key: string }) => Promise<T>): Promise<T> {
+  const key = `bench-${randomBytes(12).toString('hex')}`;
+  const children: ServerChild[] = [];
+  try {
+    const upstream = await startChild('upstream', { BENCH_PACE_MS: String(paceMs), BENCH_UPSTREAM_KEY: key });
+    children.push(upstream);
+    const env = { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key };
+    const proxy = await startChild('proxy', env, { quiet: true });
+    children.push(proxy);
+    const pass = passthrough ? await startChild('passthrough', env) : undefined;
+    if (pass) children.push(pass);
+    return await body({ upstream, proxy, ...(pass ? { passthrough: pass } : {}), key });
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+  }
+}
+
+await section('proxy-json', () =>
+  withServers(0, true, ({ upstream, proxy, passthrough, key }) =>
+    benchProxyLoad(
+      report,
+      {
+        direct: { name: 'direct', url: `${upstream.url}/v1/answer`, headers: { authorization: `Bearer ${key}` } },
+        ours: { name: 'ours', url: `${proxy.url}/api/answer`, headers: {} },
+        passthrough: { name: 'passthrough', url: `${passthrough!.url}/api/answer`, headers: {} },
+      },
+      { ...SETTINGS.load, message: MESSAGE },
+      async () => void (await upstream.ask('forget')),
+    ),
+  ),
+);
+
+await section('proxy-streams', async () => {
+  const { openFilesLimit: limit } = openFilesLimit();
+  let streams = SETTINGS.streams.streams;
+  // The proxy holds two sockets per stream (client and upstream); keep headroom for everything else.
+  if (limit !== undefined && limit < 2 * streams + 256) {
+    streams = Math.max(10, Math.floor((limit - 256) / 2));
+    process.stderr.write(`bench: open-file limit ${limit}: ${streams} concurrent streams instead of ${SETTINGS.streams.streams} (raise it with ulimit -n)\n`);
+  }
+  await withServers(SETTINGS.streams.paceMs, false, (s) => benchProxyStreams(report, s, { ...SETTINGS.streams, streams, message: MESSAGE }));
+});
+
+for (const f of failures) report.add({ section: f.section, id: 'failed', label: `section failed: ${f.error}`, value: Number.NaN, unit: '', goal: 'runs', met: false });
+
+const goals = report.goals();
+const results = {
+  date: new Date().toISOString(),
+  mode: quick ? 'quick' : 'full',
+  durationSeconds: Math.round((Date.now() - started) / 1000),
+  machine: machineInfo(chromiumVersion),
+  settings: { ...SETTINGS, message: MESSAGE },
+  goalsMet: goals.filter((g) => g.met).length,
+  goalsTotal: goals.length,
+  allGoalsMet: goals.length > 0 && goals.every((g) => g.met),
+  figures: report.figures,
+};
+const table = formatTable(report.figures);
+console.log(table);
+console.log(`\n${results.goalsMet} of ${results.goalsTotal} goals met; ${results.mode} run in ${results.durationSeconds} s on ${results.machine.cores} x ${results.machine.cpuModel}`);
+
+const out = quick ? `${OUT_DIR}results.quick.json` : root('bench/results.json');
+await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote ${out.replace(root(''), '')}`);
+if (!quick && !only) await updateReadme(results);
+process.exitCode = failures.length ? 1 : 0;
+
+/** Replaces the results section of bench/README.md (between its markers) with this run's table. */
+async function updateReadme(r: typeof results): Promise<void> {
+  const path = root('bench/README.md');
+  if (!existsSync(path)) return;
+  const text = await readFile(path, 'utf8');
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) return;
+  const m = r.machine;
+  const body = [
+    '',
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC, ${r.durationSeconds} s, on ${m.cores} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.chromium ? `, Chromium ${m.chromium}` : ''}. ${r.goalsMet} of ${r.goalsTotal} goals met.`,
+    '',
+    formatMarkdownTable(r.figures),
+    '',
+  ].join('\n');
+  await writeFile(path, text.slice(0, from + start.length) + body + text.slice(to));
+}
