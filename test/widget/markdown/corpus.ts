@@ -54,3 +54,55 @@ Final paragraph with a footnote-like reference[^1] and an escaped \\*star\\*.
 [policy]: https://wiki.example.com/finance/travel "Travel policy"
 [form]: https://forms.example.com/claims
 `;
+
+/** Block shapes whose extent depends on text far ahead: loose lists, HTML blocks and comments spanning blank lines, nested containers. */
+export const EDGE_CORPUS = `<!-- a comment
+
+that spans blank lines -->
+
+<details>
+
+<summary>Raw HTML is shown as text</summary>
+
+</details>
+
+- loose item one
+
+- loose item two
+
+  continued paragraph
+
+- loose item three
+
+1. first
+2. second
+
+10) other start
+
+> quote with a list
+> - a
+> - b
+>
+> > nested quote
+> > \`\`\`
+> > code in a quote
+> > \`\`\`
+
+Paragraph
+with a lazy continuation
+and a hard break\\
+here.
+
+    indented code
+
+    with a blank line inside
+
+Term | Value
+--- | ---
+a | b
+
+* * *
+
+Last line without a newline, with a [[4]](https://e.example/4) citation and [a ref][late].
+
+[late]: https://late.example/ref`;

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { STREAMING_CLASS, StreamRenderer } from '../../../src/widget/markdown/stream-renderer.js';
-import { CORPUS } from './corpus.js';
+import { CORPUS, EDGE_CORPUS } from './corpus.js';
 import { chunks, dangerous, frame, render, rng } from './helpers.js';
 
 /** Streams `text` one chunk per flush (a flush per chunk is the worst case for work and for flicker), checking each state. */
@@ -71,6 +71,15 @@ describe('StreamRenderer', () => {
       r.finish();
       expect(el.innerHTML).to.equal(render(text).innerHTML);
       expect(r.text).to.equal(text);
+    });
+  }
+
+  for (const seed of [11, 12, 13, 14]) {
+    it(`renders blocks whose extent depends on later text like one render (seed ${seed})`, () => {
+      const text = `${EDGE_CORPUS}\n\n${CORPUS}\n\n${EDGE_CORPUS.replace('[late]', '[late 2]')}`;
+      const { el, r } = stream(chunks(text, rng(seed), seed % 2 ? 3 : 60));
+      r.finish();
+      expect(el.innerHTML).to.equal(render(text).innerHTML);
     });
   }
 
