@@ -30,3 +30,10 @@ export function record(el: EventTarget, ...names: string[]) {
   for (const name of names) el.addEventListener(name, (e) => log.push(e as CustomEvent));
   return log;
 }
+
+/** Makes the stub's `script` scenario answer `result` for a new bot id, and returns that id. */
+export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }) {
+  const id = bot('script');
+  await fetch(`/stub/script?bot=${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify({ answer_found: true, sources: [], ...result }) });
+  return id;
+}

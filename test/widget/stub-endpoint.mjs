@@ -5,7 +5,8 @@
  * delays, heartbeat comments, and JSON errors with the proxy's statuses. The request's `bot_id`
  * picks the scenario (text after a `:` is free, so tests can keep their counts apart); `+slow`
  * after the name streams with pauses long enough to act mid-answer.
- * `GET /stub/count?bot=ID` tells how many answer requests that bot id received.
+ * `GET /stub/count?bot=ID` tells how many answer requests that bot id received; `POST /stub/script?bot=ID`
+ * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
  */
 
 export const SOURCES = [
@@ -35,6 +36,7 @@ export const ANSWER =
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const counts = new Map();
+const scripts = new Map();
 let seed = 7;
 /** Deterministic pseudo-random chunk sizes (1..max). */
 const rand = (max) => ((seed = (seed * 16807) % 2147483647) % max) + 1;
@@ -56,8 +58,8 @@ function scenario(name, body) {
       return { status: 504, text: '<html>Gateway Timeout</html>' };
     case 'echo':
       return { answer: body.message, answer_found: true, sources: [] };
-    case 'echosrc':
-      return { answer: 'See [[1]](https://example.com/1).', answer_found: true, sources: JSON.parse(body.message) };
+    case 'script':
+      return scripts.get(body.bot_id);
     case 'long':
       return { answer: longAnswer(), answer_found: true, sources: SOURCES };
     default:
@@ -83,7 +85,7 @@ async function stream(res, name, result, slow) {
   if (name == 'replace') sse.push(ev('delta', { text: 'Draft that will be replaced. ' }), ev('replace', { text: '' }));
   const text = result.answer;
   for (let i = 0; i < text.length; ) {
-    const n = slow ? 3 : rand(40);
+    const n = slow ? 3 : rand(text.length > 1e4 ? 4000 : 40);
     sse.push(ev('delta', { text: text.slice(i, i + n) }));
     i += n;
   }
@@ -93,7 +95,7 @@ async function stream(res, name, result, slow) {
   // Heartbeats between events, and the wire split at arbitrary offsets.
   const wire = ': ping\n\n' + sse.join(': ping\n\n');
   for (let i = 0; i < wire.length && !res.destroyed; ) {
-    const n = rand(90);
+    const n = rand(wire.length > 1e5 ? 16000 : 90);
     send(wire.slice(i, i + n));
     i += n;
     await sleep(slow ? 25 : 1);
@@ -107,11 +109,16 @@ export async function stubEndpoint(ctx, next) {
     ctx.body = String(counts.get(ctx.query.bot) ?? 0);
     return;
   }
-  if (ctx.path != '/stub/answer') return next();
-  ctx.respond = false;
-  const res = ctx.res;
+  if (ctx.path != '/stub/answer' && ctx.path != '/stub/script') return next();
   let raw = '';
   for await (const c of ctx.req) raw += c;
+  if (ctx.path == '/stub/script') {
+    scripts.set(ctx.query.bot, JSON.parse(raw));
+    ctx.body = 'ok';
+    return;
+  }
+  ctx.respond = false;
+  const res = ctx.res;
   const body = JSON.parse(raw || '{}');
   counts.set(body.bot_id, (counts.get(body.bot_id) ?? 0) + 1);
   let [name, slow] = String(body.bot_id).split(':')[0].split('+');
