@@ -170,6 +170,18 @@ describe('StreamRenderer', () => {
     expect(el.querySelector('a')).to.equal(null);
   });
 
+  it('passes the images option through', () => {
+    const src = 'A cat: ![cat](https://img.example/cat.png)\n';
+    for (const images of [false, true]) {
+      const el = document.createElement('div');
+      const r = new StreamRenderer(el, { images });
+      r.append(src);
+      r.finish();
+      expect(!!el.querySelector('img[src="https://img.example/cat.png"]')).to.equal(images);
+      expect(el.innerHTML).to.equal(render(src, { images }).innerHTML);
+    }
+  });
+
   it('replace() swaps the whole text, reset() empties, and the text getter returns what was sent', async () => {
     const el = document.createElement('div');
     const r = new StreamRenderer(el);
