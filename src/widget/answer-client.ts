@@ -72,7 +72,7 @@ export async function fetchAnswer(
     if (signal.aborted) throw 0;
     const res = await fetch(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: request.stream ? 'text/event-stream' : 'application/json' },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
       signal: ctrl.signal,
     });
@@ -89,11 +89,11 @@ export async function fetchAnswer(
       onEvent({ event, data }) {
         if (result !== undefined) return;
         const d = JSON.parse(data);
-        if (event === 'delta') on.delta(d.text);
-        else if (event === 'replace') on.replace(d.text);
-        else if (event === 'sources') on.sources(d.sources ?? []);
-        else if (event === 'done') result = d.answer_found !== false;
-        else if (event === 'error') result = new AnswerError(d.code, d.message, d.retry_after);
+        if (event == 'done') result = d.answer_found !== false;
+        else if (event == 'error') result = new AnswerError(d.code, d.message, d.retry_after);
+        else if (event == 'sources') on.sources(d.sources ?? []);
+        // Unknown events are ignored, as the protocol allows it to grow.
+        else if (event == 'delta' || event == 'replace') on[event](d.text);
       },
     });
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

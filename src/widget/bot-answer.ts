@@ -304,7 +304,7 @@ export class BotAnswer extends LitElement {
         : html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
             (q) => html`<li><button class="g" @click=${() => this.ask(q)}>${q}</button>`,
           )}</ul>`
-    }<form @submit=${this._submit}><textarea part="input" rows="2" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
+    }<form @submit=${this._submit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
       this.state == 'answering' ? html`<button type="button" part="stop" class="g" @click=${this.stop}>${t.stop}</button>` : _
     }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._say(last) : ''}</p>`;
     return this.mode == 'floating'
@@ -358,8 +358,9 @@ export class BotAnswer extends LitElement {
     const date = sourceDate(s.modified_time);
     let when;
     try {
-      when = date?.toLocaleDateString(this.lang || document.documentElement.lang || undefined, { dateStyle: 'medium' });
+      when = date?.toLocaleDateString(this.lang || undefined, { dateStyle: 'medium' });
     } catch {
+      // An invalid lang tag: the browser's own locale.
       when = date!.toLocaleDateString();
     }
     return html`<li part="source" id=${id} tabindex="-1">${

@@ -153,9 +153,10 @@ describe('<bot-answer>', () => {
 
   const failures: [string, string, RegExp][] = [
     ['rate', 'rate_limited', /Try again in 7 seconds/],
-    ['unknown', 'unknown_bot', /bot not found/],
+    ['unknown', 'unknown_bot', /Bot not found/],
     ['down', 'upstream_error', /unavailable/],
     ['midfail', 'upstream_timeout', /took too long/],
+    ['cut', 'stream_interrupted', /interrupted/],
   ];
   for (const [scenario, code, message] of failures) {
     it(`explains ${code} to the visitor and offers Retry`, async () => {
