@@ -20,6 +20,8 @@ interface Block {
 export const STREAMING_CLASS = 'streaming';
 
 const BLANK_END = /\n[ \t]*\n$/;
+/** A fence line at the margin (fences inside lists and quotes render the usual way). */
+const FENCE = /^(`{3,}|~{3,})[ \t]*([^\n]*)\n/gm;
 
 /**
  * Renders a growing Markdown answer into a container it owns (nothing else may write to its children).
@@ -28,7 +30,8 @@ const BLANK_END = /\n[ \t]*\n$/;
  * - A flush lexes only the uncommitted tail, seeded with the link definitions seen before it. A block
  *   that ends with a blank line and has two more blocks after it is committed: rendered, sanitised and
  *   appended once, never touched again (same nodes, so a text selection in it survives).
- * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole.
+ * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole; an open code
+ *   fence in it is shown as text that only grows (no parsing, no sanitising) until it closes.
  * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of
  *   the whole text (blocks committed before a link definition they use arrived are re-rendered then).
  *   Text appended afterwards still renders correctly.
@@ -54,6 +57,10 @@ export class StreamRenderer {
   private liveSrc: string | null = null;
   private frame = 0;
   private stale = false;
+  /** The open code fence shown as text: its element, where its fence starts in `src`, and the text shown. */
+  private pre?: HTMLElement;
+  private preAt = -1;
+  private preText = '';
 
   /**
    * @param container The element the answer is rendered into; the renderer owns its children.
@@ -118,6 +125,7 @@ export class StreamRenderer {
     this.blocks = [];
     this.live = [];
     this.liveSrc = null;
+    this.pre = undefined;
   }
 
   private render(final: boolean) {
@@ -130,41 +138,68 @@ export class StreamRenderer {
       this.stale = false;
       this.blocks = [];
       this.live = [];
+      this.pre = undefined;
       this.done = 0;
     }
     c.classList.toggle(STREAMING_CLASS, !final);
     const tail = this.src.slice(this.done);
-    const live = final ? tail : stabilize(tail);
+    let live = final ? tail : stabilize(tail);
     this.lastFlush = { lexed: 0, tail: tail.length };
-    if (!final && live === this.liveSrc) return;
-    for (const n of this.live) n.remove();
-    const capped = exceedsCaps(live);
-    const tokens = capped ? [] : lex(live, this.links);
-    if (!capped) this.lastFlush.lexed = live.length;
-    const commit = this.committable(tokens, live);
-    let done = '';
-    if (commit) {
-      const blocks = tokens.slice(0, commit);
-      done = blocks.map((t) => t.raw).join('');
-      collectLinks(blocks, this.links);
-      this.done += done.length;
-      const frag = renderTokens(blocks, this.opts);
-      this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
-      c.append(frag);
+    // An open code fence is shown as text appended as it grows (inert: neither parsed nor sanitised), so a
+    // long code block costs each frame only its new text; marked renders it once it closes.
+    let fence: RegExpMatchArray | undefined;
+    let fences = 0;
+    if (!final) for (const m of live.matchAll(FENCE)) (fence = m), fences++;
+    const code = fences % 2 ? live.slice(fence!.index! + fence![0].length) : undefined;
+    const at = this.done + (fence?.index ?? 0);
+    if (code == null || at !== this.preAt || !code.startsWith(this.preText)) {
+      this.pre?.remove();
+      this.pre = undefined;
     }
-    const rest = tokens.slice(commit);
-    const frag = capped ? plainText(live) : renderTokens(rest, this.opts);
-    this.live = [...frag.childNodes];
-    c.append(frag);
-    this.liveSrc = live.slice(done.length);
-    if (final) this.relink(collectLinks(rest, { ...this.links }));
+    if (code != null) live = live.slice(0, fence!.index);
+    if (final || live !== this.liveSrc) {
+      for (const n of this.live) n.remove();
+      const capped = exceedsCaps(live);
+      const tokens = capped ? [] : lex(live, this.links);
+      if (!capped) this.lastFlush.lexed = live.length;
+      const commit = this.committable(tokens, live, code == null ? 0 : 1);
+      let done = '';
+      if (commit) {
+        const blocks = tokens.slice(0, commit);
+        done = blocks.map((t) => t.raw).join('');
+        collectLinks(blocks, this.links);
+        this.done += done.length;
+        const frag = renderTokens(blocks, this.opts);
+        this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
+        c.insertBefore(frag, this.pre ?? null);
+      }
+      const rest = tokens.slice(commit);
+      const frag = capped ? plainText(live) : renderTokens(rest, this.opts);
+      this.live = [...frag.childNodes];
+      c.insertBefore(frag, this.pre ?? null);
+      this.liveSrc = live.slice(done.length);
+      if (final) this.relink(collectLinks(rest, { ...this.links }));
+    } else if (code == null || (this.pre && code === this.preText)) return;
+    if (code != null) {
+      if (this.pre) this.pre.firstChild!.appendChild(document.createTextNode(code.slice(this.preText.length)));
+      else {
+        // Built with DOM calls (no HTML), in the shape marked gives a code block.
+        const pre = (this.pre = c.appendChild(document.createElement('pre')));
+        const el = pre.appendChild(document.createElement('code'));
+        const lang = /^[\w+#-]{1,32}/.exec(fence![2])?.[0];
+        pre.tabIndex = 0;
+        if (lang) el.className = `language-${lang}`;
+        el.textContent = code;
+        this.preAt = at;
+      }
+      this.preText = code;
+    }
     this.onUpdate?.();
   }
 
   /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */
-  private committable(tokens: Token[], src: string): number {
+  private committable(tokens: Token[], src: string, after: number): number {
     let end = src.length;
-    let after = 0;
     for (let i = tokens.length - 1; i > 0; i--) {
       end -= tokens[i].raw.length;
       if (tokens[i].type !== 'space') after++;

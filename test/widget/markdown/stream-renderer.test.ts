@@ -115,6 +115,28 @@ describe('StreamRenderer', () => {
     expect(lexed).to.be.below(text.length * 40);
   });
 
+  it('appends an open code fence as text, without lexing it again each flush', () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `let v${i} = f(${i}, "<b>${i}</b>"); // **not bold**`);
+    const text = `Code:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nAfter.\n`;
+    let pre: Element | null = null;
+    let shown = 0;
+    const { el, r } = stream(chunks(text, rng(5), 30), (el, r, sent) => {
+      const now = el.querySelector('pre');
+      if (!now || sent.includes('```\n\nA')) return;
+      if (pre) expect(now, sent.slice(-40)).to.equal(pre);
+      pre = now;
+      expect(now.firstElementChild!.className).to.equal('language-ts');
+      expect(now.textContent!.length).to.be.at.least(shown);
+      shown = now.textContent!.length;
+      expect(r.lastFlush.lexed, sent.slice(-40)).to.be.below(200);
+      expect(el.querySelector('b, strong')).to.equal(null);
+    });
+    expect(shown).to.be.above(10_000);
+    r.finish();
+    expect(el.innerHTML).to.equal(render(text).innerHTML);
+    expect(el.querySelector('pre')!.textContent).to.equal(`${lines.join('\n')}\n`);
+  });
+
   it('never touches a committed block again: same nodes, and a selection inside survives later chunks', () => {
     const el = document.createElement('div');
     document.body.append(el);
