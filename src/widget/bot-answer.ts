@@ -143,8 +143,11 @@ export class BotAnswer extends LitElement {
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
-    return this._turns.at(-1)?.state ?? 'idle';
+    return this._last()?.state ?? 'idle';
   }
+
+  // Not Array.prototype.at: the bundle targets es2021 browsers.
+  private _last = (): Turn | undefined => this._turns[this._turns.length - 1];
 
   /** Sends `message` as a new question (aborting any running one); works open or closed, in every mode. */
   ask(message: string) {
@@ -290,7 +293,7 @@ export class BotAnswer extends LitElement {
 
   override render() {
     const t = this._t;
-    const last = this._turns.at(-1);
+    const last = this._last();
     if (!this.botId) return html`<p part="error" class="err">${t.config}</p>`;
     const body = html`<header><h2 id="h">${this.heading || t.heading}</h2>${
       last ? html`<button class="g" @click=${this.clear}>${t.startOver}</button>` : _
