@@ -12,7 +12,15 @@ const EVENTS = [
 ];
 const MAX_LOG_ENTRIES = 50;
 
-const inline = /** @type {HTMLElement & {ask(message: string): void, show(): void, suggestions?: string[]}} */ (
+/** Questions the sample knowledge base answers well, beyond the ones the inline widget suggests itself. */
+const MORE_QUESTIONS = [
+  'How many vacation days do I get per year?',
+  'How do I roll back a bad production deploy?',
+  'How do I configure SAML single sign-on with Okta?',
+  'Which laptop do engineers get?',
+];
+
+const inline = /** @type {HTMLElement & {ask(message: string): void}} */ (
   document.getElementById('inline-widget')
 );
 const floating = /** @type {HTMLElement & {show(): void}} */ (document.getElementById('floating-widget'));
@@ -68,20 +76,19 @@ async function showRestyleCss() {
   const code = document.getElementById('restyle-css');
   if (!code) return;
   try {
-    const response = await fetch('/restyled.css');
+    // Accept: text/css makes Vite's dev server send the file itself rather than a module that injects it.
+    const response = await fetch('/restyled.css', { headers: { accept: 'text/css' } });
     if (response.ok) code.textContent = (await response.text()).trim();
   } catch {
     code.textContent = '/* restyled.css could not be loaded */';
   }
 }
 
-/** Mirrors the inline widget's suggestions as buttons beside it that ask through its public `ask()` method. */
-async function listSuggestions() {
+/** More questions beside the inline widget, asked through its public `ask()` method. */
+function listSuggestions() {
   const list = document.getElementById('suggestions');
   if (!list) return;
-  await customElements.whenDefined('bot-answer');
-  const questions = Array.isArray(inline.suggestions) ? inline.suggestions : [];
-  for (const question of questions) {
+  for (const question of MORE_QUESTIONS) {
     const button = document.createElement('button');
     button.type = 'button';
     button.textContent = question;
@@ -122,15 +129,16 @@ function logEvents() {
 }
 
 /**
- * A short, readable summary of an event's detail: long strings are cut and arrays of
- * sources shown by count, so a finished answer fits in two lines.
+ * A short, readable summary of an event's detail: long strings are cut, a source shown by its
+ * title and a list of sources by its length, so each entry fits in a few lines.
  * @param {unknown} detail
  */
 function summarise(detail) {
   if (detail === undefined || detail === null) return '';
   const text = JSON.stringify(detail, (key, value) => {
-    if (typeof value === 'string' && value.length > 60) return `${value.slice(0, 57)}…`;
     if (key === 'sources' && Array.isArray(value)) return `[${value.length} source${value.length === 1 ? '' : 's'}]`;
+    if (key === 'source' && value && typeof value === 'object') return value.title ?? value.url ?? '(untitled)';
+    if (typeof value === 'string' && value.length > 60) return `${value.slice(0, 57)}…`;
     return value;
   });
   return text === undefined ? String(detail) : text.length > 240 ? `${text.slice(0, 237)}…` : text;

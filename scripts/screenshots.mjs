@@ -1,0 +1,87 @@
+// Produces the README's screenshots from the running demo, in headless Chromium, into docs/images/.
+// Run with `npm run screenshots` (builds first). Deterministic where it can be: fixed viewport,
+// locale, time zone and clock, reduced motion, the local Answer API's answers.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startDemoServer } from '../demo/server.ts';
+import { CHROME_ARGS, requireChrome } from './find-chrome.mjs';
+
+const OUT = join(import.meta.dirname, '..', 'docs', 'images');
+const FIXED_TIME = new Date('2026-11-20T10:30:00Z');
+
+const server = await startDemoServer({ port: 0, log: false, rateLimitPerMinute: 0, upstream: { paceMs: 5 } });
+const browser = await chromium.launch({ executablePath: requireChrome(), args: CHROME_ARGS, headless: true });
+try {
+  await mkdir(OUT, { recursive: true });
+  await desktopShots();
+  await phoneShot();
+  console.log(`screenshots: written to docs/images/`);
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+/** Opens the demo page in a fresh, fixed context. */
+async function openDemo(viewport) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.clock.setFixedTime(FIXED_TIME);
+  page.on('pageerror', (error) => console.error(`screenshots: page error: ${error.message}`));
+  await page.goto(`${server.url}/`);
+  await page.locator('#inline-widget [part="input"]').waitFor();
+  return { context, page };
+}
+
+/** Asks `widget` (a CSS selector) `question` by keyboard and waits for the finished answer. */
+async function ask(page, widget, question) {
+  const input = page.locator(`${widget} [part="input"]`);
+  await input.fill(question);
+  await input.press('Enter');
+  await page.locator(`${widget} article.turn.done`).last().waitFor();
+}
+
+async function desktopShots() {
+  const { context, page } = await openDemo({ width: 1280, height: 900 });
+
+  // The hero: an answered question with its sources open, and the event log beside it.
+  await ask(page, '#inline-widget', 'How many vacation days do I get per year?');
+  await page.locator('#inline-widget [part="sources-toggle"]').last().click();
+  await page.locator('#inline-widget [part="thread"]').evaluate((el) => (el.scrollTop = 0));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(OUT, 'demo.png') });
+
+  // Close-ups of single regions, without the floating launcher fixed over them.
+  await setLauncherHidden(page, true);
+  await page.locator('#inline-widget').screenshot({ path: join(OUT, 'inline-answer.png') });
+
+  // The restyled, dark instance.
+  await ask(page, '#dark-widget', 'How do I verify a webhook signature?');
+  await page.locator('#dark-widget [part="thread"]').evaluate((el) => (el.scrollTop = 0));
+  await page.locator('.restyled-section').screenshot({ path: join(OUT, 'restyled-dark.png') });
+
+  // The snippet section, as a site owner sees it.
+  await page.locator('section[aria-labelledby="snippet-title"]').screenshot({ path: join(OUT, 'snippet.png') });
+  await setLauncherHidden(page, false);
+
+  // The floating dialog over the page.
+  await page.locator('#floating-widget [part="launcher"]').click();
+  await ask(page, '#floating-widget', 'How do I roll back a bad production deploy?');
+  await page.locator('#floating-widget [part="thread"]').evaluate((el) => (el.scrollTop = 0));
+  await page.screenshot({ path: join(OUT, 'floating.png') });
+  await context.close();
+}
+
+/** Hides the floating widget (through CSSOM: the page's CSP allows no inline style). */
+function setLauncherHidden(page, hidden) {
+  return page.locator('#floating-widget').evaluate((el, value) => (el.style.visibility = value ? 'hidden' : ''), hidden);
+}
+
+async function phoneShot() {
+  const { context, page } = await openDemo({ width: 390, height: 760 });
+  await page.locator('#floating-widget [part="launcher"]').click();
+  await ask(page, '#floating-widget', 'How much can I spend on hotels and meals when I travel for work?');
+  await page.locator('#floating-widget [part="thread"]').evaluate((el) => (el.scrollTop = 0));
+  await page.screenshot({ path: join(OUT, 'floating-phone.png') });
+  await context.close();
+}

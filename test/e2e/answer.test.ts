@@ -1,0 +1,227 @@
+/**
+ * End to end, in headless Chromium: the demo page, served by the real proxy, asking the local
+ * Answer API running in-process. A visitor asks by keyboard and sees the answer stream in with
+ * citations, opens the sources and follows one, gets the no-answer state, stops an answer
+ * mid-stream (and the upstream sees the abort); the API key is found nowhere the browser can see.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { RunningDemo } from '../../demo/server.js';
+import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
+
+const QUESTION = 'How many vacation days do I get per year?';
+const NONSENSE = 'zxqv blorf quantum giraffe';
+
+let bundle: Awaited<ReturnType<typeof buildWidget>>;
+let browser: Browser;
+let server: RunningDemo;
+const logs: string[] = [];
+const pages: DemoPage[] = [];
+
+/** Keeps every page of the suite, so the last test can search all of their traffic for the key. */
+async function open(on: { url: string } = server): Promise<DemoPage> {
+  const demo = await openDemo(browser, on);
+  pages.push(demo);
+  return demo;
+}
+
+/** Starts recording `bot-answer-done` details in the page. */
+const RECORD_DONE = `(() => { window.doneEvents = []; document.addEventListener('bot-answer-done', (e) => window.doneEvents.push(e.detail)); })()`;
+
+before(async () => {
+  bundle = await buildWidget();
+  browser = await launchChromium();
+  // Paced so the stream is seen arriving: about a second for a typical answer.
+  server = await startDemo(bundle.dir, { upstream: { paceMs: 15, wordsPerChunk: 2 }, log: (line) => logs.push(line) });
+});
+
+after(async () => {
+  await Promise.all(pages.map((demo) => demo.close()));
+  await browser?.close();
+  await server?.close();
+  await bundle?.remove();
+});
+
+describe('the demo page through the real proxy', () => {
+  test('a question asked by keyboard streams in, with citations to its sources', async () => {
+    const demo = await open();
+    const { page } = demo;
+    await page.evaluate(RECORD_DONE);
+    const widget = demo.widget('inline-widget');
+
+    await widget.input.focus();
+    await page.keyboard.type(QUESTION);
+    await page.keyboard.press('Enter');
+
+    // Seen while still answering: part of the text is on screen, the Stop control is offered.
+    const streaming = widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ });
+    await streaming.waitFor();
+    const partial = (await widget.lastAnswer.textContent()) ?? '';
+    assert.ok(partial.trim().length > 0, 'some text is shown while answering');
+    assert.equal(await widget.stop.isVisible(), true, 'Stop is offered while answering');
+
+    await widget.root.locator('article.turn.done').waitFor();
+    const final = (await widget.lastAnswer.textContent()) ?? '';
+    assert.ok(final.length > partial.length, `the answer kept growing after the first text (${partial.length} -> ${final.length} characters)`);
+    assert.equal(await widget.stop.count(), 0, 'Stop goes away once the answer is complete');
+    assert.match((await widget.status.textContent()) ?? '', /Answer ready/);
+
+    // The complete Markdown is exactly what the upstream answers to a direct, non-streamed request.
+    const reference = await referenceAnswer(server.upstream!, QUESTION);
+    const [done] = await page.evaluate<Array<{ answer: string; answer_found: boolean; sources: unknown[] }>>('window.doneEvents');
+    assert.equal(done!.answer, reference.answer);
+    assert.equal(done!.answer_found, true);
+    assert.equal(done!.sources.length, reference.sources.length);
+
+    // Inline citations became numbered links to the cited source.
+    const citation = widget.lastAnswer.locator('a.citation').first();
+    assert.equal(await citation.textContent(), '1');
+    assert.equal(await citation.getAttribute('href'), reference.sources[0]!.url);
+    // The question is shown as asked, and the event log lists the events in order.
+    assert.equal((await widget.lastTurn.locator('[part="question"]').textContent())?.trim(), QUESTION);
+    const logged = await page.locator('#event-log .event-name').allTextContents();
+    assert.deepEqual(logged.reverse(), ['bot-answer-submit', 'bot-answer-start', 'bot-answer-done']);
+    assert.deepEqual(demo.errors, [], 'no console errors (a CSP or Trusted Types violation would be one)');
+  });
+
+  test('a citation opens the sources panel, and a source can be followed', async () => {
+    const demo = await open();
+    const { page, context } = demo;
+    const widget = demo.widget('inline-widget');
+
+    // The widget's own suggestion buttons (from its `suggestions` attribute) ask too.
+    const question = ((await widget.root.getAttribute('suggestions')) ?? '').split('|')[0]!;
+    const suggestion = widget.root.getByRole('button', { name: question });
+    const reference = await referenceAnswer(server.upstream!, question);
+    assert.equal(reference.answer_found, true, `the sample knowledge base answers the suggestion "${question}"`);
+    await suggestion.click();
+    await widget.root.locator('article.turn.done').waitFor();
+    assert.equal((await widget.lastTurn.locator('[part="question"]').textContent())?.trim(), question);
+
+    const toggle = widget.lastTurn.locator('[part="sources-toggle"]');
+    const list = widget.lastTurn.locator('[part="sources"]');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false', 'sources start closed');
+    assert.equal(await list.isVisible(), false);
+    assert.match((await toggle.textContent()) ?? '', new RegExp(`Sources \\(${reference.sources.length}\\)`));
+    assert.equal(await toggle.getAttribute('aria-controls'), await list.getAttribute('id'));
+
+    // Following the inline citation opens the panel and moves focus to the cited source.
+    await widget.lastAnswer.locator('a.citation').first().click();
+    await list.waitFor({ state: 'visible' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    const source = list.locator('[part="source"]').first();
+    assert.equal(await source.evaluate((el) => el === (el.getRootNode() as unknown as { activeElement: unknown }).activeElement), true, 'the cited source has focus');
+    assert.equal((await source.locator('a').textContent())?.trim(), reference.sources[0]!.title);
+
+    // The toggle closes and reopens it.
+    await toggle.click();
+    await list.waitFor({ state: 'hidden' });
+    await toggle.click();
+    await list.waitFor({ state: 'visible' });
+
+    // The title link opens the source in a new tab, safely, and the page hears about it.
+    const link = source.locator('a');
+    assert.equal(await link.getAttribute('target'), '_blank');
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+    const [tab] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await tab.waitForLoadState('domcontentloaded');
+    assert.equal(tab.url(), reference.sources[0]!.url);
+    assert.equal(await tab.evaluate('window.opener'), null, 'the source page cannot reach back into the demo');
+    await tab.close();
+    await page.locator('#event-log .event-name', { hasText: 'bot-answer-source-click' }).waitFor();
+    assert.match((await page.locator('#event-log li').first().textContent()) ?? '', /"index":0/);
+    assert.deepEqual(demo.errors, []);
+  });
+
+  test('a question the knowledge base does not cover shows the no-answer state', async () => {
+    const demo = await open();
+    const widget = demo.widget('inline-widget');
+    const reference = await referenceAnswer(server.upstream!, NONSENSE);
+    assert.equal(reference.answer_found, false, 'the upstream has no answer for it');
+
+    await widget.input.fill(NONSENSE);
+    await widget.input.press('Enter');
+    await widget.root.locator('article.turn.no-answer').waitFor();
+    assert.match((await widget.lastTurn.locator('[part="note"]').textContent()) ?? '', /No answer found/);
+    assert.match((await widget.status.textContent()) ?? '', /No answer found/);
+    assert.equal(await widget.lastTurn.locator('[part="sources-toggle"]').count(), 0, 'no sources offered');
+    assert.equal(await widget.lastTurn.locator('[part="error"]').count(), 0, 'not shown as an error');
+    assert.deepEqual(demo.errors, []);
+  });
+
+  test('Stop mid-stream keeps the partial answer, and the upstream sees the abort', async () => {
+    // Slow enough that the answer is far from complete when Stop is pressed.
+    const slow = await startDemo(bundle.dir, { upstream: { paceMs: 60, wordsPerChunk: 1 }, log: (line) => logs.push(line) });
+    try {
+      const question = 'What should I do when I get paged for an incident?';
+      const demo = await open(slow);
+      const widget = demo.widget('inline-widget');
+      await widget.input.fill(question);
+      await widget.input.press('Enter');
+      await widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ }).waitFor();
+
+      const upstreamRequest = slow.upstream!.requests.at(-1)!;
+      assert.equal(upstreamRequest.abortedAt, undefined, 'still streaming before Stop');
+      const aborted = slow.upstream!.waitForAbort(upstreamRequest.id);
+      await widget.stop.click();
+      const seen = await within(5_000, 'the upstream to see the abort', aborted);
+      assert.equal(seen.id, upstreamRequest.id);
+      assert.equal(seen.finishedAt, undefined, 'the upstream had not finished its answer');
+
+      await widget.root.locator('article.turn.stopped').waitFor();
+      const kept = (await widget.lastAnswer.textContent()) ?? '';
+      assert.ok(kept.trim().length > 0, 'the partial answer stays on screen');
+      const reference = await referenceAnswer(slow.upstream!, question);
+      assert.ok(kept.length < reference.answer.length, 'what is kept is only part of the answer');
+      assert.match((await widget.lastTurn.locator('[part="note"]').textContent()) ?? '', /Stopped/);
+      assert.match((await widget.status.textContent()) ?? '', /Stopped/);
+      assert.equal(await widget.stop.count(), 0);
+      // The widget asks again at once, and that answer can be stopped too.
+      await widget.input.fill(QUESTION);
+      await widget.input.press('Enter');
+      await widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ }).waitFor();
+      const second = slow.upstream!.waitForAbort(slow.upstream!.requests.at(-1)!.id);
+      await widget.stop.click();
+      await within(5_000, 'the upstream to see the second abort', second);
+      assert.equal(await widget.root.locator('article.turn.stopped').count(), 2);
+      assert.deepEqual(demo.errors, []);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('the API key is nowhere in the pages, their requests and responses, or the logs', async () => {
+    // One more round that touches every widget and both transports, then search everything the suite saw.
+    const demo = await open();
+    const { page } = demo;
+    await demo.widget('inline-widget').input.fill(QUESTION);
+    await demo.widget('inline-widget').input.press('Enter');
+    await demo.widget('dark-widget').root.evaluate((el) => el.setAttribute('stream', 'false'));
+    await demo.widget('dark-widget').input.fill('How do I verify a webhook signature?');
+    await demo.widget('dark-widget').input.press('Enter');
+    await page.locator('#open-floating').click();
+    await demo.widget('floating-widget').input.fill(NONSENSE);
+    await demo.widget('floating-widget').input.press('Enter');
+    await demo.widget('inline-widget').root.locator('article.turn.done').waitFor();
+    await demo.widget('dark-widget').root.locator('article.turn.done').waitFor();
+    await demo.widget('floating-widget').root.locator('article.turn.no-answer').waitFor();
+
+    const key = server.upstream!.keys[0]!;
+    assert.ok(key.length >= 16, 'a real key is in use');
+    const forms = [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)];
+    let searched = 0;
+    for (const each of pages) {
+      const texts = [...(await each.traffic()), ...(each.page.isClosed() ? [] : [await each.snapshot()])];
+      for (const text of texts) {
+        searched += text.length;
+        for (const form of forms) assert.equal(text.includes(form), false, `the key (${form === key ? 'as is' : 'encoded'}) leaked into: ${text.slice(0, 120)}`);
+      }
+    }
+    for (const line of logs) for (const form of forms) assert.equal(line.includes(form), false, `the key leaked into a log line: ${line}`);
+    assert.ok(searched > 50_000, `enough was searched to mean something (${searched} characters)`);
+    assert.ok(logs.length > 0, 'the proxy logged requests');
+    assert.ok(pages.every((each) => each.external.every((url) => !url.startsWith('http://127.0.0.1'))), 'only made-up hosts were stubbed');
+    assert.deepEqual(demo.errors, []);
+  });
+});
