@@ -36,7 +36,10 @@ const FENCE = /^(`{3,}|~{3,})[ \t]*([^\n]*)\n/gm;
  *   the whole text (blocks committed before a link definition they use arrived are re-rendered then).
  *   Text appended afterwards still renders correctly.
  *
- * Code blocks come out as `<pre tabindex="0"><code class="language-x">`; committed ones never change.
+ * Code blocks come out as `<pre tabindex="0"><code class="language-x">` (no button: DOMPurify would strip
+ * it and the HTML is never edited). A copy control belongs to the element, outside this container, found
+ * by delegation (`closest('pre')`). A live `pre` is replaced when its fence closes and when it is committed;
+ * committed ones never change. Citations are `sup > a.citation[data-citation]`, also for delegation.
  */
 export class StreamRenderer {
   /** Called after every DOM update. */
@@ -61,6 +64,9 @@ export class StreamRenderer {
   private pre?: HTMLElement;
   private preAt = -1;
   private preText = '';
+  /** The paragraph showing a tail beyond the caps as plain text, and how much of the tail it shows. */
+  private plain?: HTMLElement;
+  private plainLen = 0;
 
   /**
    * @param container The element the answer is rendered into; the renderer owns its children.
@@ -125,7 +131,7 @@ export class StreamRenderer {
     this.blocks = [];
     this.live = [];
     this.liveSrc = null;
-    this.pre = undefined;
+    this.pre = this.plain = undefined;
   }
 
   private render(final: boolean) {
@@ -138,11 +144,18 @@ export class StreamRenderer {
       this.stale = false;
       this.blocks = [];
       this.live = [];
-      this.pre = undefined;
+      this.pre = this.plain = undefined;
       this.done = 0;
     }
     c.classList.toggle(STREAMING_CLASS, !final);
     const tail = this.src.slice(this.done);
+    if (!final && this.plain) {
+      // A tail beyond the caps stays beyond them as it grows: append its new text, nothing else.
+      this.plain.append(tail.slice(this.plainLen));
+      this.plainLen = tail.length;
+      this.lastFlush = { lexed: 0, tail: tail.length };
+      return this.onUpdate?.();
+    }
     let live = final ? tail : stabilize(tail);
     this.lastFlush = { lexed: 0, tail: tail.length };
     // An open code fence is shown as text appended as it grows (inert: neither parsed nor sanitised), so a
@@ -159,6 +172,7 @@ export class StreamRenderer {
     if (code != null) live = live.slice(0, fence!.index);
     if (final || live !== this.liveSrc) {
       for (const n of this.live) n.remove();
+      this.plain = undefined;
       const capped = exceedsCaps(live);
       const tokens = capped ? [] : lex(live, this.links);
       if (!capped) this.lastFlush.lexed = live.length;
@@ -174,7 +188,11 @@ export class StreamRenderer {
         c.insertBefore(frag, this.pre ?? null);
       }
       const rest = tokens.slice(commit);
-      const frag = capped ? plainText(live) : renderTokens(rest, this.opts);
+      const frag = capped ? plainText(code == null ? tail : live) : renderTokens(rest, this.opts);
+      if (capped && !final && code == null) {
+        this.plain = frag.firstChild as HTMLElement;
+        this.plainLen = tail.length;
+      }
       this.live = [...frag.childNodes];
       c.insertBefore(frag, this.pre ?? null);
       this.liveSrc = live.slice(done.length);

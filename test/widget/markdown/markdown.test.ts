@@ -92,7 +92,7 @@ describe('renderMarkdown', () => {
       ['`'.repeat(30_000), true],
       ['<'.repeat(50_000), false],
       ['![['.repeat(20_000), true],
-      [`${'- a\n\n'.repeat(10_000)}`, false],
+      ['- a\n\n'.repeat(2000), false],
     ];
     for (const [src, capped] of vectors) {
       expect(exceedsCaps(src), src.slice(0, 12)).to.equal(capped);

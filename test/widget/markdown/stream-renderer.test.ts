@@ -137,6 +137,23 @@ describe('StreamRenderer', () => {
     expect(el.querySelector('pre')!.textContent).to.equal(`${lines.join('\n')}\n`);
   });
 
+  it('streams a tail beyond the caps as plain text, appending only the new text', () => {
+    const text = `Intro.\n\n${'_a'.repeat(5000)}`;
+    let p: Element | null = null;
+    let flushes = 0;
+    const { el, r } = stream(chunks(text, rng(2), 300), (el, r, sent) => {
+      if (sent.length < 6200) return;
+      const now = el.querySelector('p')!;
+      if (p) expect(now).to.equal(p);
+      p = now;
+      expect(now.textContent).to.equal(sent);
+      if (flushes++) expect(r.lastFlush.lexed).to.equal(0);
+    });
+    expect(flushes).to.be.above(5);
+    r.finish();
+    expect(el.innerHTML).to.equal(render(text).innerHTML);
+  });
+
   it('never touches a committed block again: same nodes, and a selection inside survives later chunks', () => {
     const el = document.createElement('div');
     document.body.append(el);
