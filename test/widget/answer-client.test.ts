@@ -91,7 +91,7 @@ describe('answer-client', () => {
   it('stops at once when aborted, keeping what arrived', async () => {
     const ctrl = new AbortController();
     const { out, on } = collect();
-    const p = fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('slow'), stream: true }, on, ctrl.signal);
+    const p = fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long+slow'), stream: true }, on, ctrl.signal);
     while (!out.text) await new Promise((r) => setTimeout(r, 10));
     const t0 = performance.now();
     ctrl.abort();

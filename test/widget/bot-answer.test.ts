@@ -108,7 +108,7 @@ describe('<bot-answer>', () => {
   });
 
   it('is accessible while answering, and Stop keeps what arrived, marked as stopped', async () => {
-    const el = await make('slow');
+    const el = await make('long+slow');
     const log = record(el, ...EVENTS);
     el.ask('Q');
     await waitUntil(() => $(el, '[part~=answer]')?.textContent);
@@ -122,14 +122,14 @@ describe('<bot-answer>', () => {
     expect($(el, '.turn.stopped .note').textContent).to.contain('Stopped');
     const kept = $(el, '[part~=answer]').textContent!;
     expect(kept).not.to.equal('');
-    expect(ANSWER.replace(/\*\*/g, '')).to.contain(kept.trim().slice(0, 10));
+    expect(kept).to.contain('Part 1');
     expect($(el, '[part=stop]')).to.equal(null);
     expect(log.map((e) => e.type)).to.deep.equal(EVENTS.slice(0, 2));
     await accessible(el);
   });
 
   it('a new question aborts the running one', async () => {
-    const el = await make('slow');
+    const el = await make('long+slow');
     el.ask('First');
     await waitUntil(() => $(el, '[part~=answer]')?.textContent);
     el.stream = false;
@@ -422,7 +422,7 @@ describe('<bot-answer>', () => {
   it('honours reduced motion, keeps inputs at 16px or more, and lays out right to left', async () => {
     await emulateMedia({ reducedMotion: 'reduce' });
     const wrap = await fixture<HTMLElement>(html`<div dir="rtl" style="font-size:12px">
-      <bot-answer bot-id=${bot('slow')} endpoint="/stub/answer" mode="floating"></bot-answer>
+      <bot-answer bot-id=${bot('long+slow')} endpoint="/stub/answer" mode="floating"></bot-answer>
     </div>`);
     const el = wrap.querySelector('bot-answer')!;
     await el.updateComplete;
