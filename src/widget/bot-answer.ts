@@ -211,6 +211,7 @@ export class BotAnswer extends LitElement {
     Object.assign(t, { sources: [], state: 'answering', err: 0, fb: 0 });
     this._stick = true;
     this.requestUpdate();
+    this._save();
     emit(this, 'bot-answer-start', { message: t.q });
     try {
       const found = await fetchAnswer(

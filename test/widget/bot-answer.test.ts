@@ -1,7 +1,7 @@
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { BotAnswer } from '../../src/widget/index.js';
-import { $, $$, bot, count, make, record, settled } from './helpers.js';
+import { $, $$, bot, count, make, record, scripted, settled } from './helpers.js';
 // @ts-expect-error plain JS test fixture
 import { ANSWER } from './stub-endpoint.mjs';
 
@@ -48,6 +48,33 @@ describe('<bot-answer>', () => {
     expect([el.suggestions, el.inlineSources, el.persist]).to.deep.equal([['A?', 'B?'], true, false]);
     const d = await fixture<BotAnswer>(html`<bot-answer bot-id="b"></bot-answer>`);
     expect([d.endpoint, d.inlineSources, d.stream, d.mode, d.persist]).to.deep.equal(['/api/answer', true, true, 'inline', false]);
+  });
+
+  it('sends the request the attributes ask for', async () => {
+    const id = bot('ok');
+    const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${id} endpoint="/stub/answer" inline-sources="false" stream="false"></bot-answer>`);
+    el.ask('  Hello?  ');
+    await settled(el);
+    expect(await (await fetch(`/stub/last?bot=${id}`)).json()).to.deep.equal({ message: 'Hello?', bot_id: id, inline_sources: false, stream: false });
+    el.removeAttribute('stream');
+    el.inlineSources = true;
+    el.ask('Again');
+    await waitUntil(() => $$(el, '.turn.done').length == 2);
+    expect(await (await fetch(`/stub/last?bot=${id}`)).json()).to.deep.include({ inline_sources: true, stream: true });
+  });
+
+  it('shows images from answers only with the images attribute', async () => {
+    const answer = 'Look: ![chart](https://127.0.0.1:9/chart.png)';
+    const plain = await fixture<BotAnswer>(html`<bot-answer bot-id=${await scripted({ answer })} endpoint="/stub/answer"></bot-answer>`);
+    plain.ask('Q');
+    await settled(plain);
+    expect($(plain, '[part~=answer] img')).to.equal(null);
+    expect($(plain, '[part~=answer] a')!.getAttribute('href')).to.equal('https://127.0.0.1:9/chart.png');
+    const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${await scripted({ answer })} endpoint="/stub/answer" images></bot-answer>`);
+    el.ask('Q');
+    await settled(el);
+    const img = $<HTMLImageElement>(el, '[part~=answer] img');
+    expect([img.alt, img.loading, img.getAttribute('referrerpolicy')]).to.deep.equal(['chart', 'lazy', 'no-referrer']);
   });
 
   it('shows suggestions while idle and asks one when clicked', async () => {
@@ -205,10 +232,19 @@ describe('<bot-answer>', () => {
     const a = await make('long');
     const b = await make('long');
     b.setAttribute('stream', 'false');
+    // The status is announced per state, never per token.
+    const seen: string[] = [];
+    let mutations = 0;
+    const mo = new MutationObserver(() => (mutations++, seen.push(status(a))));
+    mo.observe($(a, '[part=status]'), { childList: true, characterData: true, subtree: true });
     a.ask('Q');
     b.ask('Q');
     await settled(a);
     await settled(b);
+    await aTimeout(50);
+    mo.disconnect();
+    expect([...new Set(seen)]).to.deep.equal(['Answering…', 'Answer ready']);
+    expect(mutations).to.be.below(5);
     const html = (el: BotAnswer) => $(el, '[part~=answer]').innerHTML;
     expect(html(a).length).to.be.greaterThan(2000);
     expect(html(a)).to.equal(html(b));

@@ -5,7 +5,8 @@
  * delays, heartbeat comments, and JSON errors with the proxy's statuses. The request's `bot_id`
  * picks the scenario (text after a `:` is free, so tests can keep their counts apart); `+slow`
  * after the name streams with pauses long enough to act mid-answer.
- * `GET /stub/count?bot=ID` tells how many answer requests that bot id received; `POST /stub/script?bot=ID`
+ * `GET /stub/count?bot=ID` tells how many answer requests that bot id received, `GET /stub/last?bot=ID`
+ * the body of the last one; `POST /stub/script?bot=ID`
  * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
  */
 
@@ -37,6 +38,7 @@ export const ANSWER =
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const counts = new Map();
 const scripts = new Map();
+const lastBody = new Map();
 let seed = 7;
 /** Deterministic pseudo-random chunk sizes (1..max). */
 const rand = (max) => ((seed = (seed * 16807) % 2147483647) % max) + 1;
@@ -109,6 +111,10 @@ export async function stubEndpoint(ctx, next) {
     ctx.body = String(counts.get(ctx.query.bot) ?? 0);
     return;
   }
+  if (ctx.path == '/stub/last') {
+    ctx.body = lastBody.get(ctx.query.bot) ?? 'null';
+    return;
+  }
   if (ctx.path != '/stub/answer' && ctx.path != '/stub/script') return next();
   let raw = '';
   for await (const c of ctx.req) raw += c;
@@ -121,6 +127,7 @@ export async function stubEndpoint(ctx, next) {
   const res = ctx.res;
   const body = JSON.parse(raw || '{}');
   counts.set(body.bot_id, (counts.get(body.bot_id) ?? 0) + 1);
+  lastBody.set(body.bot_id, raw);
   let [name, slow] = String(body.bot_id).split(':')[0].split('+');
   // `flaky` fails its first request with 502, then answers.
   if (name == 'flaky') name = counts.get(body.bot_id) == 1 ? 'down' : 'ok';
