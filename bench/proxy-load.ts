@@ -76,6 +76,7 @@ export async function load(target: Target, options: { connections: number; secon
  * alternating rounds (medians over rounds); then latency at a fixed request rate, direct vs
  * ours, alternating, to see what the proxy adds when nothing is saturated. The fixed rate uses
  * an evenly paced generator: autocannon's `overallRate` sends each second's quota in a burst.
+ * `between` runs after every measured run (the caller empties the upstream's request log).
  */
 export async function benchProxyLoad(
   report: Report,

@@ -148,7 +148,8 @@ const results = {
 };
 const table = formatTable(report.figures);
 console.log(table);
-console.log(`\n${results.goalsMet} of ${results.goalsTotal} goals met; ${results.mode} run in ${results.durationSeconds} s on ${results.machine.cores} x ${results.machine.cpuModel}`);
+const load = results.machine.loadAverage;
+console.log(`\n${results.goalsMet} of ${results.goalsTotal} goals met; ${results.mode} run in ${results.durationSeconds} s on ${results.machine.cores} x ${results.machine.cpuModel} (load average ${load.start} -> ${load.end})`);
 
 const out = quick ? `${OUT_DIR}results.quick.json` : root('bench/results.json');
 await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
@@ -169,7 +170,7 @@ async function updateReadme(r: typeof results): Promise<void> {
   const m = r.machine;
   const body = [
     '',
-    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC, ${r.durationSeconds} s, on ${m.cores} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.chromium ? `, Chromium ${m.chromium}` : ''}. ${r.goalsMet} of ${r.goalsTotal} goals met.`,
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC, ${r.durationSeconds} s, on ${m.cores} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}${m.chromium ? `, Chromium ${m.chromium}` : ''}; 1-minute load average ${m.loadAverage.start} at the start, ${m.loadAverage.end} at the end. ${r.goalsMet} of ${r.goalsTotal} goals met.`,
     '',
     formatMarkdownTable(r.figures),
     '',

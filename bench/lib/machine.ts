@@ -1,4 +1,4 @@
-import { cpus, totalmem, release, platform, arch, hostname } from 'node:os';
+import { arch, cpus, hostname, loadavg, platform, release, totalmem } from 'node:os';
 import { execFileSync } from 'node:child_process';
 
 /** What the numbers were measured on: they only compare within one run on one machine. */
@@ -10,8 +10,12 @@ export interface MachineInfo {
   node: string;
   chromium?: string;
   openFilesLimit?: number;
+  /** 1-minute load average when the run started and when it ended: above the core count, other work shared the machine. */
+  loadAverage: { start: number; end: number };
   hostnameHash: string;
 }
+
+const startLoad = loadavg()[0]!;
 
 /** Describes this machine; the host name is only kept as a short hash so results.json stays shareable. */
 export function machineInfo(chromiumVersion?: string): MachineInfo {
@@ -24,6 +28,7 @@ export function machineInfo(chromiumVersion?: string): MachineInfo {
     node: process.version,
     ...(chromiumVersion ? { chromium: chromiumVersion } : {}),
     ...openFilesLimit(),
+    loadAverage: { start: Math.round(startLoad * 100) / 100, end: Math.round(loadavg()[0]! * 100) / 100 },
     hostnameHash: shortHash(hostname()),
   };
 }

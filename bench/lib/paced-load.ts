@@ -19,7 +19,6 @@ export async function pacedLoad(url: string, options: { rate: number; seconds: n
   const latencies: number[] = [];
   let failures = 0;
   let started = 0;
-  let inFlight = 0;
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
   const body = Buffer.from(options.body);
@@ -28,9 +27,7 @@ export async function pacedLoad(url: string, options: { rate: number; seconds: n
   const one = () =>
     new Promise<void>((resolve) => {
       const t0 = performance.now();
-      inFlight++;
       const finish = (ok: boolean) => {
-        inFlight--;
         if (ok) latencies.push(performance.now() - t0);
         else failures++;
         resolve();
@@ -61,6 +58,5 @@ export async function pacedLoad(url: string, options: { rate: number; seconds: n
   const elapsed = (performance.now() - begin) / 1000;
   await Promise.all(pending);
   agent.destroy();
-  void inFlight;
   return { latencies, failures, achievedRate: started / elapsed };
 }
