@@ -17,12 +17,18 @@ function reportGzipSize(): Plugin {
 
 export default defineConfig({
   build: {
-    target: 'es2021',
+    // ES2022 (Chrome 94, Safari 15.4, Firefox 93) keeps class fields and optional chaining native: smaller output.
+    target: 'es2022',
     sourcemap: true,
-    minify: true,
+    // Terser's extra passes save a few hundred bytes over the default minifier; the bundle budget is tight.
+    // It also minifies library-mode ES output, which Vite otherwise leaves unminified.
+    minify: 'terser',
+    terserOptions: {
+      ecma: 2020,
+      compress: { passes: 3 },
+      format: { comments: false },
+    },
     emptyOutDir: true,
-    // Vite leaves whitespace in library-mode ES output; the ES bundle is served to browsers as is, so minify it fully too.
-    rolldownOptions: { output: { minify: true } },
     lib: {
       entry: 'src/widget/index.ts',
       name: 'BotAnswer',
