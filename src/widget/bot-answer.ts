@@ -149,14 +149,19 @@ export class BotAnswer extends LitElement {
   // Not Array.prototype.at: the bundle targets es2021 browsers.
   private _last = (): Turn | undefined => this._turns[this._turns.length - 1];
 
-  /** Sends `message` as a new question (aborting any running one); works open or closed, in every mode. */
-  ask(message: string) {
+  /**
+   * Sends `message` as a new question (aborting any running one); works open or closed, in every mode.
+   * Returns false when nothing was sent: a blank message, no `bot-id`, or `bot-answer-submit` cancelled.
+   */
+  ask(message: string): boolean {
     const q = message.trim();
-    if (q && this.botId && emit(this, 'bot-answer-submit', { message: q })) {
+    const ok = !!q && !!this.botId && emit(this, 'bot-answer-submit', { message: q });
+    if (ok) {
       const t: Turn = { q, a: '', sources: [], state: 'answering' };
       this._turns = [...this._turns, t];
       this._run(t);
     }
+    return ok;
   }
 
   /** Stops the running answer, keeping what arrived (marked as stopped). */
@@ -208,7 +213,7 @@ export class BotAnswer extends LitElement {
     const v = this._view(t);
     v.r.reset();
     v.open = false;
-    Object.assign(t, { sources: [], state: 'answering', err: 0, fb: 0 });
+    Object.assign(t, { a: '', sources: [], state: 'answering', err: 0, fb: 0 });
     this._stick = true;
     this.requestUpdate();
     this._save();
@@ -389,10 +394,8 @@ export class BotAnswer extends LitElement {
   private _submit(e: Event) {
     e.preventDefault();
     const input = this._$<HTMLTextAreaElement>('textarea')!;
-    if (input.value.trim()) {
-      this.ask(input.value);
-      input.value = '';
-    }
+    // A cancelled submit keeps the text.
+    if (this.ask(input.value)) input.value = '';
   }
 
   private _enter(e: KeyboardEvent) {

@@ -128,7 +128,11 @@ describe('<bot-answer>', () => {
   it('does nothing when bot-answer-submit is cancelled', async () => {
     const el = await make('ok');
     el.addEventListener('bot-answer-submit', (e) => e.preventDefault());
-    el.ask('Hello?');
+    expect(el.ask('Hello?')).to.equal(false);
+    const input = $<HTMLTextAreaElement>(el, 'textarea');
+    input.value = 'Kept';
+    $(el, '[part=send]').click();
+    expect(input.value).to.equal('Kept');
     await aTimeout(100);
     expect(el.state).to.equal('idle');
     expect(await count(el.botId)).to.equal(0);
