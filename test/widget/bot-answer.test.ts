@@ -274,6 +274,8 @@ describe('<bot-answer>', () => {
     const img = s1.querySelector('img')!;
     expect([img.getAttribute('referrerpolicy'), img.loading, img.width, img.height]).to.deep.equal(['no-referrer', 'lazy', 20, 20]);
     expect(s1.querySelector('.av')!.textContent).to.contain('DR');
+    // The photo cannot load (nothing listens on that loopback port): the initials show instead.
+    await waitUntil(() => img.hidden, 'broken photo hidden', { timeout: 5000 });
     // javascript: title link and http photo are dropped; the HTML in fields is text.
     expect(s2.querySelector('a')).to.equal(null);
     expect(s2.querySelector('img')).to.equal(null);
