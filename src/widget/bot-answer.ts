@@ -55,7 +55,8 @@ interface View {
  * @csspart send - The send button.
  * @csspart stop - The stop button, while answering.
  * @csspart status - The polite status line (answering, ready, error).
- * @csspart error - A turn's error message (and the configuration message).
+ * @csspart error - A turn's error message with its Retry button (and the configuration message).
+ * @csspart note - A turn's "no answer found" or "stopped" note.
  * @cssprop --bot-answer-bg - Background colour.
  * @cssprop --bot-answer-fg - Text colour.
  * @cssprop --bot-answer-muted - Secondary text colour.
