@@ -140,7 +140,8 @@ export class BotAnswer extends LitElement {
   private _views = new WeakMap<Turn, View>();
   private _loaded = false;
   private _stick = true;
-  private _pre?: HTMLElement;
+  /** The code block under the pointer or focus, as its index among its answer's code blocks. */
+  private _pi = 0;
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
@@ -295,7 +296,7 @@ export class BotAnswer extends LitElement {
     this._follow();
     const b = this._$('.cc:not([hidden])');
     // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
-    if (b) b.style.top = this._pre!.offsetTop + 4 + 'px';
+    if (b) b.style.top = (this._code() as HTMLElement)?.offsetTop + 4 + 'px';
   }
 
   override render() {
@@ -327,7 +328,7 @@ export class BotAnswer extends LitElement {
     const v = this._view(turn);
     const st = turn.state;
     const ok = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc g" ?hidden=${this._cc != i} @click=${() => this._copy(this._pre!.textContent!, 'c')}>${
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc g" ?hidden=${this._cc != i} @click=${() => this._copy(this._code()?.textContent ?? '', 'c')}>${
       this._copied == 'c' ? t.copied : t.copyCode
     }</button>${
       st == 'answering' || st == 'done'
@@ -436,12 +437,20 @@ export class BotAnswer extends LitElement {
   private _hover(e: Event) {
     const el = e.target as Element;
     const turn = el.closest?.('article');
-    const pre = el.closest?.<HTMLElement>('.md pre');
+    const pre = el.closest?.('.md pre');
     if (pre) {
-      this._pre = pre;
+      this._pi = [...pre.closest('.md')!.querySelectorAll('pre')].indexOf(pre as HTMLPreElement);
       this._cc = [...this.renderRoot.querySelectorAll('article')].indexOf(turn!);
       this.requestUpdate();
-    } else if (this._pre?.closest('article') != turn) this._cc = -1;
+    } else if (this._cc < 0 || this.renderRoot.querySelectorAll('article')[this._cc] != turn) this._cc = -1;
+  }
+
+  /**
+   * The code block whose copy button shows, looked up again each time: the renderer replaces a live
+   * block when its fence closes or it is committed.
+   */
+  private _code() {
+    return this.renderRoot.querySelectorAll('article')[this._cc]?.querySelectorAll('.md pre')[this._pi];
   }
 
   private async _copy(text: string, key: string) {

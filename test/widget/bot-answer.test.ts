@@ -342,6 +342,32 @@ describe('<bot-answer>', () => {
     }
   });
 
+  it('copies the code block the button floats over, even one the renderer replaced while streaming', async () => {
+    let copied = '';
+    const clip = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')!;
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (s: string) => void (copied = s) } });
+    try {
+      const answer = 'Intro\n\n```\none\n```\n\n> Quoted:\n>\n> ```sh\n> two\n> more\n> ```\n\n' + 'Words follow. '.repeat(8);
+      const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${await scripted({ answer }, true)} endpoint="/stub/answer"></bot-answer>`);
+      el.ask('Q');
+      await waitUntil(() => $$(el, '[part~=answer] pre').length == 2, 'second block', { timeout: 8000 });
+      $$(el, '[part~=answer] pre')[1].dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+      await el.updateComplete;
+      const cc = $(el, '.cc');
+      expect(cc.hidden).to.equal(false);
+      await settled(el);
+      cc.click();
+      await waitUntil(() => copied == 'two\nmore\n', 'copied ' + JSON.stringify(copied));
+      // Pointer elsewhere in the thread (outside that turn): the button goes.
+      $(el, '[part=thread]').dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+      await el.updateComplete;
+      expect(cc.hidden).to.equal(true);
+    } finally {
+      Object.defineProperty(navigator, 'clipboard', clip);
+      delete (navigator as any).clipboard;
+    }
+  });
+
   it('starts over with the visible control or clear()', async () => {
     const el = await make('ok');
     el.suggestions = ['S?'];

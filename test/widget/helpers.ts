@@ -32,8 +32,8 @@ export function record(el: EventTarget, ...names: string[]) {
 }
 
 /** Makes the stub's `script` scenario answer `result` for a new bot id, and returns that id. */
-export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }) {
-  const id = bot('script');
+export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }, slow = false) {
+  const id = bot(slow ? 'script+slow' : 'script');
   await fetch(`/stub/script?bot=${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify({ answer_found: true, sources: [], ...result }) });
   return id;
 }
