@@ -71,6 +71,7 @@ export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
   });
   let bytes = 0;
   let finished = false;
+  let upstreamEnded = false;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   let heartbeat: ReturnType<typeof setTimeout> | undefined;
 
@@ -93,8 +94,12 @@ export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
     finished = true;
     clearTimeout(heartbeat);
     timers.clear();
-    reader.cancel().catch(() => {});
-    timers.abortUpstream();
+    if (!upstreamEnded) {
+      // Stop an upstream that is still sending (end marker seen, error, client gone); a
+      // completed one is left alone so its pooled connection can be reused.
+      reader.cancel().catch(() => {});
+      timers.abortUpstream();
+    }
     options.onEnd({ outcome, failure, bytes, normaliser });
   };
 
@@ -146,6 +151,7 @@ export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
             continue;
           }
           if (result.done) {
+            upstreamEnded = true;
             // A final event without its blank line still counts on a clean end.
             parser.feed(`${decoder.decode()}\n\n`);
             normaliser.end();

@@ -223,6 +223,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       }
       return respond(200, JSON.stringify(result), new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }));
     } catch (error) {
+      // Only a failed exchange is aborted: aborting a completed one would cost the pooled connection.
+      timers.abortUpstream();
       if (request.signal.aborted && !timers.reason) {
         record.outcome = 'aborted';
         const response = fail(new ProxyError('stream_broken'));
@@ -232,10 +234,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (failure.failure === 'internal') record.level = 'error';
       return fail(failure);
     } finally {
-      if (!keepOpen) {
-        cleanup();
-        timers.abortUpstream();
-      }
+      if (!keepOpen) cleanup();
     }
   }
 

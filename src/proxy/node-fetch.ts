@@ -56,7 +56,9 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
         }
         const noBody = NULL_BODY.has(status) || method === 'HEAD';
         if (noBody) res.resume();
-        res.once('close', () => signal?.removeEventListener('abort', onAbort));
+        const release = () => signal?.removeEventListener('abort', onAbort);
+        res.once('end', release);
+        res.once('close', release);
         resolve(new Response(noBody ? null : webStreamOf(res), { status, headers: responseHeaders }));
       });
       const onAbort = () => req.destroy(abortError());

@@ -13,7 +13,8 @@ async function pair(options: AnswerApiOptions, proxyOptions: Parameters<typeof s
   return { upstream, proxy, close: async () => (await proxy.close(), await upstream.close()) };
 }
 
-describe('against the local Answer API', () => {
+// A timeout turns an unexpected hang into a failure.
+describe('against the local Answer API', { timeout: 90_000 }, () => {
   it('the JSON answer passes through unchanged in shape', async () => {
     const { proxy, upstream, close } = await pair({});
     try {

@@ -19,7 +19,7 @@ async function readAll(response: Response): Promise<string> {
   return text;
 }
 
-describe('node adapter', () => {
+describe('node adapter', { timeout: 60_000 }, () => {
   it('flushes the stream headers at once, before the first event', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -70,7 +70,17 @@ describe('node adapter', () => {
         written += event.byteLength;
         if (!res.write(event)) {
           blocked = true;
-          const [drained] = await Promise.race([once(res, 'drain').then(() => [true]), once(res, 'close').then(() => [false])]);
+          const drained = await new Promise<boolean>((resolve) => {
+            const done = (ok: boolean) => {
+              res.off('drain', onDrain);
+              res.off('close', onClose);
+              resolve(ok);
+            };
+            const onDrain = () => done(true);
+            const onClose = () => done(false);
+            res.on('drain', onDrain);
+            res.on('close', onClose);
+          });
           if (!drained) return;
           blocked = false;
         }
@@ -164,7 +174,7 @@ describe('node adapter', () => {
   });
 });
 
-describe('graceful shutdown', () => {
+describe('graceful shutdown', { timeout: 60_000 }, () => {
   it('stops accepting, lets an open stream finish within the deadline', async () => {
     const upstream = await rawUpstream(async (_req, res) => {
       res.writeHead(200, sse);
