@@ -35,6 +35,7 @@ export const DEMO_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
+  'trusted-types bot-answer lit-html',
 ].join('; ');
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));

@@ -25,6 +25,9 @@ try {
 /** Opens the demo page in a fresh, fixed context. */
 async function openDemo(viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  // Sources and author photos point at made-up hosts: nothing leaves this machine (photos fall back to initials).
+  const origin = new URL(server.url).origin;
+  await context.route((url) => url.origin !== origin && url.protocol !== 'data:', (route) => route.abort());
   const page = await context.newPage();
   await page.clock.setFixedTime(FIXED_TIME);
   page.on('pageerror', (error) => console.error(`screenshots: page error: ${error.message}`));
@@ -53,15 +56,15 @@ async function desktopShots() {
 
   // Close-ups of single regions, without the floating launcher fixed over them.
   await setLauncherHidden(page, true);
-  await page.locator('#inline-widget').screenshot({ path: join(OUT, 'inline-answer.png') });
+  // The end of the same answer: its open sources panel.
+  await page.locator('#inline-widget [part="thread"]').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await page.locator('#inline-widget').screenshot({ path: join(OUT, 'inline-sources.png') });
 
   // The restyled, dark instance.
   await ask(page, '#dark-widget', 'How do I verify a webhook signature?');
   await page.locator('#dark-widget [part="thread"]').evaluate((el) => (el.scrollTop = 0));
   await page.locator('.restyled-section').screenshot({ path: join(OUT, 'restyled-dark.png') });
 
-  // The snippet section, as a site owner sees it.
-  await page.locator('section[aria-labelledby="snippet-title"]').screenshot({ path: join(OUT, 'snippet.png') });
   await setLauncherHidden(page, false);
 
   // The floating dialog over the page.

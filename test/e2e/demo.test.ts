@@ -2,7 +2,9 @@
  * End to end, in headless Chromium: the demo page, served by the real proxy, asking the local
  * Answer API running in-process. A visitor asks by keyboard and sees the answer stream in with
  * citations, opens the sources and follows one, gets the no-answer state, stops an answer
- * mid-stream (and the upstream sees the abort); the API key is found nowhere the browser can see.
+ * mid-stream (and the upstream sees the abort), meets a rate limit (and sees the wait) and a
+ * proxy that is down (and Retry works once it is back); the API key is found nowhere the
+ * browser can see. One file, so the widget is built and Chromium started once.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +20,9 @@ let browser: Browser;
 let server: RunningDemo;
 const logs: string[] = [];
 const pages: DemoPage[] = [];
+const cleanups: Array<() => Promise<unknown>> = [];
+/** The key of every local Answer API the suite started. */
+const keys: string[] = [];
 
 /** Keeps every page of the suite, so the last test can search all of their traffic for the key. */
 async function open(on: { url: string } = server): Promise<DemoPage> {
@@ -34,9 +39,11 @@ before(async () => {
   browser = await launchChromium();
   // Paced so the stream is seen arriving: about a second for a typical answer.
   server = await startDemo(bundle.dir, { upstream: { paceMs: 15, wordsPerChunk: 2 }, log: (line) => logs.push(line) });
+  keys.push(...server.upstream!.keys);
 });
 
 after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
   await Promise.all(pages.map((demo) => demo.close()));
   await browser?.close();
   await server?.close();
@@ -82,6 +89,10 @@ describe('the demo page through the real proxy', () => {
     assert.equal((await widget.lastTurn.locator('[part="question"]').textContent())?.trim(), QUESTION);
     const logged = await page.locator('#event-log .event-name').allTextContents();
     assert.deepEqual(logged.reverse(), ['bot-answer-submit', 'bot-answer-start', 'bot-answer-done']);
+    // The page ran all of that under a strict policy: no inline script, no eval, Trusted Types enforced.
+    const csp = (await demo.context.request.get(`${server.url}/`)).headers()['content-security-policy'] ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /require-trusted-types-for 'script'/);
     assert.deepEqual(demo.errors, [], 'no console errors (a CSP or Trusted Types violation would be one)');
   });
 
@@ -153,6 +164,7 @@ describe('the demo page through the real proxy', () => {
   test('Stop mid-stream keeps the partial answer, and the upstream sees the abort', async () => {
     // Slow enough that the answer is far from complete when Stop is pressed.
     const slow = await startDemo(bundle.dir, { upstream: { paceMs: 60, wordsPerChunk: 1 }, log: (line) => logs.push(line) });
+    keys.push(...slow.upstream!.keys);
     try {
       const question = 'What should I do when I get paged for an incident?';
       const demo = await open(slow);
@@ -190,7 +202,79 @@ describe('the demo page through the real proxy', () => {
       await slow.close();
     }
   });
+});
 
+/** Starts a demo server closed after the suite. */
+async function serve(options: Parameters<typeof startDemo>[1]): Promise<RunningDemo> {
+  const server = await startDemo(bundle.dir, { upstream: { paceMs: 0 }, log: (line) => logs.push(line), ...options });
+  keys.push(...server.upstream!.keys);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+/** The browser reports a failed resource load as a console error; those are expected here, nothing else is. */
+const unexpected = (errors: string[]) => errors.filter((text) => !/Failed to load resource/.test(text));
+
+describe('failures a visitor can meet', () => {
+  test('the proxy answering 429 shows how long to wait, and nothing is retried', async () => {
+    const server = await serve({ rateLimitPerMinute: 1 });
+    const demo = await open(server);
+    const widget = demo.widget('inline-widget');
+
+    await widget.input.fill(QUESTION);
+    await widget.input.press('Enter');
+    await widget.root.locator('article.turn.done').waitFor();
+
+    const limited = demo.page.waitForResponse((response) => response.url().endsWith('/api/answer') && response.status() === 429);
+    await widget.input.fill('How do I verify a webhook signature?');
+    await widget.input.press('Enter');
+    const response = await limited;
+    const wait = Number(response.headers()['retry-after']);
+    assert.ok(Number.isInteger(wait) && wait > 0 && wait <= 60, `Retry-After is a number of seconds (${wait})`);
+
+    await widget.root.locator('article.turn.error').waitFor();
+    const message = `Too many questions. Try again in ${wait} seconds.`;
+    assert.match((await widget.lastTurn.locator('[part="error"]').textContent()) ?? '', new RegExp(message.replace(/\./g, '\\.')));
+    assert.match((await widget.status.textContent()) ?? '', new RegExp(message.replace(/\./g, '\\.')));
+    assert.equal(await widget.lastTurn.getByRole('button', { name: 'Retry' }).count(), 1, 'a Retry control is offered');
+    await demo.page.locator('#event-log .event-name', { hasText: 'bot-answer-error' }).waitFor();
+    assert.match((await demo.page.locator('#event-log li').first().textContent()) ?? '', /"code":"rate_limited"/);
+
+    // The refused question never reached the upstream, and the widget did not try again on its own.
+    assert.equal(server.upstream!.requests.length, 1);
+    const answerRequests = (await demo.traffic()).filter((text) => text.startsWith(`${server.url}/api/answer\n`));
+    assert.equal(answerRequests.length, 4, 'two requests and two responses, no more');
+    assert.deepEqual(unexpected(demo.errors), []);
+  });
+
+  test('the proxy down shows a network error, and Retry works once it is back', async () => {
+    let server = await serve({});
+    const { port } = server;
+    const demo = await open(server);
+    const widget = demo.widget('inline-widget');
+
+    await server.close();
+    await widget.input.fill(QUESTION);
+    await widget.input.press('Enter');
+    await widget.root.locator('article.turn.error').waitFor();
+    assert.match((await widget.lastTurn.locator('[part="error"]').textContent()) ?? '', /Could not reach the service/);
+    assert.match((await widget.status.textContent()) ?? '', /Could not reach the service/);
+    assert.equal(await widget.lastAnswer.textContent(), '', 'no answer text on a failed request');
+
+    // Back on the same address: Retry asks the same question again, and it is answered.
+    server = await serve({ port });
+    await widget.lastTurn.getByRole('button', { name: 'Retry' }).click();
+    await widget.root.locator('article.turn.done').waitFor();
+    assert.equal(await widget.root.locator('article.turn').count(), 1, 'the retry reuses the failed turn');
+    assert.equal((await widget.lastTurn.locator('[part="question"]').textContent())?.trim(), QUESTION);
+    assert.ok(((await widget.lastAnswer.textContent()) ?? '').includes('vacation'), 'the answer arrived');
+    assert.equal(await widget.lastTurn.locator('[part="error"]').count(), 0, 'the error is gone');
+    assert.equal(server.upstream!.requests.length, 1);
+    assert.deepEqual(unexpected(demo.errors), []);
+  });
+});
+
+describe('secrecy, over every page of this suite', () => {
   test('the API key is nowhere in the pages, their requests and responses, or the logs', async () => {
     // One more round that touches every widget and both transports, then search everything the suite saw.
     const demo = await open();
@@ -207,15 +291,21 @@ describe('the demo page through the real proxy', () => {
     await demo.widget('dark-widget').root.locator('article.turn.done').waitFor();
     await demo.widget('floating-widget').root.locator('article.turn.no-answer').waitFor();
 
-    const key = server.upstream!.keys[0]!;
-    assert.ok(key.length >= 16, 'a real key is in use');
-    const forms = [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)];
+    // The search must be able to see what it looks for: a marker planted inside a shadow root and in a request is found.
+    const canary = `canary-${Math.random().toString(36).slice(2)}`;
+    await demo.widget('dark-widget').root.evaluate((el, text) => el.shadowRoot!.append(text), canary);
+    await page.evaluate(`fetch('/healthz?marker=${canary}').then((r) => r.text())`);
+    assert.ok((await demo.snapshot()).includes(canary), 'the snapshot covers shadow roots');
+    assert.ok((await demo.traffic()).some((text) => text.includes(canary)), 'the traffic covers the page\'s requests');
+
+    assert.ok(keys.length >= 5 && keys.every((key) => key.length >= 16), 'real keys were in use');
+    const forms = keys.flatMap((key) => [key, Buffer.from(key).toString('base64'), encodeURIComponent(key)]);
     let searched = 0;
     for (const each of pages) {
       const texts = [...(await each.traffic()), ...(each.page.isClosed() ? [] : [await each.snapshot()])];
       for (const text of texts) {
         searched += text.length;
-        for (const form of forms) assert.equal(text.includes(form), false, `the key (${form === key ? 'as is' : 'encoded'}) leaked into: ${text.slice(0, 120)}`);
+        for (const form of forms) assert.equal(text.includes(form), false, `a key (or an encoding of it) leaked into: ${text.slice(0, 120)}`);
       }
     }
     for (const line of logs) for (const form of forms) assert.equal(line.includes(form), false, `the key leaked into a log line: ${line}`);
