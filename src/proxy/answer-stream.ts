@@ -3,6 +3,7 @@ import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
+import { Utf8Pieces } from './utf8.js';
 
 /** How a stream ended, for the request's log line. */
 export interface StreamEnd {
@@ -54,7 +55,7 @@ export function frame(event: NormalisedEvent): string {
 export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
   const { timers, clientSignal } = options;
   const reader = options.body.getReader();
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Pieces();
   let pending = '';
   let failure: Failure | undefined;
   const normaliser = new StreamNormaliser((event) => {
@@ -153,12 +154,12 @@ export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
           if (result.done) {
             upstreamEnded = true;
             // A final event without its blank line still counts on a clean end.
-            parser.feed(`${decoder.decode()}\n\n`);
+            parser.feed(`${decoder.end()}\n\n`);
             normaliser.end();
             continue;
           }
           timers.touch();
-          parser.feed(decoder.decode(result.value, { stream: true }));
+          parser.feed(decoder.decode(result.value));
           if (oversized) normaliser.broken('upstream_event_too_large');
         }
       },

@@ -8,6 +8,7 @@ import { StreamNormaliser } from './normalise.js';
 import { checkRateLimit, clientKey, memoryRateLimiter } from './rate-limit.js';
 import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
 import { RequestTimers } from './timers.js';
+import { Utf8Pieces } from './utf8.js';
 
 /** Per-request information a host can give the handler. */
 export interface HandlerContext {
@@ -51,6 +52,8 @@ interface LogRecord {
   upstream_note?: string;
 }
 
+const encoder = new TextEncoder();
+
 const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
@@ -90,7 +93,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     const respond = (status: number, body: string | null, headers: Headers): Response => {
       headers.set('x-request-id', id);
       if (isAnswer) corsHeaders(headers, decision, origin);
-      const bytes = body === null ? 0 : new TextEncoder().encode(body).byteLength;
+      const bytes = body === null ? 0 : encoder.encode(body).byteLength;
       if (body !== null) headers.set('content-length', String(bytes));
       record.status = status;
       record.bytes = bytes;
@@ -324,17 +327,17 @@ export function parseRetryAfter(value: string | null): number {
 async function readUpstreamText(body: ReadableStream<Uint8Array> | null, maxBytes: number, timers: RequestTimers): Promise<string> {
   if (!body) return '';
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Pieces();
   let text = '';
   let total = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
+      if (done) return text + decoder.end();
       timers.touch();
       total += value.byteLength;
       if (total > maxBytes) throw new ProxyError('upstream_bad_answer');
-      text += decoder.decode(value, { stream: true });
+      text += decoder.decode(value);
     }
   } catch (error) {
     reader.cancel().catch(() => {});
@@ -347,7 +350,7 @@ async function readUpstreamText(body: ReadableStream<Uint8Array> | null, maxByte
 async function collectSse(body: ReadableStream<Uint8Array> | null, normaliser: StreamNormaliser, timers: RequestTimers, maxEventChars: number): Promise<void> {
   if (!body) return normaliser.end();
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Pieces();
   let oversized = false;
   const parser = createParser({
     onEvent: (event) => normaliser.event(event.event, event.data),
@@ -360,12 +363,12 @@ async function collectSse(body: ReadableStream<Uint8Array> | null, normaliser: S
     while (!normaliser.ended) {
       const { done, value } = await reader.read();
       if (done) {
-        parser.feed(`${decoder.decode()}\n\n`);
+        parser.feed(`${decoder.end()}\n\n`);
         normaliser.end();
         break;
       }
       timers.touch();
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(decoder.decode(value));
       if (oversized) normaliser.broken('upstream_event_too_large');
     }
   } catch {

@@ -5,7 +5,7 @@ import { webStreamOf } from './node-body.js';
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
-  /** Most open sockets per upstream host. Default 256. */
+  /** Most open sockets per upstream host. Default unlimited: a stream holds its socket for its whole life, so a cap would queue streams behind each other. */
   maxSockets?: number;
   /** Most idle sockets kept per upstream host. Default 64. */
   maxFreeSockets?: number;
@@ -24,7 +24,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * returned as is) and honours `signal` while headers and body arrive.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, maxFreeSockets: options.maxFreeSockets ?? 64, scheduling: 'lifo' as const };
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: options.maxFreeSockets ?? 64, scheduling: 'lifo' as const, noDelay: true };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
 
