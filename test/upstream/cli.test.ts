@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { CliOptionsError, parseCliOptions } from '../../src/upstream/cli-options.js';
+import { FIXTURE_KB } from './helpers.js';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'upstream', 'cli.ts');
+
+/** Starts the CLI, collects its output lines until `until` matches one, and returns them with the process. */
+async function startCli(env: Record<string, string>, args: string[] = [], until = /API key/) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, PORT: '0', ANSWER_KB: FIXTURE_KB, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (until.test(line)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code} before it was ready: ${lines.join('\n')}`)));
+  });
+  await ready;
+  const url = /listening on (http:\/\/[^\s/]+:\d+)/.exec(lines.join('\n'))?.[1];
+  return { child, lines, url: url! };
+}
+
+describe('npm run upstream (the CLI)', { timeout: 30_000 }, () => {
+  it('prints its URL and the generated key, answers with it, and stops cleanly on SIGTERM', async () => {
+    const { child, lines, url } = await startCli({ ANSWER_API_KEYS: '' });
+    try {
+      const key = /API key \(generated.*\): (\S+)$/.exec(lines.find((l) => l.includes('API key'))!)?.[1];
+      assert.ok(key && url);
+      const response = await fetch(`${url}/v1/answer`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'How do I book a flight?', bot_id: 'demo' }),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(((await response.json()) as { answer_found: boolean }).answer_found, true);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+  });
+
+  it('never prints configured keys, and applies its flags', async () => {
+    const { child, lines, url } = await startCli(
+      { ANSWER_API_KEYS: 'secret-one,secret-two', ANSWER_REVOKED_KEYS: 'old-key' },
+      ['--dialect', 'typed', '--pace-ms', '0', '--fault-status', '502'],
+      /API key/,
+    );
+    try {
+      assert.ok(lines.some((l) => l.includes('2 API key(s) configured')));
+      assert.ok(lines.some((l) => l.includes('FAULTS ON: status')));
+      assert.ok(!lines.join('\n').includes('secret-'));
+      const response = await fetch(`${url}/v1/answer`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer secret-one', 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'How do I book a flight?', bot_id: 'demo' }),
+      });
+      assert.equal(response.status, 502);
+      await response.arrayBuffer();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await once(child, 'exit');
+  });
+
+  it('exits with status 2 and a clear message for a bad option', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--dialect', 'smoke-signals'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /Unknown stream dialect "smoke-signals"/);
+  });
+});
+
+describe('CLI options', () => {
+  it('reads the environment of the contract, with defaults', () => {
+    assert.deepEqual(parseCliOptions([], {}), { port: 8788, faults: {} });
+    assert.deepEqual(
+      parseCliOptions([], {
+        PORT: '9000',
+        HOST: '0.0.0.0',
+        ANSWER_API_KEYS: ' a, b ,,',
+        ANSWER_REVOKED_KEYS: 'c',
+        ANSWER_KB: 'docs',
+        ANSWER_BOTS: 'bots.json',
+        ANSWER_DIALECT: 'openai',
+        ANSWER_END_MARKER: 'false',
+        ANSWER_PACE_MS: '0',
+        ANSWER_WORDS_PER_CHUNK: '5',
+        ANSWER_HEARTBEAT_MS: '1000',
+        ANSWER_RATE_LIMIT_PER_MINUTE: '1',
+        ANSWER_MAX_BODY_BYTES: '1024',
+      }),
+      {
+        port: 9000,
+        host: '0.0.0.0',
+        keys: ['a', 'b'],
+        revokedKeys: ['c'],
+        kb: 'docs',
+        botsFile: 'bots.json',
+        dialect: 'openai',
+        endMarker: false,
+        paceMs: 0,
+        wordsPerChunk: 5,
+        heartbeatMs: 1000,
+        rateLimitPerMinute: 1,
+        maxBodyBytes: 1024,
+        faults: {},
+      },
+    );
+  });
+
+  it('lets flags override the environment, and sets faults only from flags', () => {
+    const options = parseCliOptions(
+      ['--port', '0', '--dialect', 'plain', '--no-end-marker', '--fault-stall-after-chunks', '3', '--fault-stall-ms', '500', '--fault-split-multibyte', '--fault-malformed-event', '--fault-oversized-event-bytes', '70000', '--fault-close-after-chunks', '9', '--fault-header-delay-ms', '20', '--fault-heartbeat-during-stall', '--fault-status', '500'],
+      { PORT: '1234', ANSWER_DIALECT: 'typed', ANSWER_FAULTS: 'everything' },
+    );
+    assert.equal(options?.port, 0);
+    assert.equal(options?.dialect, 'plain');
+    assert.equal(options?.endMarker, false);
+    assert.deepEqual(options?.faults, {
+      headerDelayMs: 20,
+      stallAfterChunks: 3,
+      stallMs: 500,
+      heartbeatDuringStall: true,
+      closeAfterChunks: 9,
+      malformedEvent: true,
+      oversizedEventBytes: 70000,
+      splitMultibyte: true,
+      status: 500,
+    });
+    assert.equal(parseCliOptions(['--help'], {}), undefined);
+  });
+
+  it('rejects bad values with a message naming them', () => {
+    const bad: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [['--pace-ms', 'fast'], {}, /--pace-ms must be a whole number/],
+      [[], { PORT: '-1' }, /PORT must be a whole number/],
+      [[], { PORT: '70000' }, /PORT must be 0-65535/],
+      [[], { ANSWER_DIALECT: 'xml' }, /Unknown stream dialect "xml"/],
+      [[], { ANSWER_END_MARKER: 'maybe' }, /ANSWER_END_MARKER must be true or false/],
+      [['--fault-status', '200'], {}, /--fault-status must be an error status/],
+      [['--words-per-chunk', '0'], {}, /--words-per-chunk must be at least 1/],
+      [['--frobnicate'], {}, /Unknown option '--frobnicate'/],
+    ];
+    for (const [argv, env, message] of bad) assert.throws(() => parseCliOptions(argv, env), (e: unknown) => e instanceof CliOptionsError && message.test(e.message));
+  });
+});

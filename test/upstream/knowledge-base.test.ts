@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
+import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
+import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
+import { FIXTURE_KB } from './helpers.js';
+
+const FRONT = `---
+title: Doc
+url: https://wiki.example.com/doc
+---
+`;
+
+describe('knowledge-base documents', () => {
+  it('reads every Source field from the front-matter', () => {
+    const { source, body } = parseDocument(
+      `---\r\ntitle: " Travel "\r\nurl: https://wiki.example.com/t\r\napp_name: Confluence\r\nauthor:\r\n  name: Dana\r\n  email: dana@example.com\r\n  photo: https://a.example.com/d.png\r\nmodified_time: 1730243482\r\n---\r\n# Travel\r\n\r\nText.\r\n`,
+      'travel.md',
+    );
+    assert.deepEqual(source, {
+      title: 'Travel',
+      url: 'https://wiki.example.com/t',
+      app_name: 'Confluence',
+      author: { name: 'Dana', email: 'dana@example.com', photo: 'https://a.example.com/d.png' },
+      modified_time: 1730243482,
+    });
+    assert.equal(body, '# Travel\n\nText.');
+  });
+
+  it('takes modified_time in seconds, milliseconds or as an ISO date, always giving seconds', () => {
+    const time = (value: string): number | undefined => parseDocument(`${FRONT.replace('---\n', `---\nmodified_time: ${value}\n`)}x`, 'a.md').source.modified_time;
+    assert.equal(time('1730243482'), 1730243482);
+    assert.equal(time('1730243482123'), 1730243482);
+    assert.equal(time('2024-10-29T23:11:22Z'), 1730243482);
+    assert.equal(parseDocument(`${FRONT}x`, 'a.md').source.modified_time, undefined);
+  });
+
+  it('rejects documents it cannot cite, naming the file and the field', () => {
+    const bad: Array<[string, RegExp]> = [
+      ['# No front-matter', /a\.md: missing YAML front-matter/],
+      ['---\ntitle: [unclosed\n---\nx', /a\.md: front-matter is not valid YAML/],
+      ['---\n- a list\n---\nx', /a\.md: front-matter must be a mapping/],
+      ['---\nurl: https://x.example.com\n---\nx', /a\.md: front-matter field "title" is required/],
+      ['---\ntitle: T\n---\nx', /a\.md: front-matter field "url" is required/],
+      ['---\ntitle: T\nurl: javascript:alert(1)\n---\nx', /a\.md: front-matter field "url" must be an http\(s\) URL/],
+      ['---\ntitle: 42\nurl: https://x.example.com\n---\nx', /"title" must be a non-empty string/],
+      ['---\ntitle: T\nurl: https://x.example.com\nauthor: Dana\n---\nx', /"author" must be a mapping/],
+      ['---\ntitle: T\nurl: https://x.example.com\nmodified_time: yesterday\n---\nx', /"modified_time" must be Unix seconds/],
+    ];
+    for (const [text, message] of bad) assert.throws(() => parseDocument(text, 'a.md'), (e: unknown) => e instanceof KnowledgeBaseError && message.test(e.message));
+  });
+
+  it('splits at headings, outside code fences, with the trail of headings above', () => {
+    const sections = splitSections(
+      ['Intro.', '# Doc', 'Under the title.', '## Setup', 'Install:', '```sh', '# not a heading', '```', '### Linux', 'apt', '## Empty', '## Use #', 'Run it.'].join('\n'),
+      'Doc',
+    );
+    assert.deepEqual(sections, [
+      { headings: [], markdown: 'Intro.' },
+      { headings: [], markdown: 'Under the title.' },
+      { headings: ['Setup'], markdown: 'Install:\n```sh\n# not a heading\n```' },
+      { headings: ['Setup', 'Linux'], markdown: 'apt' },
+      { headings: ['Use'], markdown: 'Run it.' },
+    ]);
+  });
+
+  it('loads a folder recursively in a stable order, skipping READMEs', async () => {
+    const kb = await loadKnowledgeBase(FIXTURE_KB);
+    assert.deepEqual(kb.documents.map((d) => d.path), ['deploy-guide.md', 'handbook/office-wifi.md', 'handbook/pto.md', 'travel-policy.md']);
+    assert.deepEqual(kb.passages.map((p) => p.index), kb.passages.map((_, i) => i));
+  });
+
+  describe('folders and bots files', () => {
+    let dir: string;
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'answer-kb-'));
+      await mkdir(join(dir, 'empty'));
+      await mkdir(join(dir, 'docs'));
+      await writeFile(join(dir, 'docs', 'README.md'), '# About this folder\n');
+      await writeFile(join(dir, 'docs', 'a.md'), `${FRONT}# Doc\n\nHello.`);
+      await writeFile(join(dir, 'docs', 'notes.txt'), 'not Markdown');
+    });
+    after(() => rm(dir, { recursive: true, force: true }));
+
+    it('a README is not a document, other files are ignored', async () => {
+      const kb = await loadKnowledgeBase(join(dir, 'docs'));
+      assert.deepEqual(kb.documents.map((d) => d.path), ['a.md']);
+    });
+
+    it('an empty or missing folder is a clear error', async () => {
+      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no Markdown/);
+      await assert.rejects(loadKnowledgeBase(join(dir, 'missing')), /Cannot read the knowledge base folder/);
+    });
+
+    it('a bots file adds bots with folders relative to it, and bad ones are clear errors', async () => {
+      await writeFile(join(dir, 'bots.json'), JSON.stringify({ bots: [{ id: 'docs', kb: 'docs' }] }));
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'bots.json'));
+      assert.deepEqual([...bots.keys()], ['demo', 'docs']);
+      assert.equal(bots.get('docs')!.knowledgeBase.dir, join(dir, 'docs'));
+      const bad: Array<[string, RegExp]> = [
+        ['{not json', /Cannot read the bots file/],
+        ['{"bots": {}}', /expected \{"bots": \[/],
+        ['{"bots": [{"kb": "docs"}]}', /bots\[0\]\.id must be a non-empty string/],
+        ['{"bots": [{"id": "x"}]}', /bots\[0\]\.kb must be a folder path/],
+        ['{"bots": [{"id": "demo", "kb": "docs"}]}', /bot "demo" is built in/],
+        ['{"bots": [{"id": "x", "kb": "docs"}, {"id": "x", "kb": "docs"}]}', /bot "x" is defined twice/],
+      ];
+      for (const [text, message] of bad) {
+        await writeFile(join(dir, 'bad.json'), text);
+        await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'bad.json')), (e: unknown) => e instanceof BotsConfigError && message.test(e.message));
+      }
+      await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'absent.json')), BotsConfigError);
+    });
+  });
+});
+
+describe('composing answers', () => {
+  const passage = (markdown: string, headings: string[] = []): Passage => ({
+    index: 0,
+    headings,
+    markdown,
+    document: { index: 0, path: 'a.md', body: markdown, source: { title: 'Doc (draft)', url: 'https://x.example.com/a b(1)' } },
+  });
+
+  it('escapes spaces and parentheses in citation links', () => {
+    const { answer } = composeAnswer([passage('Text.', ['Part'])], true);
+    assert.equal(answer, '**Doc (draft) › Part** [[1]](https://x.example.com/a%20b%281%29)\n\nText.');
+  });
+
+  it('cuts long passages between blocks, never inside a table or a code block', () => {
+    const table = ['| a | b |', '|---|---|', ...Array.from({ length: 30 }, (_, i) => `| row ${i} | value ${i} |`)].join('\n');
+    const code = ['```', ...Array.from({ length: 100 }, (_, i) => `line ${i}`), '', 'still code', '```'].join('\n');
+    const excerpt = excerptOf(['Intro.', table, code, 'Outro.'].join('\n\n'));
+    assert.equal(excerpt, ['Intro.', table].join('\n\n'));
+    assert.equal(excerptOf(code), code, 'a first block is kept whole whatever its length');
+  });
+
+  it('makes short plain-text snippets', () => {
+    assert.equal(snippetOf('**Bold** and `code` with a [link](https://x.example.com).\n\n- item'), 'Bold and code with a link. item');
+    const long = snippetOf('word '.repeat(100));
+    assert.ok(long.length <= 201 && long.endsWith('…'));
+  });
+});
