@@ -39,7 +39,7 @@ const SETTINGS = quick
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 3 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
-      streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 50 },
+      streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';

@@ -23,6 +23,8 @@ export interface OpenStream {
   firstEvent: Promise<void>;
   abort(): void;
   readonly finished: boolean;
+  /** Whether an SSE event has arrived yet. */
+  readonly receiving: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function openStream(url: string, headers: Record<string, string>, message
   const t0 = performance.now();
   let req!: ClientRequest;
   let finished = false;
+  let receiving = false;
   let markFirst!: () => void;
   const firstEvent = new Promise<void>((resolve) => (markFirst = resolve));
   const result = new Promise<StreamOutcome>((resolve) => {
@@ -52,6 +55,7 @@ export function openStream(url: string, headers: Record<string, string>, message
       onEvent(event) {
         if (Number.isNaN(outcome.ttfb)) {
           outcome.ttfb = performance.now() - t0;
+          receiving = true;
           markFirst();
         }
         try {
@@ -92,6 +96,9 @@ export function openStream(url: string, headers: Record<string, string>, message
     abort: () => req.destroy(),
     get finished() {
       return finished;
+    },
+    get receiving() {
+      return receiving;
     },
   };
 }
