@@ -7,11 +7,15 @@
  * browser can see. One file, so the widget is built and Chromium started once.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
 import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
 
+/** A hang becomes a failure with a name instead of a stuck run (the suite normally takes well under a minute). */
+const SUITE_TIMEOUT_MS = 120_000;
 const QUESTION = 'How many vacation days do I get per year?';
 const NONSENSE = 'zxqv blorf quantum giraffe';
 
@@ -40,17 +44,17 @@ before(async () => {
   // Paced so the stream is seen arriving: about a second for a typical answer.
   server = await startDemo(bundle.dir, { upstream: { paceMs: 15, wordsPerChunk: 2 }, log: (line) => logs.push(line) });
   keys.push(...server.upstream!.keys);
-});
+}, { timeout: SUITE_TIMEOUT_MS });
 
 after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
   await Promise.all(pages.map((demo) => demo.close()));
+  for (const cleanup of cleanups.reverse()) await cleanup();
   await browser?.close();
   await server?.close();
   await bundle?.remove();
-});
+}, { timeout: SUITE_TIMEOUT_MS });
 
-describe('the demo page through the real proxy', () => {
+describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('a question asked by keyboard streams in, with citations to its sources', async () => {
     const demo = await open();
     const { page } = demo;
@@ -215,7 +219,7 @@ async function serve(options: Parameters<typeof startDemo>[1]): Promise<RunningD
 /** The browser reports a failed resource load as a console error; those are expected here, nothing else is. */
 const unexpected = (errors: string[]) => errors.filter((text) => !/Failed to load resource/.test(text));
 
-describe('failures a visitor can meet', () => {
+describe('failures a visitor can meet', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('the proxy answering 429 shows how long to wait, and nothing is retried', async () => {
     const server = await serve({ rateLimitPerMinute: 1 });
     const demo = await open(server);
@@ -274,7 +278,47 @@ describe('failures a visitor can meet', () => {
   });
 });
 
-describe('secrecy, over every page of this suite', () => {
+describe('the copy-paste snippet on a site owner\'s page', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /** Serves one page on another loopback port: another origin than the proxy's. */
+  async function siteServer(): Promise<{ origin: string; html: { value: string } }> {
+    const html = { value: '' };
+    const site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html.value));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => (site.close(resolve), site.closeAllConnections())));
+    return { origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`, html };
+  }
+
+  /** Copies the snippet from the demo page served by `proxy`, pastes it into the site's page, and asks a question there. */
+  async function askOnSite(proxy: { url: string }, site: { origin: string; html: { value: string } }) {
+    const demo = await open(proxy);
+    const snippet = (await demo.page.locator('#snippet').textContent()) ?? '';
+    assert.ok(snippet.includes(`${proxy.url}/bot-answer.js`) && snippet.includes(`${proxy.url}/api/answer`), 'the snippet points at the proxy');
+    site.html.value = `<!doctype html><html lang="en"><title>A site</title><h1>Our site</h1>\n${snippet}\n</html>`;
+    const page = await demo.context.newPage();
+    await page.goto(`${site.origin}/`);
+    const widget = page.locator('bot-answer');
+    await widget.locator('[part="input"]').fill(QUESTION);
+    await widget.locator('[part="input"]').press('Enter');
+    await widget.locator('article.turn.done, article.turn.error').first().waitFor();
+    return widget;
+  }
+
+  test('works on another origin once that origin is in ALLOWED_ORIGINS, and not before', async () => {
+    const site = await siteServer();
+    const allowing = await serve({ allowedOrigins: [site.origin] });
+    const answered = await askOnSite(allowing, site);
+    assert.equal(await answered.locator('article.turn.done').count(), 1, 'answered through the allowing proxy');
+    assert.ok(((await answered.locator('[part="answer"]').textContent()) ?? '').includes('vacation'));
+    assert.equal(allowing.upstream!.requests.length, 1);
+
+    // The same snippet copied from a proxy that does not list the site: the browser is refused at the preflight.
+    const refused = await askOnSite(server, site);
+    assert.equal(await refused.locator('article.turn.error').count(), 1);
+    assert.match((await refused.locator('[part="error"]').textContent()) ?? '', /Could not reach the service/);
+  });
+});
+
+describe('secrecy, over every page of this suite', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('the API key is nowhere in the pages, their requests and responses, or the logs', async () => {
     // One more round that touches every widget and both transports, then search everything the suite saw.
     const demo = await open();
@@ -311,7 +355,7 @@ describe('secrecy, over every page of this suite', () => {
     for (const line of logs) for (const form of forms) assert.equal(line.includes(form), false, `the key leaked into a log line: ${line}`);
     assert.ok(searched > 50_000, `enough was searched to mean something (${searched} characters)`);
     assert.ok(logs.length > 0, 'the proxy logged requests');
-    assert.ok(pages.every((each) => each.external.every((url) => !url.startsWith('http://127.0.0.1'))), 'only made-up hosts were stubbed');
+    assert.ok(pages.every((each) => each.external.every((url) => !new URL(url).hostname.startsWith('127.'))), 'only made-up hosts were stubbed');
     assert.deepEqual(demo.errors, []);
   });
 });
