@@ -76,6 +76,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, else its text; undefined when empty or over the size limit. */
   body: unknown;
   startedAt: number;
   /** Set when the client went away before the response ended. */
@@ -91,7 +92,7 @@ export interface RunningAnswerApi {
   keys: string[];
   /** The bots it answers for: id, knowledge-base folder and how many documents it holds. */
   bots: ReadonlyArray<{ id: string; kb: string; documents: number }>;
-  /** Every request seen, in order. */
+  /** Every request seen, in order. Callers may empty it (ids keep counting). */
   requests: RecordedRequest[];
   /**
    * Resolves when the given request (by id) is aborted by its client, at once if it already

@@ -38,6 +38,8 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   };
 
   const requests: RecordedRequest[] = [];
+  // Ids keep counting even when a caller empties `requests` to save memory.
+  let nextId = 1;
   const aborts = new AbortWaiters(requests);
   const inFlight = new Set<AbortController>();
   let closing = false;
@@ -92,7 +94,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
 
   const server = createServer({ noDelay: true }, (req, res) => {
     const record: RecordedRequest = {
-      id: requests.length + 1,
+      id: nextId++,
       method: req.method ?? '',
       path: pathOf(req.url),
       headers: { ...req.headers },

@@ -103,6 +103,13 @@ describe('lifecycle', { timeout: 20_000 }, () => {
       second.destroy();
       assert.equal((await later).id, 2);
 
+      // A caller may empty the log to save memory: ids go on, and so do the waits.
+      api.requests.splice(0);
+      const third = rawPost(api.url, STREAM);
+      await third.response;
+      third.destroy();
+      assert.equal((await api.waitForAbort()).id, 3);
+
       const done = await startFixtureApi();
       try {
         await (await ask(done, { message: 'hi', bot_id: 'demo' })).arrayBuffer();
