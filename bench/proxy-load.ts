@@ -8,6 +8,8 @@ export interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** CPU time (µs) the server process has used so far, when it runs in its own process. */
+  cpu?: () => Promise<{ user: number; system: number }>;
 }
 
 /** Sizes of the JSON-mode load benchmark. */
@@ -26,6 +28,8 @@ export interface LoadOptions {
 }
 
 interface RunResult {
+  /** CPU time (µs) the target's process spent per successful request, when known. */
+  cpuPerRequest?: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -38,6 +42,19 @@ interface RunResult {
  * ms) rather than its histogram, which keeps whole milliseconds only: the goals here are sub-ms.
  */
 export async function load(target: Target, options: { connections: number; seconds: number; overallRate?: number; message: string }): Promise<RunResult> {
+  return withCpu(target, () => autocannonRun(target, options));
+}
+
+/** Runs `body` and adds the target process's CPU time per successful request to its result. */
+async function withCpu(target: Target, body: () => Promise<RunResult>): Promise<RunResult> {
+  const before = await target.cpu?.();
+  const result = await body();
+  const after = await target.cpu?.();
+  if (before && after && result.count) result.cpuPerRequest = (after.user + after.system - before.user - before.system) / result.count;
+  return result;
+}
+
+async function autocannonRun(target: Target, options: { connections: number; seconds: number; overallRate?: number; message: string }): Promise<RunResult> {
   const latencies: number[] = [];
   let failures = 0;
   let instance!: autocannon.Instance;
@@ -123,18 +140,33 @@ export async function benchProxyLoad(
       note: `direct: ${med('direct', (r) => r[p]).toFixed(2)} ms`,
     });
   }
+  const cpuOurs = med('ours', (r) => r.cpuPerRequest ?? Number.NaN);
+  const cpuPass = med('passthrough', (r) => r.cpuPerRequest ?? Number.NaN);
+  if (Number.isFinite(cpuOurs)) {
+    report.add({
+      section: 'proxy-json',
+      id: 'cpu-per-request',
+      label: 'proxy process CPU per request, at 50 connections',
+      value: cpuOurs / 1000,
+      unit: 'ms',
+      ...(Number.isFinite(cpuPass) ? { baseline: { label: 'http-proxy', value: cpuPass / 1000 } } : {}),
+      note: 'user + system CPU time of the proxy process over the run (process.cpuUsage) per successful request; the CPU bound on throughput on this machine',
+    });
+  }
   report.add({ section: 'proxy-json', id: 'failures', label: 'failed requests (non-200, errors, timeouts)', value: failures, unit: '', note: 'all load runs' });
 
   // Fixed rate: below saturation, so the difference is the proxy's own cost per request.
   const body = JSON.stringify({ message: options.message, bot_id: 'demo', stream: false });
   const paced = (t: Target, seconds: number) =>
-    pacedLoad(t.url, { rate: options.fixedRate, seconds, connections: options.connections, headers: { 'content-type': 'application/json', ...t.headers }, body }).then((r) => ({
-      requestsPerSecond: r.achievedRate,
-      p50: percentile(r.latencies, 50),
-      p99: percentile(r.latencies, 99),
-      count: r.latencies.length,
-      failures: r.failures,
-    }));
+    withCpu(t, () =>
+      pacedLoad(t.url, { rate: options.fixedRate, seconds, connections: options.connections, headers: { 'content-type': 'application/json', ...t.headers }, body }).then((r) => ({
+        requestsPerSecond: r.achievedRate,
+        p50: percentile(r.latencies, 50),
+        p99: percentile(r.latencies, 99),
+        count: r.latencies.length,
+        failures: r.failures,
+      })),
+    );
   const fixed = new Map<string, RunResult[]>([
     ['direct', []],
     ['ours', []],
@@ -166,6 +198,17 @@ export async function benchProxyLoad(
       goal: `< ${limit} ms added`,
       met: ours - direct < limit,
       note: fixedNote,
+    });
+  }
+  const fixedCpu = median(fixed.get('ours')!.map((r) => r.cpuPerRequest ?? Number.NaN));
+  if (Number.isFinite(fixedCpu)) {
+    report.add({
+      section: 'proxy-json',
+      id: 'cpu-per-request.fixed-rate',
+      label: `proxy process CPU per request, at ${options.fixedRate} req/s`,
+      value: fixedCpu / 1000,
+      unit: 'ms',
+      note: `${fixedNote}; a request's own cost, before any queueing, is at least this`,
     });
   }
   const achieved = median(fixed.get('ours')!.map((r) => r.requestsPerSecond));

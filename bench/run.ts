@@ -112,8 +112,8 @@ await section('proxy-json', () =>
       report,
       {
         direct: { name: 'direct', url: `${upstream.url}/v1/answer`, headers: { authorization: `Bearer ${key}` } },
-        ours: { name: 'ours', url: `${proxy.url}/api/answer`, headers: {} },
-        passthrough: { name: 'passthrough', url: `${passthrough!.url}/api/answer`, headers: {} },
+        ours: { name: 'ours', url: `${proxy.url}/api/answer`, headers: {}, cpu: () => proxy.ask('cpu') },
+        passthrough: { name: 'passthrough', url: `${passthrough!.url}/api/answer`, headers: {}, cpu: () => passthrough!.ask('cpu') },
       },
       { ...SETTINGS.load, message: MESSAGE },
       async () => void (await upstream.ask('forget')),

@@ -10,6 +10,10 @@ const handlers: Record<string, Handler> = {
     gc?.();
     return { ...process.memoryUsage(), gcExposed: gc !== undefined };
   },
+  /** CPU time used so far (user and system, microseconds). */
+  cpu() {
+    return process.cpuUsage();
+  },
 };
 
 process.on('message', (raw) => {
