@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
+import { startAnswerApi } from '../../src/upstream/index.js';
 import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
 
 /** A hang becomes a failure with a name instead of a stuck run (the suite normally takes well under a minute). */
@@ -315,6 +316,29 @@ describe('the copy-paste snippet on a site owner\'s page', { timeout: SUITE_TIME
     const refused = await askOnSite(server, site);
     assert.equal(await refused.locator('article.turn.error').count(), 1);
     assert.match((await refused.locator('[part="error"]').textContent()) ?? '', /Could not reach the service/);
+  });
+});
+
+describe('with ANSWER_API_KEY and ANSWER_BASE_URL', { timeout: SUITE_TIMEOUT_MS }, () => {
+  test('the same page answers from the configured upstream, and says so', async () => {
+    // Any service speaking the upstream spec: here a separately started local Answer API with a key of our choosing.
+    const key = `sk-e2e-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+    const upstream = await startAnswerApi({ port: 0, keys: [key], paceMs: 0 });
+    cleanups.push(() => upstream.close());
+    keys.push(key);
+    const configured = await startDemo(bundle.dir, { apiKey: key, baseUrl: upstream.url, log: (line) => logs.push(line) });
+    cleanups.push(() => configured.close());
+    assert.equal(configured.demo, false);
+
+    const demo = await open(configured);
+    await demo.page.locator('#mode', { hasText: 'Connected to the Answer API configured on the server' }).waitFor();
+    const widget = demo.widget('inline-widget');
+    await widget.input.fill(QUESTION);
+    await widget.input.press('Enter');
+    await widget.root.locator('article.turn.done').waitFor();
+    assert.equal(upstream.requests.length, 1);
+    assert.equal(upstream.requests[0]!.headers.authorization, `Bearer ${key}`, 'the proxy added the key on the server side');
+    assert.deepEqual(demo.errors, []);
   });
 });
 
