@@ -1,5 +1,19 @@
-/** A `fetch`-compatible function the proxy uses to reach the upstream. */
-export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
+/**
+ * What the proxy reads of an upstream response: a subset of `Response`, so a real `Response`
+ * (from `fetch`) fits, and so does the lighter object {@link createNodeFetch} returns.
+ */
+export interface UpstreamResponse {
+  status: number;
+  /** `'opaqueredirect'` from a browser-like fetch with `redirect: 'manual'`. */
+  type?: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+  /** The whole body as text; used instead of `body` when `Content-Length` shows the body is small enough. */
+  text?(): Promise<string>;
+}
+
+/** A `fetch`-compatible function the proxy uses to reach the upstream (`globalThis.fetch` fits). */
+export type UpstreamFetch = (url: string, init: RequestInit) => Promise<UpstreamResponse>;
 
 /** The rate limiter the proxy needs: one `consume` per answer request. */
 export interface RateLimiter {

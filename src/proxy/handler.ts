@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
 import { createAnswerStream, frame, type AnswerStream } from './answer-stream.js';
-import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
+import { resolveConfig, type ProxyConfig, type ResolvedConfig, type UpstreamResponse } from './config.js';
 import { corsHeaders, decideOrigin, preflightHeaders, type OriginDecision } from './cors.js';
 import { FAILURES, ProxyError, toProxyError, type Failure } from './errors.js';
 import { StreamNormaliser } from './normalise.js';
@@ -203,7 +203,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const normaliser = new StreamNormaliser(() => {});
       if (isSse) await collectSse(upstream.body, normaliser, timers, cfg.maxEventChars);
       else {
-        const text = await readUpstreamText(upstream.body, cfg.maxUpstreamBytes, timers);
+        const text = await readUpstreamText(upstream, cfg.maxUpstreamBytes, timers);
         let json: unknown;
         try {
           json = JSON.parse(text);
@@ -270,7 +270,7 @@ function failureOf(normaliser: StreamNormaliser): Failure | undefined {
 }
 
 /** Sends the one upstream request; never retried (each upstream request costs money). */
-async function callUpstream(cfg: ResolvedConfig, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<Response> {
+async function callUpstream(cfg: ResolvedConfig, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<UpstreamResponse> {
   timers.startHeaders();
   try {
     const response = await cfg.fetch(cfg.upstreamUrl, {
@@ -293,7 +293,7 @@ async function callUpstream(cfg: ResolvedConfig, body: AnswerRequest, signal: Ab
 }
 
 /** Maps a non-success upstream status to a failure; the upstream's body is never passed on. */
-function checkUpstreamStatus(response: Response, record: LogRecord, cfg: ResolvedConfig): void {
+function checkUpstreamStatus(response: UpstreamResponse, record: LogRecord, cfg: ResolvedConfig): void {
   const status = response.status;
   if (status >= 200 && status < 300 && response.type !== 'opaqueredirect') return;
   response.body?.cancel().catch(() => {});
@@ -324,7 +324,17 @@ export function parseRetryAfter(value: string | null): number {
 }
 
 /** Reads an upstream body as text up to `maxBytes`, restarting the idle timeout per chunk. */
-async function readUpstreamText(body: ReadableStream<Uint8Array> | null, maxBytes: number, timers: RequestTimers): Promise<string> {
+async function readUpstreamText(response: UpstreamResponse, maxBytes: number, timers: RequestTimers): Promise<string> {
+  const length = Number(response.headers.get('content-length') ?? NaN);
+  // A declared length is enforced by the HTTP framing, so a small body can be read in one go.
+  if (response.text && Number.isInteger(length) && length <= maxBytes) {
+    try {
+      return await response.text();
+    } catch {
+      throw new ProxyError(timers.reason ?? 'stream_broken');
+    }
+  }
+  const body = response.body;
   if (!body) return '';
   const reader = body.getReader();
   const decoder = new Utf8Pieces();

@@ -1,6 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { UpstreamFetch } from './config.js';
+import type { UpstreamFetch, UpstreamResponse } from './config.js';
 import { webStreamOf } from './node-body.js';
 
 /** Options of {@link createNodeFetch}. */
@@ -19,23 +19,29 @@ export interface NodeFetch extends UpstreamFetch {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
- * A `fetch`-compatible upstream client on `node:http` with keep-alive pooling: much faster
- * than the global `fetch` for many short requests. It never follows redirects (a 3xx is
- * returned as is) and honours `signal` while headers and body arrive.
+ * A `fetch`-like upstream client on `node:http` with keep-alive pooling: much cheaper per
+ * request than the global `fetch`. It returns a light {@link UpstreamResponse} (not a full
+ * `Response`), never follows redirects (a 3xx is returned as is), and honours `signal` while
+ * headers and body arrive.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: options.maxFreeSockets ?? 64, scheduling: 'lifo' as const, noDelay: true };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
+  const urls = new Map<string, URL>();
 
   const fetchFn = ((input: string, init: RequestInit = {}) =>
-    new Promise<Response>((resolve, reject) => {
-      const url = new URL(input);
+    new Promise<UpstreamResponse>((resolve, reject) => {
+      let url = urls.get(input);
+      if (!url) {
+        url = new URL(input);
+        // The proxy calls one fixed URL; the cache stays tiny.
+        if (urls.size < 16) urls.set(input, url);
+      }
       const secure = url.protocol === 'https:';
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(abortError());
-      const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+      const headers = plainHeaders(init.headers);
       const body = typeof init.body === 'string' ? Buffer.from(init.body) : undefined;
       if (body) headers['content-length'] = String(body.byteLength);
       const method = init.method ?? 'GET';
@@ -45,21 +51,10 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           res.destroy();
           return reject(new Error('The upstream answered with an invalid status.'));
         }
-        const responseHeaders = new Headers();
-        const raw = res.rawHeaders;
-        for (let i = 0; i < raw.length; i += 2) {
-          try {
-            responseHeaders.append(raw[i]!, raw[i + 1]!);
-          } catch {
-            // an invalid header value is dropped
-          }
-        }
-        const noBody = NULL_BODY.has(status) || method === 'HEAD';
-        if (noBody) res.resume();
         const release = () => signal?.removeEventListener('abort', onAbort);
         res.once('end', release);
         res.once('close', release);
-        resolve(new Response(noBody ? null : webStreamOf(res), { status, headers: responseHeaders }));
+        resolve(new NodeUpstreamResponse(res, NULL_BODY.has(status) || method === 'HEAD'));
       });
       const onAbort = () => req.destroy(abortError());
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -74,6 +69,57 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     https.destroy();
   };
   return fetchFn;
+}
+
+/** A Node response seen through the {@link UpstreamResponse} interface; the Web stream is made only if asked for. */
+class NodeUpstreamResponse implements UpstreamResponse {
+  readonly status: number;
+  readonly type = 'basic';
+  readonly headers: { get(name: string): string | null };
+  private stream: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(
+    private readonly res: IncomingMessage,
+    private readonly empty: boolean,
+  ) {
+    this.status = res.statusCode!;
+    const raw = res.headers;
+    this.headers = {
+      get(name: string): string | null {
+        const value = raw[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+    if (empty) res.resume();
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.stream === undefined) this.stream = this.empty ? null : webStreamOf(this.res);
+    return this.stream;
+  }
+
+  text(): Promise<string> {
+    if (this.stream !== undefined || this.empty) return Promise.resolve('');
+    this.stream = null;
+    const res = this.res;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.once('error', reject);
+      res.once('close', () => {
+        if (!res.complete) reject(new Error('The upstream connection closed before the response ended.'));
+      });
+    });
+  }
+}
+
+function plainHeaders(init: RequestInit['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!init) return headers;
+  if (init instanceof Headers || Array.isArray(init)) new Headers(init).forEach((value, name) => (headers[name] = value));
+  else for (const [name, value] of Object.entries(init as Record<string, string>)) headers[name.toLowerCase()] = value;
+  return headers;
 }
 
 function abortError(): Error {
