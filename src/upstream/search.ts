@@ -139,7 +139,7 @@ export class PassageIndex {
       .map((result) => {
         const matched = [...new Set(result.queryTerms)];
         // `match` is keyed by the document terms found: the query term itself when it matched exactly.
-        const weight = matched.reduce((sum, term) => sum + this.#idf(term) * (term in result.match ? 1 : 0.5), 0);
+        const weight = matched.reduce((sum, term) => sum + this.#idf(term) * (Object.hasOwn(result.match, term) ? 1 : 0.5), 0);
         return {
           passage: this.#passages[result.id as number]!,
           score: result.score,

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
+import { PassageIndex, stem } from '../../src/upstream/search.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---
@@ -142,5 +143,35 @@ describe('composing answers', () => {
     assert.equal(snippetOf('**Bold** and `code` with a [link](https://x.example.com).\n\n- item'), 'Bold and code with a link. item');
     const long = snippetOf('word '.repeat(100));
     assert.ok(long.length <= 201 && long.endsWith('…'));
+  });
+});
+
+describe('search', () => {
+  it('stems the common English endings so forms of a word meet', () => {
+    const same: string[][] = [
+      ['book', 'books', 'booking', 'booked'],
+      ['policy', 'policies'],
+      ['branch', 'branches'],
+      ['approve', 'approval', 'approvals'],
+      ['name', 'naming'],
+      ['ship', 'shipped', 'shipping'],
+    ];
+    for (const forms of same) assert.equal(new Set(forms.map(stem)).size, 1, forms.join(' '));
+    assert.equal(stem('2026'), '2026');
+  });
+
+  it('has nothing to match in a question of stop words, and survives words that are object keys', async () => {
+    const index = new PassageIndex((await loadKnowledgeBase(FIXTURE_KB)).passages);
+    assert.deepEqual(index.search('What is it that you are?'), []);
+    assert.deepEqual(index.relevant('constructor toString __proto__ hasOwnProperty valueOf'), []);
+  });
+
+  it('finds the passage a question is about, and scores partial matches lower', async () => {
+    const index = new PassageIndex((await loadKnowledgeBase(FIXTURE_KB)).passages);
+    const [best] = index.relevant('How do I book a flight?');
+    assert.deepEqual(best?.passage.headings, ['Booking flights']);
+    assert.equal(best?.coverage, 1);
+    const typo = index.search('How do I book a fllight?').find((hit) => hit.passage === best!.passage);
+    assert.ok(typo && typo.coverage < 1 && typo.coverage > 0.5, 'a typo counts half');
   });
 });
