@@ -15,8 +15,9 @@ export interface Target {
 /** Sizes of the JSON-mode load benchmark. */
 export interface LoadOptions {
   connections: number;
-  /** Seconds per measured run. */
+  /** Seconds per measured run, and per warm-up run of each target. */
   seconds: number;
+  warmSeconds: number;
   /** Alternating rounds over every target. */
   rounds: number;
   /** Fixed request rate of the latency comparison, and its seconds per run and rounds. */
@@ -103,7 +104,7 @@ export async function benchProxyLoad(
 ): Promise<void> {
   const all = [targets.direct, targets.ours, targets.passthrough];
   // Warm each path: JIT, connection pools, the upstream's search index.
-  for (const t of all) await load(t, { connections: options.connections, seconds: 1, message: options.message });
+  for (const t of all) await load(t, { connections: options.connections, seconds: options.warmSeconds, message: options.message });
   const runs = new Map<string, RunResult[]>(all.map((t) => [t.name, []]));
   for (let round = 0; round < options.rounds; round++) {
     const order = all.map((_, i) => all[(i + round) % all.length]!);
@@ -171,8 +172,8 @@ export async function benchProxyLoad(
     ['direct', []],
     ['ours', []],
   ]);
-  await paced(targets.ours, 1);
-  await paced(targets.direct, 1);
+  await paced(targets.ours, options.warmSeconds);
+  await paced(targets.direct, options.warmSeconds);
   for (let round = 0; round < options.fixedRounds; round++) {
     const order = round % 2 ? [targets.ours, targets.direct] : [targets.direct, targets.ours];
     for (const t of order) {

@@ -32,13 +32,13 @@ const SETTINGS = quick
   ? {
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
       startupRepeats: 3,
-      load: { connections: 50, seconds: 1, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 2 },
+      load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 3 },
       startupRepeats: 15,
-      load: { connections: 50, seconds: 5, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
+      load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
