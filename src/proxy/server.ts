@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { createNodeFetch } from './node-fetch.js';
@@ -29,8 +30,8 @@ export interface RunningProxy extends NodeServer {
  * and says so in the log (never printing the key).
  */
 export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
-  // One write per line, without console.log's formatting work on every request.
-  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => void process.stdout.write(`${line}\n`)));
+  const stdoutLog = options.log === undefined ? batchedStdout() : undefined;
+  const log = options.log === false ? () => {} : (options.log ?? stdoutLog!.write);
   let apiKey = options.apiKey;
   let baseUrl = options.baseUrl;
   let closeUpstream: (() => Promise<void>) | undefined;
@@ -69,6 +70,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       await closeServer();
       if (!options.fetch) (upstreamFetch as ReturnType<typeof createNodeFetch>).close();
       await closeUpstream?.();
+      stdoutLog?.flush();
     })());
   if (options.handleSignals) {
     const onSignal = (signal: NodeJS.Signals) => {
@@ -83,4 +85,35 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     process.once('SIGINT', onSignal);
   }
   return { ...server, close, handler, demo };
+}
+
+/**
+ * Log lines to stdout, gathered per event-loop turn: one write for all the requests that
+ * finished together instead of a system call per line. Flushed synchronously at exit.
+ */
+function batchedStdout(): { write: (line: string) => void; flush: () => void } {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    process.stdout.write(text);
+  };
+  process.once('exit', () => {
+    if (pending !== '') writeSync(1, pending);
+    pending = '';
+  });
+  return {
+    write(line: string) {
+      pending += `${line}\n`;
+      if (pending.length > 64 * 1024) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
 }
