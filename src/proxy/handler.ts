@@ -24,7 +24,7 @@ export interface ProxyHandler extends WebHandler {
   /**
    * Refuses new answer requests (503 `shutting_down`), lets open streams finish for up to
    * `deadlineMs` (default 10000), then ends the rest with a terminal `shutting_down` error event.
-   * Resolves when every stream has ended.
+   * Resolves when every stream has ended, or 2 s after the deadline at the latest.
    */
   shutdown(deadlineMs?: number): Promise<void>;
   /** Answer streams currently open. */
@@ -252,8 +252,10 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     clearTimeout(timer);
     for (const running of streams) running.stop('shutting_down');
     if (streams.size > 0) {
-      // Streams whose client stopped reading end when the adapter gives up on them.
-      await allDone;
+      // A stream whose client stopped reading cannot take its error event; do not wait on it for ever.
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([allDone, new Promise<void>((resolve) => (grace = setTimeout(resolve, 2_000)))]);
+      clearTimeout(grace);
     }
   };
   Object.defineProperty(handler, 'activeStreams', { get: () => streams.size });
