@@ -9,8 +9,10 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { createServer as createViteServer } from 'vite';
 import type { RunningDemo } from '../../demo/server.js';
 import { startAnswerApi } from '../../src/upstream/index.js';
 import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
@@ -147,6 +149,23 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
     await tab.close();
     await page.locator('#event-log .event-name', { hasText: 'bot-answer-source-click' }).waitFor();
     assert.match((await page.locator('#event-log li').first().textContent()) ?? '', /"index":0/);
+    assert.deepEqual(demo.errors, []);
+  });
+
+  test('every question the page suggests is answered by the sample knowledge base, with sources', async () => {
+    const demo = await open();
+    const inWidget = ((await demo.widget('inline-widget').root.getAttribute('suggestions')) ?? '').split('|');
+    const beside = (await demo.page.locator('#suggestions button').allTextContents()).map((text) => text.trim());
+    assert.ok(inWidget.length >= 3 && beside.length >= 3, `suggestions in the widget (${inWidget.length}) and beside it (${beside.length})`);
+    for (const question of [...inWidget, ...beside]) {
+      const reference = await referenceAnswer(server.upstream!, question);
+      assert.equal(reference.answer_found, true, `answered: ${question}`);
+      assert.ok(reference.sources.length > 0, `with sources: ${question}`);
+    }
+    // A question beside the widget is asked through its public ask() method.
+    await demo.page.locator('#suggestions button').first().click();
+    await demo.widget('inline-widget').root.locator('article.turn.done').waitFor();
+    assert.equal((await demo.widget('inline-widget').lastTurn.locator('[part="question"]').textContent())?.trim(), beside[0]);
     assert.deepEqual(demo.errors, []);
   });
 
@@ -339,6 +358,36 @@ describe('with ANSWER_API_KEY and ANSWER_BASE_URL', { timeout: SUITE_TIMEOUT_MS 
     assert.equal(upstream.requests.length, 1);
     assert.equal(upstream.requests[0]!.headers.authorization, `Bearer ${key}`, 'the proxy added the key on the server side');
     assert.deepEqual(demo.errors, []);
+  });
+});
+
+describe('npm run dev', { timeout: SUITE_TIMEOUT_MS }, () => {
+  test('Vite serves the same page with the element from its sources, answering through the in-process proxy', async () => {
+    // The dev backend logs like `npm start` does; keep its lines for the secrecy check rather than in the test output.
+    const print = console.log;
+    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
+    try {
+      const dev = await createViteServer({
+        configFile: join(import.meta.dirname, '..', '..', 'demo', 'vite.config.ts'),
+        server: { host: '127.0.0.1', port: 0, hmr: false },
+        logLevel: 'silent',
+      });
+      cleanups.push(() => dev.close());
+      await dev.listen();
+      const url = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+      const demo = await open({ url });
+      const widget = demo.widget('inline-widget');
+      await demo.page.locator('#mode', { hasText: 'Demo mode' }).waitFor();
+      await widget.input.fill(QUESTION);
+      await widget.input.press('Enter');
+      await widget.root.locator('article.turn.done').waitFor();
+      assert.equal(await widget.lastAnswer.locator('a.citation').count() > 0, true, 'streamed with citations');
+      const module = await demo.context.request.get(`${url}/bot-answer.js`);
+      assert.match(await module.text(), /src\/widget\/bot-answer\.ts/, 'the element comes from its TypeScript sources');
+      assert.deepEqual(demo.errors, []);
+    } finally {
+      console.log = print;
+    }
   });
 });
 
