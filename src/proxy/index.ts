@@ -10,7 +10,7 @@
 export { createProxyHandler, parseRetryAfter } from './handler.js';
 export type { HandlerContext, ProxyHandler, WebHandler } from './handler.js';
 export { DEFAULTS } from './config.js';
-export type { ProxyConfig, RateLimiter, UpstreamFetch } from './config.js';
+export type { ProxyConfig, RateLimiter, UpstreamFetch, UpstreamResponse } from './config.js';
 export { serveNode, toRequest } from './node-server.js';
 export type { NodeServer, ServeNodeOptions } from './node-server.js';
 export { createNodeFetch } from './node-fetch.js';
