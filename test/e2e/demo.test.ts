@@ -38,6 +38,25 @@ async function open(on: { url: string } = server): Promise<DemoPage> {
   return demo;
 }
 
+/**
+ * Starts recording, in the page, each new length of the inline widget's last answer while its
+ * turn is still answering, and whether Stop was offered then: proof of streaming that does not
+ * depend on polling from outside catching the right moment.
+ */
+const RECORD_STREAMING = `(() => {
+  const root = document.getElementById('inline-widget').shadowRoot;
+  window.streamSeen = { lengths: [], stop: false };
+  new MutationObserver(() => {
+    const turns = root.querySelectorAll('article.turn');
+    const turn = turns[turns.length - 1];
+    if (!turn || !turn.classList.contains('answering')) return;
+    const length = (turn.querySelector('[part~="answer"]')?.textContent ?? '').length;
+    const lengths = window.streamSeen.lengths;
+    if (length > 0 && length !== lengths[lengths.length - 1]) lengths.push(length);
+    if (root.querySelector('[part~="stop"]')) window.streamSeen.stop = true;
+  }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+})()`;
+
 /** Starts recording `bot-answer-done` details in the page. */
 const RECORD_DONE = `(() => { window.doneEvents = []; document.addEventListener('bot-answer-done', (e) => window.doneEvents.push(e.detail)); })()`;
 
@@ -62,22 +81,21 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
     const demo = await open();
     const { page } = demo;
     await page.evaluate(RECORD_DONE);
+    await page.evaluate(RECORD_STREAMING);
     const widget = demo.widget('inline-widget');
 
     await widget.input.focus();
     await page.keyboard.type(QUESTION);
     await page.keyboard.press('Enter');
-
-    // Seen while still answering: part of the text is on screen, the Stop control is offered.
-    const streaming = widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ });
-    await streaming.waitFor();
-    const partial = (await widget.lastAnswer.textContent()) ?? '';
-    assert.ok(partial.trim().length > 0, 'some text is shown while answering');
-    assert.equal(await widget.stop.isVisible(), true, 'Stop is offered while answering');
-
     await widget.root.locator('article.turn.done').waitFor();
+
+    // Recorded in the page while the answer arrived: text grew in several steps, with Stop offered.
+    const seen = await page.evaluate<{ lengths: number[]; stop: boolean }>('window.streamSeen');
     const final = (await widget.lastAnswer.textContent()) ?? '';
-    assert.ok(final.length > partial.length, `the answer kept growing after the first text (${partial.length} -> ${final.length} characters)`);
+    assert.ok(seen.lengths.length >= 2, `the text appeared in steps while answering (${seen.lengths.join(', ')})`);
+    assert.ok(seen.lengths.every((length, i) => i === 0 || length > seen.lengths[i - 1]!), 'and only grew');
+    assert.ok(seen.lengths[0]! < final.length, `the first text shown (${seen.lengths[0]} characters) was part of the answer (${final.length})`);
+    assert.equal(seen.stop, true, 'Stop was offered while answering');
     assert.equal(await widget.stop.count(), 0, 'Stop goes away once the answer is complete');
     assert.match((await widget.status.textContent()) ?? '', /Answer ready/);
 
