@@ -1,5 +1,5 @@
 import type { Token } from 'marked';
-import { collectLinks, exceedsCaps, lex, plainText, renderTokens, type Links, type RenderOptions } from './markdown.js';
+import { collectLinks, exceedsCaps, language, lex, plainText, renderTokens, type Links, type RenderOptions } from './markdown.js';
 import { stabilize } from './stabilize.js';
 
 /** Options of a {@link StreamRenderer}. */
@@ -204,7 +204,7 @@ export class StreamRenderer {
         // Built with DOM calls (no HTML), in the shape marked gives a code block.
         const pre = (this.pre = c.appendChild(document.createElement('pre')));
         const el = pre.appendChild(document.createElement('code'));
-        const lang = /^[\w+#-]{1,32}/.exec(fence![2])?.[0];
+        const lang = language(fence![2]);
         pre.tabIndex = 0;
         if (lang) el.className = `language-${lang}`;
         el.textContent = code;
