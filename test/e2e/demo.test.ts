@@ -172,7 +172,8 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
 
   test('every question the page suggests is answered by the sample knowledge base, with sources', async () => {
     const demo = await open();
-    const inWidget = ((await demo.widget('inline-widget').root.getAttribute('suggestions')) ?? '').split('|');
+    const attributes = await demo.page.locator('bot-answer[suggestions]').evaluateAll((els) => els.map((el) => el.getAttribute('suggestions') ?? ''));
+    const inWidget = attributes.flatMap((value) => value.split('|'));
     const beside = (await demo.page.locator('#suggestions button').allTextContents()).map((text) => text.trim());
     assert.ok(inWidget.length >= 3 && beside.length >= 3, `suggestions in the widget (${inWidget.length}) and beside it (${beside.length})`);
     for (const question of [...inWidget, ...beside]) {
