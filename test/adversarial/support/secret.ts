@@ -3,9 +3,10 @@ import { count } from './tally.js';
 
 /**
  * The upstream key used across the suite, and every form in which it could leak. It holds
- * `+`, `/` and `=` so its URL-encoded form differs from the plain one.
+ * `+`, `/` and `=` so its URL-encoded form differs from the plain one. The runner passes one key
+ * to every test file (ADVERSARIAL_KEY) and builds the bundle with it in the environment.
  */
-export const KEY = `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
+export const KEY = process.env.ADVERSARIAL_KEY || `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
 
 /** The key as plain text, base64 (alone and inside `Bearer ...`), base64url and URL-encoded. */
 export const KEY_FORMS: readonly string[] = [

@@ -1,0 +1,301 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { Source } from '../../src/protocol/types.js';
+import { splitText } from './corpus/dialects.js';
+import { buildCorpus, type Payload } from './corpus/payloads.js';
+import { bundleDir, CHECK, launchChromium, PROBE } from './support/browser.js';
+import { startHostileUpstream, type HostileUpstream, type Script } from './support/hostile-upstream.js';
+import { RUN } from './support/options.js';
+import { chunkBytes, createRng, type Rng } from './support/prng.js';
+import { findKey, KEY } from './support/secret.js';
+import { startProxy, type RunningProxy } from './support/system.js';
+import { count } from './support/tally.js';
+
+/**
+ * Hostile content end to end: hostile upstream -> real proxy -> real element in headless
+ * Chromium. Each payload sits in the answer Markdown or one Source field, between sentinels.
+ */
+
+const BATCH = 20;
+/** Only payloads in the author photo field may make the page load an image elsewhere: the element shows https photos by design. */
+const PHOTO_HOST = 'ok.example';
+const CSP = ["default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", `img-src 'self' https://${PHOTO_HOST}`, "connect-src 'self'", "frame-src 'none'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "media-src 'self'"].join('; ');
+
+const scripts = new Map<string, Script>();
+let upstream: HostileUpstream;
+let proxy: RunningProxy;
+let browser: Browser;
+let bundle: string;
+const pageTexts: string[] = [];
+
+before(async () => {
+  bundle = readFileSync(join(bundleDir(), 'bot-answer.iife.js'), 'utf8');
+  upstream = await startHostileUpstream({ key: KEY, script: (body) => scripts.get((body as { message?: string })?.message ?? '') ?? { status: 404, headers: { 'content-type': 'application/json' }, chunks: ['{}'] } });
+  proxy = await startProxy({
+    apiKey: KEY,
+    baseUrl: upstream.url,
+    rateLimitPerMinute: 0,
+    idleTimeoutMs: 1500,
+    heartbeatMs: 500,
+    compose: (handler) => async (request, context) => {
+      const url = new URL(request.url);
+      if (request.method === 'GET' && url.pathname === '/') return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy-report-only': CSP } });
+      if (request.method === 'GET' && url.pathname === '/bot-answer.iife.js') return new Response(bundle, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      return handler(request, context);
+    },
+  });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await proxy?.close();
+  await upstream?.close();
+  assert.deepEqual(findKey(proxy?.logs.join('\n') ?? '', 'proxy log'), []);
+  assert.deepEqual(findKey(pageTexts.join('\n'), 'pages'), []);
+});
+
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>adversarial</title>
+<style>body{margin:0;padding:16px;font:16px sans-serif}bot-answer{width:640px;margin:0 0 24px;border:1px solid #ccc}</style>
+<script src="/bot-answer.iife.js"></script></head><body><main id="cases"></main></body></html>`;
+
+// Browser-side steps, as script text (the Node type-check has no DOM library).
+const MOUNT = `(ids) => {
+  const main = document.getElementById('cases');
+  for (const id of ids) {
+    const el = document.createElement('bot-answer');
+    el.setAttribute('bot-id', 'demo');
+    el.dataset.case = id;
+    main.append(el);
+  }
+  return Promise.all([...main.children].map(async (el) => {
+    await customElements.whenDefined('bot-answer');
+    await el.updateComplete;
+    el.ask(el.dataset.case);
+  }));
+}`;
+const SETTLED = `(want) => want.every((id) => id in window.__adv.done || id in window.__adv.errors)`;
+const OPEN_SOURCES = `(() => {
+  for (const host of document.querySelectorAll('bot-answer'))
+    for (const t of host.shadowRoot ? host.shadowRoot.querySelectorAll('[part~="sources-toggle"][aria-expanded="false"]') : []) t.click();
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+})()`;
+const READ_ADV = `(() => ({ hits: window.__adv.hits, longest: window.__adv.longest, done: Object.keys(window.__adv.done), errors: window.__adv.errors }))()`;
+const SHADOW_HTML = `[...document.querySelectorAll('bot-answer')].map((h) => h.shadowRoot ? h.shadowRoot.innerHTML : '').join('\\n')`;
+const ASK_ONE = `async (caseId) => {
+  const el = document.createElement('bot-answer');
+  el.setAttribute('bot-id', 'demo');
+  el.dataset.case = caseId;
+  document.getElementById('cases').append(el);
+  await customElements.whenDefined('bot-answer');
+  await el.updateComplete;
+  const settled = new Promise((resolve) => {
+    el.addEventListener('bot-answer-done', (e) => resolve('done:' + e.detail.answer));
+    el.addEventListener('bot-answer-error', () => resolve('error'));
+    setTimeout(() => resolve('timeout'), 20000);
+  });
+  el.ask(caseId);
+  const result = await settled;
+  await new Promise((r) => setTimeout(r, 300));
+  const answers = el.shadowRoot.querySelectorAll('[part~="answer"]');
+  const last = answers[answers.length - 1];
+  const shown = (last ? last.textContent : '').replace(/\\s+/g, ' ').trim();
+  const err = el.shadowRoot.querySelector('[part~="error"]');
+  const errorShown = !!(err && err.textContent.trim());
+  const state = el.state;
+  el.remove();
+  return { result, shown, errorShown, state };
+}`;
+
+interface Case {
+  id: string;
+  payload: Payload;
+  before: string;
+  after?: string;
+  sourceSentinel?: string;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const [head, tail] = path.split('.') as [string, string | undefined];
+  if (tail === undefined) target[head] = value;
+  else target[head] = { ...(target[head] as object | undefined), [tail]: value };
+}
+
+/** The upstream script for one payload: the answer streamed in random pieces, or one JSON body for huge ones. */
+function scriptFor(c: Case, rng: Rng): Script {
+  const { payload } = c;
+  let answer: string;
+  let sources: unknown[];
+  if (payload.field === 'answer') {
+    answer = `${c.before}\n\n${String(payload.value)}\n\n${c.after ?? ''}`;
+    sources = [{ title: 'Travel policy', url: 'https://wiki.example.com/travel', app_name: 'Wiki' }];
+  } else {
+    answer = `${c.before} is the answer [[1]](https://wiki.example.com/travel) ${c.after}`;
+    let hostile: unknown;
+    if (payload.field === 'source') hostile = payload.value;
+    else {
+      const base: Record<string, unknown> = { title: 'Hostile source', url: 'https://wiki.example.com/hostile', app_name: 'Wiki', snippet: 'snippet', author: { name: 'Dana Reyes', email: 'dana@example.com' }, modified_time: 1730243482 };
+      setPath(base, payload.field, payload.value);
+      hostile = base;
+    }
+    sources = [hostile, { title: c.sourceSentinel, url: 'https://wiki.example.com/travel', app_name: 'Wiki' } satisfies Source];
+  }
+  if (answer.length > 200_000 || rng.chance(0.15)) {
+    return { headers: { 'content-type': 'application/json' }, chunks: chunkBytes(new TextEncoder().encode(JSON.stringify({ answer, answer_found: true, sources })), rng, 40) };
+  }
+  const pieces = answer.length > 5_000 ? chop(answer, Math.ceil(answer.length / 200)) : splitText(answer, rng);
+  let text = pieces.map((p) => `event: delta\ndata: ${JSON.stringify({ text: p })}\n\n`).join('');
+  text += `event: sources\ndata: ${JSON.stringify({ sources })}\n\nevent: done\ndata: {"answer_found":true}\n\n`;
+  return { headers: { 'content-type': 'text/event-stream' }, chunks: chunkBytes(new TextEncoder().encode(text), rng, 60) };
+}
+
+function chop(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+interface BatchResult {
+  hits: string[];
+  requests: string[];
+  longest: number;
+  perCase: Array<{ id: string; problems: string[] }>;
+}
+
+/** One page with one element per case: ask, wait for every answer to settle, open the sources, check. */
+async function runBatch(cases: Case[], rng: Rng): Promise<BatchResult> {
+  for (const c of cases) scripts.set(c.id, scriptFor(c, rng));
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page: Page = await context.newPage();
+  const origin = new URL(proxy.url).origin;
+  const requests: string[] = [];
+  const photoCase = cases.some((c) => c.payload.field === 'author.photo');
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === origin) return route.continue();
+    if (!(photoCase && url.protocol === 'https:' && url.hostname === PHOTO_HOST)) requests.push(url.href.slice(0, 120));
+    return route.abort();
+  });
+  page.on('websocket', (ws) => requests.push(`websocket ${ws.url()}`));
+  page.on('popup', (p) => requests.push(`popup ${p.url()}`));
+  page.on('dialog', (d) => void d.dismiss());
+  await page.addInitScript({ content: PROBE });
+  try {
+    await page.goto(proxy.url + '/');
+    await page.evaluate(`(${MOUNT})(${JSON.stringify(cases.map((c) => c.id))})`);
+    const ids = cases.map((c) => c.id);
+    // Polled from Node: waitForFunction would compile its predicate in the page, which the CSP reports as eval.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !(await page.evaluate(`(${SETTLED})(${JSON.stringify(ids)})`))) await page.waitForTimeout(100);
+    // Open every sources panel so the source fields are rendered and checked too.
+    await page.evaluate(OPEN_SOURCES);
+    await page.waitForTimeout(150);
+    const perCase = (await page.evaluate(`(${CHECK})(${JSON.stringify(cases.map(({ id, before, after, sourceSentinel }) => ({ id, before, after, sourceSentinel })))})`)) as Array<{ id: string; problems: string[]; state: string }>;
+    const adv = (await page.evaluate(READ_ADV)) as { hits: string[]; longest: number; done: string[]; errors: Record<string, unknown> };
+    for (const r of perCase) {
+      if (!adv.done.includes(r.id)) r.problems.push(`no bot-answer-done (state ${r.state}${adv.errors[r.id] ? `, error ${JSON.stringify(adv.errors[r.id])}` : ''})`);
+    }
+    pageTexts.push(await page.content(), (await page.evaluate(SHADOW_HTML)) as string);
+    return { hits: adv.hits, requests, longest: adv.longest, perCase };
+  } finally {
+    await context.close();
+    for (const c of cases) scripts.delete(c.id);
+  }
+}
+
+function makeCases(payloads: Payload[]): Case[] {
+  return payloads.map((payload, n) => ({
+    id: `p${n}-${payload.id}`.slice(0, 120),
+    payload,
+    before: `zqxbefore${n}`,
+    after: payload.swallowsRest ? undefined : `zqxafter${n}`,
+    sourceSentinel: payload.field === 'answer' ? undefined : `zqxsource${n}`,
+  }));
+}
+
+describe('hostile content through the whole chain renders inert', () => {
+  const corpus = buildCorpus(RUN.fuzzPayloads, RUN.seed);
+
+  test('the corpus is big and covers every field and category', () => {
+    assert.ok(corpus.length >= 150, `${corpus.length} payloads`);
+    for (const field of ['answer', 'url', 'title', 'snippet', 'app_name', 'author.name', 'author.email', 'author.photo', 'modified_time']) assert.ok(corpus.some((p) => p.field === field), field);
+    assert.ok(corpus.filter((p) => p.category === 'shared-vectors').length >= 60);
+  });
+
+  test(`${corpus.length} payloads: no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: 30 * 60_000 }, async () => {
+    const cases = makeCases(corpus);
+    const rng = createRng(RUN.seed + 99);
+    const failures: string[] = [];
+    for (let i = 0; i < cases.length; i += BATCH) {
+      const batch = cases.slice(i, i + BATCH);
+      const result = await runBatch(batch, rng);
+      count('payloadsTried', batch.length);
+      count('payloadPagesChecked');
+      for (const r of result.perCase) for (const p of r.problems) failures.push(`${r.id}: ${p}`);
+      const pageLevel = [...result.hits, ...result.requests.map((r) => `request to ${r}`)];
+      if (pageLevel.length) {
+        // Page-wide signs cannot name their payload: replay the batch one payload per page to find it.
+        for (const c of batch) {
+          const alone = await runBatch([c], rng);
+          const signs = [...alone.hits, ...alone.requests.map((r) => `request to ${r}`)];
+          for (const s of signs) failures.push(`${c.id}: ${s}`);
+          count('scriptsExecuted', alone.hits.filter((h) => !h.startsWith('longtask') && !h.startsWith('csp: img') && !h.startsWith('csp: media')).length);
+          count('unexpectedRequests', alone.requests.length);
+          count('longTasks', alone.hits.filter((h) => h.startsWith('longtask')).length);
+        }
+      }
+      count('badUrlsFound', result.perCase.flatMap((r) => r.problems).filter((p) => /=|srcset/.test(p) && !/escapes/.test(p)).length);
+      count('layoutEscapes', result.perCase.flatMap((r) => r.problems).filter((p) => /escapes the box|position:fixed/.test(p)).length);
+    }
+    assert.equal(failures.length, 0, `${failures.length} problems:\n${failures.slice(0, 200).join('\n')}`);
+  });
+});
+
+describe('broken streams through the browser', () => {
+  const WORDS = ['alpha', 'βeta', '日本語', '😀', 'naïve', 'עברית', 'data:', 'event:', 'end'];
+  const plain = (rng: Rng, n: number) => Array.from({ length: n }, () => rng.pick(WORDS)).join(' ');
+
+  test(`${RUN.browserStreamSamples} complete and broken streams: exact text, or an error and a prefix, never a false done`, { timeout: 10 * 60_000 }, async () => {
+    const rng = createRng(RUN.seed + 7);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript({ content: PROBE });
+    await page.goto(proxy.url + '/');
+    const failures: string[] = [];
+    try {
+      for (let i = 0; i < RUN.browserStreamSamples; i++) {
+        const answer = plain(rng, rng.int(5, 60));
+        const kind = (['complete', 'reset', 'stall', 'complete', 'endless-event'] as const)[i % 5]!;
+        const pieces = splitText(answer, rng);
+        let text = pieces.map((p) => `event: delta\ndata: ${JSON.stringify({ text: p })}\n\n`).join('');
+        const bytes = new TextEncoder().encode(text + 'event: done\ndata: {"answer_found":true}\n\n');
+        const id = `stream-${i}-${kind}`;
+        if (kind === 'complete') scripts.set(id, { chunks: chunkBytes(bytes, rng, 80), gapMs: 0 });
+        else if (kind === 'endless-event') scripts.set(id, { chunks: [text.slice(0, 0)], forever: () => 'data: ' + 'q'.repeat(32 * 1024), gapMs: 1 });
+        else scripts.set(id, { chunks: chunkBytes(bytes.subarray(0, rng.int(0, bytes.length - 45)), rng, 40), ending: kind });
+        const outcome = (await page.evaluate(`(${ASK_ONE})(${JSON.stringify(id)})`)) as { result: string; shown: string; errorShown: boolean; state: string; doneEvents: number };
+        scripts.delete(id);
+        count('streamsChecked');
+        const norm = answer.replace(/\s+/g, ' ').trim();
+        if (kind === 'complete') {
+          if (outcome.result !== 'done:' + answer) failures.push(`${id}: ${outcome.result.slice(0, 80)} (want done with the exact answer)`);
+          else if (outcome.shown !== norm) failures.push(`${id}: shows ${JSON.stringify(outcome.shown.slice(0, 80))}, want ${JSON.stringify(norm.slice(0, 80))}`);
+        } else {
+          count('faultsSurvived');
+          if (outcome.result.startsWith('done')) {
+            count('falseDones');
+            failures.push(`${id}: a broken stream ended in done`);
+          } else if (outcome.result !== 'error' || !outcome.errorShown || outcome.state !== 'error') failures.push(`${id}: ${outcome.result}, error shown ${outcome.errorShown}, state ${outcome.state}`);
+          else if (!norm.startsWith(outcome.shown)) failures.push(`${id}: shows ${JSON.stringify(outcome.shown.slice(-60))}, not a prefix of what was sent`);
+        }
+      }
+    } finally {
+      await context.close();
+    }
+    assert.equal(failures.length, 0, failures.join('\n'));
+  });
+});
