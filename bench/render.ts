@@ -54,7 +54,10 @@ export async function benchRender(report: Report, browser: Browser, bundle: stri
   server.page('/json', page('/bot-answer.js', 'bot-answer', 'mode="inline" stream="false"'));
   server.page('/naive', page('/naive.js', 'naive-answer', ''));
 
-  /** One question in a fresh page. `trace` records a Chrome trace; `countFrames` runs the page's rAF counter. */
+  /**
+   * One question in a fresh page. `metrics`: nothing else runs in the page; `frames`: the
+   * page's requestAnimationFrame counter runs; `trace`: a Chrome trace is recorded.
+   */
   async function sample(variant: Variant, kind: 'metrics' | 'frames' | 'trace'): Promise<Sample> {
     const trace = kind === 'trace';
     const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
