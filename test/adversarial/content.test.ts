@@ -220,6 +220,49 @@ function makeCases(payloads: Payload[]): Case[] {
 describe('hostile content through the whole chain renders inert', () => {
   const corpus = buildCorpus(RUN.fuzzPayloads, RUN.seed);
 
+  test('the page probes catch what they look for (self-check on a deliberately broken element)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const stray: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin === new URL(proxy.url).origin) return route.continue();
+      stray.push(url.href);
+      return route.abort();
+    });
+    await page.addInitScript({ content: PROBE });
+    try {
+      await page.goto(proxy.url + '/');
+      await page.evaluate(`(async () => {
+        const el = document.createElement('bot-answer');
+        el.setAttribute('bot-id', 'demo');
+        el.dataset.case = 'control';
+        document.getElementById('cases').append(el);
+        await customElements.whenDefined('bot-answer');
+        await el.updateComplete;
+        const box = document.createElement('div');
+        box.setAttribute('part', 'answer');
+        box.innerHTML = '<a href=" JaVa\\tscript:alert(1)">x</a><div style="position:fixed;left:0;top:0;width:3000px;height:10px">wide</div><img src="https://evil.example/p.gif" onerror="alert(2)">';
+        el.shadowRoot.append(box);
+        const start = performance.now();
+        while (performance.now() - start < 1100) {}
+      })()`);
+      await page.waitForTimeout(500);
+      const [result] = (await page.evaluate(`(${CHECK})([{ id: 'control', before: 'never-shown', after: 'never-shown' }])`)) as Array<{ problems: string[] }>;
+      const hits = (await page.evaluate('window.__adv.hits')) as string[];
+      const problems = result!.problems.join('\n');
+      assert.match(problems, /a href=/);
+      assert.match(problems, /handler attribute onerror/);
+      assert.match(problems, /escapes the box|position:fixed/);
+      assert.match(problems, /text before the payload is not shown/);
+      assert.ok(hits.some((h) => h.startsWith('alert')), `alert not caught: ${hits.join(', ')}`);
+      assert.ok(hits.some((h) => h.startsWith('longtask')), `long task not caught: ${hits.join(', ')}`);
+      assert.ok(stray.some((u) => u.includes('evil.example')), 'stray request not caught');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the corpus is big and covers every field and category', () => {
     assert.ok(corpus.length >= 150, `${corpus.length} payloads`);
     for (const field of ['answer', 'url', 'title', 'snippet', 'app_name', 'author.name', 'author.email', 'author.photo', 'modified_time']) assert.ok(corpus.some((p) => p.field === field), field);

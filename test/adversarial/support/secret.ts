@@ -8,26 +8,29 @@ import { count } from './tally.js';
  */
 export const KEY = process.env.ADVERSARIAL_KEY || `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
 
-/** The key as plain text, base64 (alone and inside `Bearer ...`), base64url and URL-encoded. */
-export const KEY_FORMS: readonly string[] = [
-  KEY,
-  Buffer.from(KEY).toString('base64').replace(/=+$/, ''),
-  Buffer.from(KEY).toString('base64url'),
-  Buffer.from(`Bearer ${KEY}`).toString('base64').replace(/=+$/, ''),
-  encodeURIComponent(KEY),
-  encodeURI(KEY),
+/** The key as plain text, base64 (alone and inside `Bearer ...`), base64url and URL-encoded, and a cut-off piece of it. */
+const FORMS: ReadonlyArray<[string, string]> = [
+  ['plain', KEY],
+  ['base64', Buffer.from(KEY).toString('base64').replace(/=+$/, '')],
+  ['base64url', Buffer.from(KEY).toString('base64url')],
+  ['base64 of "Bearer <key>"', Buffer.from(`Bearer ${KEY}`).toString('base64').replace(/=+$/, '')],
+  ['URL-encoded', encodeURIComponent(KEY)],
+  ['encodeURI', encodeURI(KEY)],
   // Long enough to be the key, short enough to catch a truncated or reflowed copy.
-  KEY.slice(7, 7 + 16),
+  ['16-character piece', KEY.slice(7, 7 + 16)],
 ];
+export const KEY_FORMS: readonly string[] = FORMS.map(([, form]) => form);
 
 /**
  * Scans one text for every form of the key; returns the forms found (empty when clean) and
- * adds the scan to the suite's tally.
+ * adds the scan to the suite's tally (unless `tally` is false, as for the scanner's self-check).
  */
-export function findKey(text: string, where: string): string[] {
-  count('keyScans');
-  count('bytesScannedForKey', Buffer.byteLength(text));
-  const found = KEY_FORMS.filter((form) => text.includes(form)).map((form) => `${where}: key form "${form.slice(0, 6)}..."`);
-  if (found.length) count('keySightings', found.length);
+export function findKey(text: string, where: string, tally = true): string[] {
+  const found = FORMS.filter(([, form]) => text.includes(form)).map(([name]) => `${where}: the key (${name})`);
+  if (tally) {
+    count('keyScans');
+    count('bytesScannedForKey', Buffer.byteLength(text));
+    if (found.length) count('keySightings', found.length);
+  }
   return found;
 }
