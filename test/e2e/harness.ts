@@ -9,8 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
-// @ts-expect-error: a plain JavaScript helper shared with the browser test runner, without type declarations.
-import { CHROME_ARGS, requireChrome } from '../../scripts/find-chrome.mjs';
 import { startDemoServer, type DemoServerOptions, type RunningDemo } from '../../demo/server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -29,9 +27,17 @@ export async function buildWidget(): Promise<{ dir: string; remove(): Promise<vo
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Launches the system Chromium headless. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: requireChrome() as string, args: CHROME_ARGS as string[], headless: true });
+/** The browser finder shared with the browser test runner: plain JavaScript, so typed here. */
+interface FindChrome {
+  requireChrome(): string;
+  CHROME_ARGS: string[];
+}
+
+/** Launches the system Chromium headless (one clear line and exit when there is none). */
+export async function launchChromium(): Promise<Browser> {
+  const finder = '../../scripts/find-chrome.mjs';
+  const { requireChrome, CHROME_ARGS } = (await import(finder)) as FindChrome;
+  return chromium.launch({ executablePath: requireChrome(), args: CHROME_ARGS, headless: true });
 }
 
 /** Starts the demo server on a free loopback port, quiet, serving the bundles from `distDir`. */
