@@ -3,7 +3,7 @@
  * `npm start` runs it through `demo/start.ts`; the end-to-end tests and the screenshot script
  * start it in-process.
  */
-import { startProxy, type RunningProxy, type StartProxyOptions } from '../src/proxy/index.js';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../src/proxy/node.js';
 import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../src/upstream/index.js';
 import { createDemoRoutes } from './static-routes.js';
 

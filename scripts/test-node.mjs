@@ -1,5 +1,5 @@
 // Runs Node's built-in test runner over the TypeScript tests in the given folders
-// (default: every folder under test/ except the browser tests), through tsx.
+// (or files; default: every folder under test/ except the browser tests), through tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test
 process.exit(result.status ?? 1);
 
 function collect(dir) {
+  if (statSync(dir).isFile()) return [dir];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return collect(path);

@@ -1,22 +1,15 @@
 /**
- * `bot-answer/proxy`: the key-holding proxy for the `<bot-answer>` element.
+ * `bot-answer/proxy`: the key-holding proxy for the `<bot-answer>` element, as a Web-standard
+ * handler that runs anywhere `Request`/`Response` do (Node, Deno, Bun, Hono, Next.js route
+ * handlers, edge runtimes). Nothing here imports a Node built-in; the Node server lives in
+ * `bot-answer/proxy/node`.
  *
- * - {@link createProxyHandler}: a Web-standard `(Request) => Promise<Response>` handler for any
- *   runtime (Node, Hono, Next.js route handlers, edge).
- * - {@link serveNode}: serves any Web handler over `node:http`.
- * - {@link startProxy}: the whole server as the `bot-answer-proxy` command runs it (demo mode included).
- * - {@link createNodeFetch}: a pooled keep-alive upstream client for Node.
+ * - {@link createProxyHandler}: `(Request, {clientAddress}?) => Promise<Response>`.
  */
 export { createProxyHandler, parseRetryAfter } from './handler.js';
 export type { HandlerContext, ProxyHandler, WebHandler } from './handler.js';
 export { DEFAULTS } from './config.js';
 export type { ProxyConfig, RateLimiter, UpstreamFetch, UpstreamResponse } from './config.js';
-export { serveNode, toRequest } from './node-server.js';
-export type { NodeServer, ServeNodeOptions } from './node-server.js';
-export { createNodeFetch } from './node-fetch.js';
-export type { NodeFetch, NodeFetchOptions } from './node-fetch.js';
-export { startProxy } from './server.js';
-export type { RunningProxy, StartProxyOptions } from './server.js';
 export { FAILURES, ProxyError } from './errors.js';
 export type { Failure, FailureInfo } from './errors.js';
 export { StreamNormaliser } from './normalise.js';

@@ -43,39 +43,26 @@ export interface NodeServer {
 // Hop-by-hop headers describe one connection and are never copied across it.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
 
-/**
- * Serves any Web-standard handler over `node:http`: converts each request, streams the
- * response with back-pressure, aborts the request's signal when the client goes away, and
- * shuts down gracefully.
- */
-export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
-  const host = options.host ?? '127.0.0.1';
-  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
-  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
-  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
-  const onShutdown = options.onShutdown ?? (typeof handler.shutdown === 'function' ? handler.shutdown.bind(handler) : undefined);
-  const inflight = new Set<ServerResponse>();
-  let closing = false;
-  let idle: (() => void) | undefined;
+/** Options of {@link createNodeListener}. */
+export interface NodeListenerOptions {
+  /** Host for request URLs when the client sends no Host header. Default `localhost`. */
+  host?: string;
+  /** How long a write may wait for a client that stopped reading before the response is dropped. Default 30 s. */
+  drainTimeoutMs?: number;
+  /** Whether the server is shutting down (responses then close their connection). */
+  closing?: () => boolean;
+}
 
-  const server = createServer(
-    {
-      headersTimeout: options.clientHeadersTimeoutMs ?? 10_000,
-      requestTimeout: options.clientRequestTimeoutMs ?? 30_000,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
-      // Node checks the two timeouts above only this often (default 30 s): check every second.
-      connectionsCheckingInterval: Math.min(1_000, options.clientHeadersTimeoutMs ?? 1_000),
-      noDelay: true,
-    },
-    (req, res) => {
-      inflight.add(res);
-      res.once('close', () => {
-        inflight.delete(res);
-        if (inflight.size === 0) idle?.();
-      });
-      void serve(req, res);
-    },
-  );
+/**
+ * Turns a Web-standard handler into a `node:http` request listener `(req, res)`, usable as
+ * `http.createServer(listener)` or as an Express/Connect route: converts the request, aborts its
+ * signal when the client goes away, and streams the response with back-pressure.
+ */
+export function createNodeListener(handler: WebHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const host = options.host ?? 'localhost';
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+  const closing = options.closing ?? (() => false);
+  return serve;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const abort = new AbortController();
@@ -110,7 +97,7 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) res.setHeader('set-cookie', cookies);
     // An unread request body (e.g. refused as too large) must not be parsed as the next request.
-    if (!req.complete || closing) res.setHeader('connection', 'close');
+    if (!req.complete || closing()) res.setHeader('connection', 'close');
     if (!response.body || req.method === 'HEAD') {
       response.body?.cancel().catch(() => {});
       res.end();
@@ -144,6 +131,42 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
       res.off('close', onClose);
     }
   }
+}
+
+/**
+ * Serves any Web-standard handler over `node:http`: converts each request, streams the
+ * response with back-pressure, aborts the request's signal when the client goes away, and
+ * shuts down gracefully.
+ */
+export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
+  const host = options.host ?? '127.0.0.1';
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
+  const onShutdown = options.onShutdown ?? (typeof handler.shutdown === 'function' ? handler.shutdown.bind(handler) : undefined);
+  const inflight = new Set<ServerResponse>();
+  let closing = false;
+  const listener = createNodeListener(handler, { host, drainTimeoutMs, closing: () => closing });
+  let idle: (() => void) | undefined;
+
+  const server = createServer(
+    {
+      headersTimeout: options.clientHeadersTimeoutMs ?? 10_000,
+      requestTimeout: options.clientRequestTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      // Node checks the two timeouts above only this often (default 30 s): check every second.
+      connectionsCheckingInterval: Math.min(1_000, options.clientHeadersTimeoutMs ?? 1_000),
+      noDelay: true,
+    },
+    (req, res) => {
+      inflight.add(res);
+      res.once('close', () => {
+        inflight.delete(res);
+        if (inflight.size === 0) idle?.();
+      });
+      void listener(req, res);
+    },
+  );
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
