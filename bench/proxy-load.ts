@@ -29,6 +29,8 @@ export interface LoadOptions {
 }
 
 interface RunResult {
+  /** Failed responses by status (and `error`, `timeout`), autocannon runs only. */
+  failureKinds?: Record<string, number>;
   /** CPU time (µs) the target's process spent per successful request, when known. */
   cpuPerRequest?: number;
   requestsPerSecond: number;
@@ -73,13 +75,20 @@ async function autocannonRun(target: Target, options: { connections: number; sec
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
+  const statuses: Record<string, number> = {};
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode === 200) latencies.push(responseTime);
-    else failures++;
+    else {
+      failures++;
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    }
   });
   const result = await finished;
   failures += result.errors + result.timeouts;
+  if (result.errors) statuses.error = result.errors;
+  if (result.timeouts) statuses.timeout = result.timeouts;
   return {
+    failureKinds: statuses,
     requestsPerSecond: latencies.length / options.seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -157,7 +166,20 @@ export async function benchProxyLoad(
       note: 'user + system CPU time of the proxy process over the run (process.cpuUsage) per successful request; the CPU bound on throughput on this machine',
     });
   }
-  report.add({ section: 'proxy-json', id: 'failures', label: 'failed requests (non-200, errors, timeouts)', value: failures, unit: '', note: 'all load runs' });
+  const kinds: Record<string, Record<string, number>> = {};
+  for (const [name, list] of runs) {
+    const byKind: Record<string, number> = {};
+    for (const r of list) for (const [kind, n] of Object.entries(r.failureKinds ?? {})) byKind[kind] = (byKind[kind] ?? 0) + n;
+    if (Object.keys(byKind).length) kinds[name] = byKind;
+  }
+  report.add({
+    section: 'proxy-json',
+    id: 'failures',
+    label: 'failed requests (non-200, errors, timeouts)',
+    value: failures,
+    unit: '',
+    note: `all load runs at ${options.connections} connections${failures ? `: ${JSON.stringify(kinds)}` : ''}`,
+  });
 
   // Fixed rate: below saturation, so the difference is the proxy's own cost per request.
   const body = JSON.stringify({ message: options.message, bot_id: 'demo', stream: false });
