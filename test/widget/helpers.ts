@@ -31,9 +31,12 @@ export function record(el: EventTarget, ...names: string[]) {
   return log;
 }
 
-/** Makes the stub's `script` scenario answer `result` for a new bot id, and returns that id. */
-export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }, slow = false) {
-  const id = bot(slow ? 'script+slow' : 'script');
+/**
+ * Makes the stub's `script` scenario answer `result` for a new bot id, and returns that id. `slow` (or `true`)
+ * streams with long pauses, `fine` as many small events.
+ */
+export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }, pace: boolean | 'slow' | 'fine' = false) {
+  const id = bot(pace ? `script+${pace === true ? 'slow' : pace}` : 'script');
   await fetch(`/stub/script?bot=${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify({ answer_found: true, sources: [], ...result }) });
   return id;
 }

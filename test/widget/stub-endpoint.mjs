@@ -4,7 +4,8 @@
  * sources}` for `stream:false`, otherwise named SSE events split at awkward chunk boundaries with
  * delays, heartbeat comments, and JSON errors with the proxy's statuses. The request's `bot_id`
  * picks the scenario (text after a `:` is free, so tests can keep their counts apart); `+slow`
- * after the name streams with pauses long enough to act mid-answer.
+ * after the name streams with pauses long enough to act mid-answer, `+fine` streams a long answer
+ * as many small events written a few hundred bytes at a time (as a model streams it, only faster).
  * `GET /stub/count?bot=ID` tells how many answer requests that bot id received, `GET /stub/last?bot=ID`
  * the body of the last one; `POST /stub/script?bot=ID`
  * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
@@ -80,14 +81,16 @@ function longAnswer() {
   return s + 'The end.';
 }
 
-async function stream(res, name, result, slow) {
+async function stream(res, name, result, pace) {
+  const slow = pace == 'slow';
+  const fine = pace == 'fine';
   const send = (s) => !res.destroyed && res.write(s);
   if (name == 'hang') return send(': ping\n\n'); // headers and one heartbeat, then silence
   const sse = [ev('sources', { sources: result.sources })];
   if (name == 'replace') sse.push(ev('delta', { text: 'Draft that will be replaced. ' }), ev('replace', { text: '' }));
   const text = result.answer;
   for (let i = 0; i < text.length; ) {
-    const n = slow ? 3 : rand(text.length > 1e4 ? 4000 : 40);
+    const n = slow ? 3 : rand(fine ? 400 : text.length > 1e4 ? 4000 : 40);
     sse.push(ev('delta', { text: text.slice(i, i + n) }));
     i += n;
   }
@@ -97,7 +100,7 @@ async function stream(res, name, result, slow) {
   // Heartbeats between events, and the wire split at arbitrary offsets.
   const wire = ': ping\n\n' + sse.join(': ping\n\n');
   for (let i = 0; i < wire.length && !res.destroyed; ) {
-    const n = rand(wire.length > 1e5 ? 16000 : 90);
+    const n = rand(fine ? 800 : wire.length > 1e5 ? 16000 : 90);
     send(wire.slice(i, i + n));
     i += n;
     await sleep(slow ? 25 : 1);
@@ -141,5 +144,5 @@ export async function stubEndpoint(ctx, next) {
     return res.end(JSON.stringify(result));
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  await stream(res, name, result, slow || name == 'slow');
+  await stream(res, name, result, name == 'slow' ? 'slow' : slow);
 }

@@ -20,6 +20,12 @@ interface Block {
 export const STREAMING_CLASS = 'streaming';
 
 const BLANK_END = /\n[ \t]*\n$/;
+/**
+ * Characters a live tail may cost per animation frame: a tail that lexed more last time waits a frame per
+ * this many characters before it re-renders (a 200 KB paragraph: every 10th frame), so a huge block still
+ * growing costs each frame about what a 20 KB one would, and the page stays responsive.
+ */
+const LEX_PER_FRAME = 20_000;
 /** A fence line at the margin (fences inside lists and quotes render the usual way). */
 const FENCE = /^(`{3,}|~{3,})[ \t]*([^\n]*)\n/gm;
 
@@ -59,6 +65,8 @@ export class StreamRenderer {
   private live: ChildNode[] = [];
   private liveSrc: string | null = null;
   private frame = 0;
+  /** Frames waited since the last render (see LEX_PER_FRAME). */
+  private waited = 0;
   private stale = false;
   /** The open code fence shown as text: its element, where its fence starts in `src`, and the text shown. */
   private pre?: HTMLElement;
@@ -90,7 +98,7 @@ export class StreamRenderer {
     if (this.cr && chunk[0] === '\n') s = s.slice(1);
     this.cr = chunk.endsWith('\r');
     this.src += s;
-    this.frame ||= requestAnimationFrame(() => this.flush());
+    this.schedule();
   }
 
   /**
@@ -102,7 +110,7 @@ export class StreamRenderer {
     this.clear();
     this.stale = true;
     this.append(text);
-    this.frame ||= requestAnimationFrame(() => this.flush());
+    this.schedule();
   }
 
   /** Renders the pending text now instead of on the next frame (still streaming: the tail stays live). */
@@ -122,12 +130,26 @@ export class StreamRenderer {
     this.container.classList.remove(STREAMING_CLASS);
   }
 
+  private schedule() {
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      if (++this.waited * LEX_PER_FRAME < this.lastFlush.lexed) this.schedule();
+      else this.flush();
+    });
+  }
+
   private clear() {
     cancelAnimationFrame(this.frame);
-    this.frame = this.done = 0;
+    this.frame = 0;
     this.raw = this.src = '';
     this.cr = false;
     this.links = {};
+    this.restart();
+  }
+
+  /** Forgets what was rendered (the caller empties the container). */
+  private restart() {
+    this.done = 0;
     this.blocks = [];
     this.live = [];
     this.liveSrc = null;
@@ -137,27 +159,23 @@ export class StreamRenderer {
   private render(final: boolean) {
     const c = this.container;
     cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.frame = this.waited = 0;
     if (this.stale || (final && this.done && exceedsCaps(this.src))) {
       // A replaced text, or a whole answer beyond the caps: that one is plain text, as one render of it would be.
       c.replaceChildren();
       this.stale = false;
-      this.blocks = [];
-      this.live = [];
-      this.pre = this.plain = undefined;
-      this.done = 0;
+      this.restart();
     }
     c.classList.toggle(STREAMING_CLASS, !final);
     const tail = this.src.slice(this.done);
+    this.lastFlush = { lexed: 0, tail: tail.length };
     if (!final && this.plain) {
       // A tail beyond the caps stays beyond them as it grows: append its new text, nothing else.
       this.plain.append(tail.slice(this.plainLen));
       this.plainLen = tail.length;
-      this.lastFlush = { lexed: 0, tail: tail.length };
       return this.onUpdate?.();
     }
     let live = final ? tail : stabilize(tail);
-    this.lastFlush = { lexed: 0, tail: tail.length };
     // An open code fence is shown as text appended as it grows (inert: neither parsed nor sanitised), so a
     // long code block costs each frame only its new text; marked renders it once it closes.
     let fence: RegExpMatchArray | undefined;

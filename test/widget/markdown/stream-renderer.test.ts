@@ -154,6 +154,26 @@ describe('StreamRenderer', () => {
     expect(el.innerHTML).to.equal(render(text).innerHTML);
   });
 
+  it('re-renders a huge growing paragraph every few frames, not every frame', async () => {
+    const el = document.createElement('div');
+    let updates = 0;
+    const r = new StreamRenderer(el, { onUpdate: () => updates++ });
+    const paragraph = 'A long paragraph that keeps growing without a blank line. '.repeat(3300);
+    r.append(paragraph);
+    r.flush();
+    expect(r.lastFlush.lexed).to.be.above(190_000);
+    updates = 0;
+    // One chunk per frame, as a slow stream sends them: 200 KB re-rendered every frame would cost ~40 ms each.
+    for (let i = 0; i < 25; i++) {
+      r.append(`word${i} `);
+      await frame();
+    }
+    expect(updates).to.be.within(1, 3);
+    await frame();
+    r.finish();
+    expect(el.textContent!.trim()).to.equal((paragraph + Array.from({ length: 25 }, (_, i) => `word${i}`).join(' ')).trim());
+  });
+
   it('never touches a committed block again: same nodes, and a selection inside survives later chunks', () => {
     const el = document.createElement('div');
     document.body.append(el);
