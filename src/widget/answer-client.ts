@@ -65,8 +65,8 @@ export async function fetchAnswer(
     clearTimeout(timer);
     timer = setTimeout(() => ((timedOut = true), ctrl.abort()), timeout) as unknown as number;
   };
-  const stop = () => ctrl.abort();
-  signal.addEventListener('abort', stop);
+  // Removed when `ctrl` aborts, which `finally` always does (it also ends a stream left unread).
+  signal.addEventListener('abort', () => ctrl.abort(), { signal: ctrl.signal });
   arm();
   try {
     if (signal.aborted) throw 0;
@@ -103,16 +103,17 @@ export async function fetchAnswer(
       arm();
       parser.feed(value);
     }
-    reader.cancel().catch(() => {});
-    if (result instanceof AnswerError) throw result;
-    if (result === undefined) throw new AnswerError('stream_interrupted', 'The stream ended early');
-    return result;
+    if (typeof result == 'boolean') return result;
+    throw result ?? new AnswerError('stream_interrupted', 'The stream ended early');
   } catch (e) {
-    if (e instanceof AnswerError) throw e;
-    if (signal.aborted) throw new AnswerError('aborted', 'Aborted');
-    throw new AnswerError(timedOut ? 'timeout' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network', String(e));
+    throw e instanceof AnswerError
+      ? e
+      : new AnswerError(
+          signal.aborted ? 'aborted' : timedOut ? 'timeout' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network',
+          String(e),
+        );
   } finally {
     clearTimeout(timer);
-    signal.removeEventListener('abort', stop);
+    ctrl.abort();
   }
 }

@@ -1,31 +1,37 @@
-import { css, unsafeCSS } from 'lit';
+import { unsafeCSS } from 'lit';
 
 // Every default colour passes WCAG AA (4.5:1) against its background in both schemes.
-const dark = unsafeCSS(
-  '--bg:var(--bot-answer-bg,#1c1c20);--fg:var(--bot-answer-fg,#ececf0);--mu:var(--bot-answer-muted,#b4b4bc);--ac:var(--bot-answer-accent,#9cc0ff);--af:var(--bot-answer-accent-fg,#10131a);--bd:var(--bot-answer-border,#6a6a74);--sb:var(--bot-answer-subtle,#2a2a30);--er:var(--bot-answer-error,#ffb4ab);color-scheme:dark',
-);
+const dark =
+  '--bg:var(--bot-answer-bg,#1c1c20);--fg:var(--bot-answer-fg,#ececf0);--mu:var(--bot-answer-muted,#b4b4bc);--ac:var(--bot-answer-accent,#9cc0ff);--af:var(--bot-answer-accent-fg,#10131a);--bd:var(--bot-answer-border,#6a6a74);--sb:var(--bot-answer-subtle,#2a2a30);--er:var(--bot-answer-error,#ffb4ab);color-scheme:dark';
 
-/** Styles of `<bot-answer>`; colours, font, radius, spacing and z-index come from `--bot-answer-*`. */
-export const styles = css`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(--bot-answer-fg,#1b1b1f);--mu:var(--bot-answer-muted,#55555e);--ac:var(--bot-answer-accent,#0b57d0);--af:var(--bot-answer-accent-fg,#fff);--bd:var(--bot-answer-border,#8c8c96);--sb:var(--bot-answer-subtle,#f0f1f4);--er:var(--bot-answer-error,#b3261e);--r:var(--bot-answer-radius,8px);--s:var(--bot-answer-space,8px);display:block;color:var(--fg);font:var(--bot-answer-font-size,1rem)/1.5 var(--bot-answer-font,system-ui,sans-serif);color-scheme:light}
+/**
+ * Styles of `<bot-answer>`; colours, font, radius, spacing and z-index come from `--bot-answer-*`.
+ * One static string of our own (`unsafeCSS` only skips the check of interpolated values that `css` makes).
+ */
+export const styles = unsafeCSS(`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(--bot-answer-fg,#1b1b1f);--mu:var(--bot-answer-muted,#55555e);--ac:var(--bot-answer-accent,#0b57d0);--af:var(--bot-answer-accent-fg,#fff);--bd:var(--bot-answer-border,#8c8c96);--sb:var(--bot-answer-subtle,#f0f1f4);--er:var(--bot-answer-error,#b3261e);--r:var(--bot-answer-radius,8px);--s:var(--bot-answer-space,8px);display:block;color:var(--fg);font:var(--bot-answer-font-size,1rem)/1.5 var(--bot-answer-font,system-ui,sans-serif);color-scheme:light}
 :host([theme=dark]){${dark}}
 @media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}
 [hidden]{display:none!important}
-.panel{display:flex;flex-direction:column;gap:var(--s);background:var(--bg);color:var(--fg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s)}
+.panel,button,textarea{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s)}
+.panel{display:flex;flex-direction:column;gap:var(--s)}
 dialog{width:min(640px,90vw);height:min(720px,90vh)}
 dialog::backdrop{background:#0008}
-@media(max-width:640px){dialog{width:100%;height:100%;max-width:none;max-height:none;margin:0;border-radius:0}}
+@media(max-width:640px){dialog{min-width:100%;min-height:100%;margin:0;border-radius:0}}
 header,form,.acts,.sg{display:flex;flex-wrap:wrap;gap:var(--s);align-items:center}
-h2{flex:1;margin:0;font-size:1.1em}
-button{font:inherit;color:var(--af);background:var(--ac);border:1px solid var(--ac);border-radius:var(--r);padding:2px var(--s);cursor:pointer}
-.g{color:var(--fg);background:var(--bg);border-color:var(--bd)}
+h2{flex:1;font-size:1.1em}
+h2,.status,[part=source] p{margin:0}
+button,textarea{font:inherit}
+button{padding:2px var(--s);cursor:pointer}
+[part=send],.launcher,.note button{color:var(--af);background:var(--ac);border-color:var(--ac)}
 :focus-visible{outline:2px solid var(--ac);outline-offset:1px}
 .launcher{position:fixed;inset-inline-end:24px;bottom:24px;z-index:var(--bot-answer-z-index,999999);padding:var(--s) calc(var(--s)*2)}
 .thread{position:relative;flex:1;overflow:auto;max-height:var(--bot-answer-max-height,70vh)}
 dialog .thread{max-height:none}
-.q{padding:var(--s);background:var(--sb);border-radius:var(--r);white-space:pre-wrap}
+.q,pre{padding:var(--s);background:var(--sb)}
+.q{border-radius:var(--r);white-space:pre-wrap}
 .q,.md,ol{overflow-wrap:anywhere}
 a{color:var(--ac)}
-pre{background:var(--sb);padding:var(--s);overflow:auto;max-height:50vh}
+pre{overflow:auto;max-height:50vh}
 table{border-collapse:collapse;display:block;overflow:auto}
 td,th{border:1px solid var(--bd);padding:2px 6px}
 .md img{max-width:100%}
@@ -34,14 +40,14 @@ td,th{border:1px solid var(--bd);padding:2px 6px}
 @keyframes b{50%{opacity:0}}
 @media(prefers-reduced-motion:reduce){*,:after{animation:none!important}}
 .note,.status,[part=source] p,.meta{color:var(--mu)}
-.error .note,.error.status,.err{color:var(--er)}
+[part=error],.error.status{color:var(--er)}
 .cc{position:absolute;inset-inline-end:var(--s)}
 [part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .meta{display:flex;gap:var(--s)}
 .meta,.status{font-size:.85em}
 .av{position:relative;display:inline-grid;place-items:center;width:20px;height:20px;margin-inline-end:4px;vertical-align:middle;border-radius:50%;background:var(--sb);font-size:9px;overflow:hidden}
 .av img{position:absolute}
-[part=source] p{margin:0;max-height:4.5em;overflow:hidden}
+[part=source] p{max-height:4.5em;overflow:hidden}
 ul.sg{padding:0;list-style:none}
-textarea{flex:1;font:inherit;font-size:max(16px,1em);color:inherit;background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s)}
-.status{margin:0;min-height:1.5em}`;
+textarea{flex:1;font-size:max(16px,1em)}
+.status{min-height:1.5em}`);

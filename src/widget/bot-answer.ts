@@ -145,11 +145,8 @@ export class BotAnswer extends LitElement {
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
-    return this._last()?.state ?? 'idle';
+    return this._turns.at(-1)?.state ?? 'idle';
   }
-
-  // Not Array.prototype.at: the bundle targets es2021 browsers.
-  private _last = (): Turn | undefined => this._turns[this._turns.length - 1];
 
   /**
    * Sends `message` as a new question (aborting any running one); works open or closed, in every mode.
@@ -159,7 +156,8 @@ export class BotAnswer extends LitElement {
     const q = message.trim();
     const ok = !!q && !!this.botId && emit(this, 'bot-answer-submit', { message: q });
     if (ok) {
-      const t: Turn = { q, a: '', sources: [], state: 'answering' };
+      // `_run` fills in the rest.
+      const t = { q } as Turn;
       this._turns = [...this._turns, t];
       this._run(t);
     }
@@ -212,10 +210,10 @@ export class BotAnswer extends LitElement {
 
   private async _run(t: Turn) {
     const signal = this._ctl.next();
+    Object.assign(t, { a: '', sources: [], state: 'answering', err: 0, fb: 0 });
     const v = this._view(t);
     v.r.reset();
     v.open = false;
-    Object.assign(t, { a: '', sources: [], state: 'answering', err: 0, fb: 0 });
     this._stick = true;
     this.requestUpdate();
     this._save();
@@ -236,10 +234,9 @@ export class BotAnswer extends LitElement {
         this.timeout,
       );
       t.state = found ? 'done' : 'no-answer';
-      emit(this, 'bot-answer-done', { answer: (t.a = v.r.text), answer_found: found, sources: t.sources });
+      emit(this, 'bot-answer-done', { answer: v.r.text, answer_found: found, sources: t.sources });
     } catch (e) {
       const { code, message, retry_after } = e as AnswerError;
-      t.a = v.r.text;
       if (code == 'aborted') t.state = 'stopped';
       else {
         t.state = 'error';
@@ -247,6 +244,7 @@ export class BotAnswer extends LitElement {
         emit(this, 'bot-answer-error', { code, message });
       }
     }
+    t.a = v.r.text;
     v.r.finish();
     this.requestUpdate();
     this._save();
@@ -301,22 +299,22 @@ export class BotAnswer extends LitElement {
 
   override render() {
     const t = this._t;
-    const last = this._last();
-    if (!this.botId) return html`<p part="error" class="err">${t.config}</p>`;
+    const last = this._turns.at(-1);
+    if (!this.botId) return html`<p part="error">${t.config}</p>`;
     const body = html`<header><h2 id="h">${this.heading || t.heading}</h2>${
-      last ? html`<button class="g" @click=${this.clear}>${t.startOver}</button>` : _
+      last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
-      this.mode == 'floating' ? html`<button class="g" aria-label=${t.close} @click=${this.hide}>✕</button>` : _
+      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>✕</button>` : _
     }</header><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
       last || !this.suggestions.length
         ? _
         : html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
-            (q) => html`<li><button class="g" @click=${() => this.ask(q)}>${q}</button>`,
+            (q) => html`<li><button @click=${() => this.ask(q)}>${q}</button>`,
           )}</ul>`
     }<form @submit=${this._submit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
-      this.state == 'answering' ? html`<button type="button" part="stop" class="g" @click=${this.stop}>${t.stop}</button>` : _
+      this.state == 'answering' ? html`<button type="button" part="stop" @click=${this.stop}>${t.stop}</button>` : _
     }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._say(last) : ''}</p>`;
     return this.mode == 'floating'
       ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this._closed}>${body}</dialog>`
@@ -328,7 +326,7 @@ export class BotAnswer extends LitElement {
     const v = this._view(turn);
     const st = turn.state;
     const ok = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc g" ?hidden=${this._cc != i} @click=${() => this._copy(this._code()?.textContent ?? '', 'c')}>${
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc" ?hidden=${this._cc != i} @click=${() => this._copy(this._code()?.textContent ?? '', 'c')}>${
       this._copied == 'c' ? t.copied : t.copyCode
     }</button>${
       st == 'answering' || st == 'done'
@@ -338,7 +336,7 @@ export class BotAnswer extends LitElement {
           }</p>`
     }${
       turn.sources.length
-        ? html`<button part="sources-toggle" class="g" aria-expanded=${!!v.open} aria-controls="s${i}" @click=${() => (
+        ? html`<button part="sources-toggle" aria-expanded=${!!v.open} aria-controls="s${i}" @click=${() => (
             (v.open = !v.open), this.requestUpdate()
           )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!v.open}>${turn.sources.map((s, j) =>
             this._renderSource(turn, s, `s${i}-${j + 1}`, j),
@@ -346,11 +344,11 @@ export class BotAnswer extends LitElement {
         : _
     }${
       ok
-        ? html`<div class="acts"><button class="g" @click=${() => this._copy(turn.a, 'a' + i)}>${this._copied == 'a' + i ? t.copied : t.copy}</button>${(
+        ? html`<div class="acts"><button @click=${() => this._copy(turn.a, 'a' + i)}>${this._copied == 'a' + i ? t.copied : t.copy}</button>${(
             ['up', 'down'] as const
           ).map(
             (f) =>
-              html`<button class="g" aria-label=${f == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == f} @click=${() => {
+              html`<button aria-label=${f == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == f} @click=${() => {
                 turn.fb = f;
                 this.requestUpdate();
                 this._save();
@@ -365,7 +363,7 @@ export class BotAnswer extends LitElement {
     const href = safeUrl(s.url);
     const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
     const name = cap(s.author?.name, 100);
-    const photo = safeUrl(s.author?.photo, /^https:$/);
+    const photo = safeUrl(s.author?.photo, /^https:\/\//i);
     const date = sourceDate(s.modified_time);
     let when;
     try {
@@ -416,17 +414,14 @@ export class BotAnswer extends LitElement {
 
   /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
   private _click(e: Event) {
-    const a = (e.target as Element).closest?.<HTMLElement>('a.citation');
-    const i = this._turns.findIndex((t) => this._views.get(t)!.el.contains(a!));
-    if (a && i >= 0) {
+    const a = (e.target as Element).closest?.<HTMLElement>('.md a.citation');
+    if (a) {
       e.preventDefault();
+      const i = this._turnOf(a);
       this._views.get(this._turns[i])!.open = true;
       this.requestUpdate();
-      this.updateComplete.then(() => {
-        const li = this._$(`#s${i}-${a.dataset.citation}`);
-        li?.scrollIntoView({ block: 'nearest' });
-        li?.focus();
-      });
+      // Focusing scrolls the entry into view.
+      this.updateComplete.then(() => this._$(`#s${i}-${a.dataset.citation}`)?.focus());
     }
   }
 
@@ -436,13 +431,19 @@ export class BotAnswer extends LitElement {
    */
   private _hover(e: Event) {
     const el = e.target as Element;
-    const turn = el.closest?.('article');
     const pre = el.closest?.('.md pre');
+    const i = this._turnOf(el);
     if (pre) {
       this._pi = [...pre.closest('.md')!.querySelectorAll('pre')].indexOf(pre as HTMLPreElement);
-      this._cc = [...this.renderRoot.querySelectorAll('article')].indexOf(turn!);
+      this._cc = i;
+      // `_pi` is not reactive: another block of the same turn needs the button moved.
       this.requestUpdate();
-    } else if (this._cc < 0 || this.renderRoot.querySelectorAll('article')[this._cc] != turn) this._cc = -1;
+    } else if (i != this._cc) this._cc = -1;
+  }
+
+  /** The index of the turn holding `el`, or -1. */
+  private _turnOf(el: Element) {
+    return [...this.renderRoot.querySelectorAll('article')].indexOf(el.closest?.('article')!);
   }
 
   /**

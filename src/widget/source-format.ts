@@ -1,13 +1,10 @@
 /** Plain helpers that turn untrusted source fields into safe, display-ready values. */
 
-/** `url` when it parses as an absolute URL with one of `schemes` (default http(s)), else undefined. */
-export function safeUrl(url: unknown, schemes = /^https?:$/): string | undefined {
-  try {
-    if (typeof url == 'string' && schemes.test(new URL(url).protocol)) return url;
-  } catch {
-    // Not an absolute URL.
-  }
-}
+/**
+ * `url` when it starts with one of `schemes` (default http(s)) and `//`, else undefined. The scheme is
+ * then fixed whatever follows (the URL parser only trims leading spaces and controls, which fail the test).
+ */
+export const safeUrl = (url: unknown, schemes = /^https?:\/\//i) => (typeof url == 'string' && schemes.test(url) ? url : undefined);
 
 /** A date from Unix seconds, tolerating milliseconds; undefined for missing or absurd values. */
 export function sourceDate(t: unknown): Date | undefined {

@@ -23,7 +23,7 @@ export function stabilize(s: string): string {
   for (let m; (m = re.exec(b)); ) {
     const d = m[0];
     const p = m.index;
-    const top = stack[stack.length - 1]?.[0];
+    const top = stack.at(-1)?.[0];
     if (top?.[0] === '`') {
       // Inside a code span only the same backtick run closes it.
       if (d === top) stack.pop();
