@@ -16,7 +16,7 @@ export interface RenderOptions {
   repeats: number;
 }
 
-type Variant = 'stream' | 'json' | 'naive';
+type Variant = 'stream' | 'json' | 'naive' | 'transport';
 
 interface Sample {
   variant: Variant;
@@ -53,6 +53,7 @@ export async function benchRender(report: Report, browser: Browser, bundle: stri
   server.page('/stream', page('/bot-answer.js', 'bot-answer', 'mode="inline"'));
   server.page('/json', page('/bot-answer.js', 'bot-answer', 'mode="inline" stream="false"'));
   server.page('/naive', page('/naive.js', 'naive-answer', ''));
+  server.page('/transport', page('/naive.js', 'naive-answer', 'render="none"'));
 
   /**
    * One question in a fresh page. `metrics`: nothing else runs in the page; `frames`: the
@@ -105,6 +106,7 @@ export async function benchRender(report: Report, browser: Browser, bundle: stri
     for (let i = 0; i < options.repeats; i++) {
       samples.push(await sample(i % 2 ? 'json' : 'stream', 'metrics'));
       samples.push(await sample(i % 2 ? 'stream' : 'json', 'metrics'));
+      samples.push(await sample('transport', 'metrics'));
     }
     // Frames come from a sample with a requestAnimationFrame counter in the page (it costs a little).
     samples.push(await sample('stream', 'frames'));
@@ -149,6 +151,15 @@ export async function benchRender(report: Report, browser: Browser, bundle: stri
     goal: '>= 10x streaming',
     met: naiveTask >= 10 * streamTask,
     note: 'bench-only element: marked.parse + DOMPurify.sanitize of the whole text and innerHTML per chunk; one sample',
+  });
+  report.add({
+    section: 'render',
+    id: 'transport.task',
+    label: 'main-thread time, stream only read and parsed',
+    value: med('transport', task),
+    unit: 'ms',
+    baseline: { label: 'JSON, one render', value: jsonTask },
+    note: 'bench-only: the same stream read with fetch and eventsource-parser, each event JSON-parsed, the text shown once at the end; what streaming costs before any rendering',
   });
   report.add({
     section: 'render',

@@ -1,6 +1,8 @@
 // Baseline (b) of the streaming render benchmark: what a hurried implementation does.
 // On every streamed chunk it re-parses the whole answer with marked, re-sanitises it with
 // DOMPurify and replaces innerHTML. Same wire protocol and libraries as <bot-answer>.
+// With `render="none"` it only reads and parses the stream and shows the text once at the
+// end: the transport floor, what any streaming renderer pays before it renders anything.
 import { marked } from 'marked';
 import DOMPurify from 'dompurify';
 import { createParser } from 'eventsource-parser';
@@ -22,15 +24,16 @@ export class NaiveAnswer extends HTMLElement {
       body: JSON.stringify({ message, bot_id: this.getAttribute('bot-id'), stream: true }),
     });
     let done = false;
+    const render = this.getAttribute('render') === 'none' ? () => {} : () => (out.innerHTML = DOMPurify.sanitize(/** @type {string} */ (marked.parse(this.text, { async: false }))));
     const parser = createParser({
       onEvent: (event) => {
         const data = JSON.parse(event.data);
         if (event.event === 'delta') {
           this.text += data.text;
-          out.innerHTML = DOMPurify.sanitize(/** @type {string} */ (marked.parse(this.text, { async: false })));
+          render();
         } else if (event.event === 'replace') {
           this.text = data.text;
-          out.innerHTML = DOMPurify.sanitize(/** @type {string} */ (marked.parse(this.text, { async: false })));
+          render();
         } else if (event.event === 'done') {
           done = true;
         }
@@ -42,6 +45,7 @@ export class NaiveAnswer extends HTMLElement {
       if (end) break;
       parser.feed(value);
     }
+    if (this.getAttribute('render') === 'none') out.textContent = this.text;
     if (done) this.dispatchEvent(new CustomEvent('bot-answer-done', { bubbles: true, composed: true, detail: { answer: this.text } }));
   }
 }
