@@ -339,7 +339,7 @@ export class BotAnswer extends LitElement {
         ? html`<button part="sources-toggle" aria-expanded=${!!v.open} aria-controls="s${i}" @click=${() => (
             (v.open = !v.open), this.requestUpdate()
           )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!v.open}>${turn.sources.map((s, j) =>
-            this._renderSource(turn, s, `s${i}-${j + 1}`, j),
+            this._renderSource(turn, s, j),
           )}</ol>`
         : _
     }${
@@ -359,7 +359,7 @@ export class BotAnswer extends LitElement {
     }</article>`;
   }
 
-  private _renderSource(turn: Turn, s: Source, id: string, j: number) {
+  private _renderSource(turn: Turn, s: Source, j: number) {
     const href = safeUrl(s.url);
     const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
     const name = cap(s.author?.name, 100);
@@ -372,7 +372,7 @@ export class BotAnswer extends LitElement {
       // An invalid lang tag: the browser's own locale.
       when = date!.toLocaleDateString();
     }
-    return html`<li part="source" id=${id} tabindex="-1">${
+    return html`<li part="source" tabindex="-1">${
       href
         ? html`<a href=${href} target="_blank" rel="noopener noreferrer" @click=${() =>
             emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}><bdi>${title}</bdi></a>`
@@ -421,7 +421,7 @@ export class BotAnswer extends LitElement {
       this._views.get(this._turns[i])!.open = true;
       this.requestUpdate();
       // Focusing scrolls the entry into view.
-      this.updateComplete.then(() => this._$(`#s${i}-${a.dataset.citation}`)?.focus());
+      this.updateComplete.then(() => (this._$(`#s${i}`)?.children[+a.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
     }
   }
 
