@@ -3,7 +3,8 @@
  * against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,render,startup,proxy-json,proxy-streams` runs some sections.
+ * `--only=size,render,startup,proxy-json,proxy-streams` runs some sections (results in
+ * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -151,7 +152,8 @@ console.log(table);
 const load = results.machine.loadAverage;
 console.log(`\n${results.goalsMet} of ${results.goalsTotal} goals met; ${results.mode} run in ${results.durationSeconds} s on ${results.machine.cores} x ${results.machine.cpuModel} (load average ${load.start} -> ${load.end})`);
 
-const out = quick ? `${OUT_DIR}results.quick.json` : root('bench/results.json');
+// Only a full run of every section replaces the committed results.
+const out = quick ? `${OUT_DIR}results.quick.json` : only ? `${OUT_DIR}results.only.json` : root('bench/results.json');
 await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`wrote ${out.replace(root(''), '')}`);
 if (!quick && !only) await updateReadme(results);
