@@ -24,7 +24,8 @@ const BATCH = 20;
 const PHOTO_HOST = 'ok.example';
 const CSP = ["default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", `img-src 'self' https://${PHOTO_HOST}`, "connect-src 'self'", "frame-src 'none'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "media-src 'self'"].join('; ');
 
-const scripts = new Map<string, Script>();
+/** Upstream replies by message; a function sees the request body (e.g. to answer JSON when the element asked for JSON). */
+const scripts = new Map<string, Script | ((body: { stream?: boolean }) => Script)>();
 let upstream: HostileUpstream;
 let proxy: RunningProxy;
 let browser: Browser;
@@ -33,7 +34,12 @@ const pageTexts: string[] = [];
 
 before(async () => {
   bundle = readFileSync(join(bundleDir(), 'bot-answer.iife.js'), 'utf8');
-  upstream = await startHostileUpstream({ key: KEY, script: (body) => scripts.get((body as { message?: string })?.message ?? '') ?? { status: 404, headers: { 'content-type': 'application/json' }, chunks: ['{}'] } });
+  upstream = await startHostileUpstream({ key: KEY, script: (body) => {
+      const found = scripts.get((body as { message?: string })?.message ?? '');
+      if (typeof found === 'function') return found(body as { stream?: boolean });
+      return found ?? { status: 404, headers: { 'content-type': 'application/json' }, chunks: ['{}'] };
+    },
+  });
   proxy = await startProxy({
     apiKey: KEY,
     baseUrl: upstream.url,
@@ -65,9 +71,11 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 // Browser-side steps, as script text (the Node type-check has no DOM library).
 const MOUNT = `(ids) => {
   const main = document.getElementById('cases');
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     const el = document.createElement('bot-answer');
     el.setAttribute('bot-id', 'demo');
+    // Every fifth element uses the JSON mode, so both of the proxy's and the element's paths meet each payload class.
+    if (i % 5 === 4) el.setAttribute('stream', 'false');
     el.dataset.case = id;
     main.append(el);
   }
@@ -124,8 +132,11 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   else target[head] = { ...(target[head] as object | undefined), [tail]: value };
 }
 
-/** The upstream script for one payload: the answer streamed in random pieces, or one JSON body for huge ones. */
-function scriptFor(c: Case, rng: Rng): Script {
+/**
+ * The upstream script for one payload: the answer streamed in random pieces, or one JSON
+ * body for huge ones and when the element asked for JSON (`stream="false"`).
+ */
+function scriptFor(c: Case, rng: Rng): (body: { stream?: boolean }) => Script {
   const { payload } = c;
   let answer: string;
   let sources: unknown[];
@@ -143,13 +154,13 @@ function scriptFor(c: Case, rng: Rng): Script {
     }
     sources = [hostile, { title: c.sourceSentinel, url: 'https://wiki.example.com/travel', app_name: 'Wiki' } satisfies Source];
   }
-  if (answer.length > 200_000 || rng.chance(0.15)) {
-    return { headers: { 'content-type': 'application/json' }, chunks: chunkBytes(new TextEncoder().encode(JSON.stringify({ answer, answer_found: true, sources })), rng, 40) };
-  }
+  const json: Script = { headers: { 'content-type': 'application/json' }, chunks: chunkBytes(new TextEncoder().encode(JSON.stringify({ answer, answer_found: true, sources })), rng, 40) };
+  const asJson = answer.length > 200_000 || rng.chance(0.15);
   const pieces = answer.length > 5_000 ? chop(answer, Math.ceil(answer.length / 200)) : splitText(answer, rng);
   let text = pieces.map((p) => `event: delta\ndata: ${JSON.stringify({ text: p })}\n\n`).join('');
   text += `event: sources\ndata: ${JSON.stringify({ sources })}\n\nevent: done\ndata: {"answer_found":true}\n\n`;
-  return { headers: { 'content-type': 'text/event-stream' }, chunks: chunkBytes(new TextEncoder().encode(text), rng, 60) };
+  const sse: Script = { headers: { 'content-type': 'text/event-stream' }, chunks: chunkBytes(new TextEncoder().encode(text), rng, 60) };
+  return (body) => (asJson || body.stream === false ? json : sse);
 }
 
 function chop(text: string, size: number): string[] {
@@ -157,6 +168,14 @@ function chop(text: string, size: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
   return out;
+}
+
+/** A frozen page never answers `evaluate`: every page step gets a deadline, and missing it is a finding. */
+class Unresponsive extends Error {}
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Unresponsive(`page unresponsive for ${ms} ms during ${what}`)), ms)));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 interface BatchResult {
@@ -185,24 +204,27 @@ async function runBatch(cases: Case[], rng: Rng): Promise<BatchResult> {
   page.on('dialog', (d) => void d.dismiss());
   await page.addInitScript({ content: PROBE });
   try {
-    await page.goto(proxy.url + '/');
-    await page.evaluate(`(${MOUNT})(${JSON.stringify(cases.map((c) => c.id))})`);
+    await withDeadline(page.goto(proxy.url + '/'), 30_000, 'load');
+    await withDeadline(page.evaluate(`(${MOUNT})(${JSON.stringify(cases.map((c) => c.id))})`), 30_000, 'mount');
     const ids = cases.map((c) => c.id);
     // Polled from Node: waitForFunction would compile its predicate in the page, which the CSP reports as eval.
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !(await page.evaluate(`(${SETTLED})(${JSON.stringify(ids)})`))) await page.waitForTimeout(100);
+    while (Date.now() < deadline && !(await withDeadline(page.evaluate(`(${SETTLED})(${JSON.stringify(ids)})`), 30_000, 'answering'))) await page.waitForTimeout(100);
     // Open every sources panel so the source fields are rendered and checked too.
-    await page.evaluate(OPEN_SOURCES);
+    await withDeadline(page.evaluate(OPEN_SOURCES), 30_000, 'opening sources');
     await page.waitForTimeout(150);
-    const perCase = (await page.evaluate(`(${CHECK})(${JSON.stringify(cases.map(({ id, before, after, sourceSentinel }) => ({ id, before, after, sourceSentinel })))})`)) as Array<{ id: string; problems: string[]; state: string }>;
-    const adv = (await page.evaluate(READ_ADV)) as { hits: string[]; longest: number; done: string[]; errors: Record<string, unknown> };
+    const perCase = (await withDeadline(page.evaluate(`(${CHECK})(${JSON.stringify(cases.map(({ id, before, after, sourceSentinel }) => ({ id, before, after, sourceSentinel })))})`), 60_000, 'checking')) as Array<{ id: string; problems: string[]; state: string }>;
+    const adv = (await withDeadline(page.evaluate(READ_ADV), 30_000, 'reading probes')) as { hits: string[]; longest: number; done: string[]; errors: Record<string, unknown> };
     for (const r of perCase) {
       if (!adv.done.includes(r.id)) r.problems.push(`no bot-answer-done (state ${r.state}${adv.errors[r.id] ? `, error ${JSON.stringify(adv.errors[r.id])}` : ''})`);
     }
-    pageTexts.push(await page.content(), (await page.evaluate(SHADOW_HTML)) as string);
+    pageTexts.push(await withDeadline(page.content(), 30_000, 'reading the page'), (await withDeadline(page.evaluate(SHADOW_HTML), 30_000, 'reading the page')) as string);
     return { hits: adv.hits, requests, longest: adv.longest, perCase };
+  } catch (error) {
+    if (!(error instanceof Unresponsive)) throw error;
+    return { hits: [error.message], requests, longest: Infinity, perCase: [] };
   } finally {
-    await context.close();
+    await withDeadline(context.close(), 10_000, 'closing').catch(() => {});
     for (const c of cases) scripts.delete(c.id);
   }
 }
@@ -269,7 +291,7 @@ describe('hostile content through the whole chain renders inert', () => {
     assert.ok(corpus.filter((p) => p.category === 'shared-vectors').length >= 60);
   });
 
-  test(`${corpus.length} payloads: no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: 30 * 60_000 }, async () => {
+  test(`${corpus.length} payloads: no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: (RUN.full ? 60 : 15) * 60_000 }, async () => {
     const cases = makeCases(corpus);
     const rng = createRng(RUN.seed + 99);
     const failures: string[] = [];
