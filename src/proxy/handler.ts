@@ -7,6 +7,7 @@ import { FAILURES, ProxyError, toProxyError, type Failure } from './errors.js';
 import { StreamNormaliser } from './normalise.js';
 import { checkRateLimit, clientKey, memoryRateLimiter } from './rate-limit.js';
 import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
+import { createRedactor } from './redact.js';
 import { RequestTimers } from './timers.js';
 import { Utf8Pieces } from './utf8.js';
 
@@ -69,6 +70,7 @@ const SSE_HEADERS: Record<string, string> = {
  */
 export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const cfg = resolveConfig(config);
+  const redact = createRedactor(cfg.apiKey);
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const streams = new Set<AnswerStream>();
   let shuttingDown = false;
@@ -78,7 +80,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     record.time = new Date().toISOString();
     record.duration_ms = Date.now() - startedAt;
     const { time, level, msg, ...rest } = record;
-    cfg.log(redact(JSON.stringify({ time, level, msg, ...rest }), cfg.apiKey));
+    // Debug details come from the upstream, which may echo the key back: it never reaches a log line.
+    cfg.log(redact(JSON.stringify({ time, level, msg, ...rest })));
   };
 
   async function handle(request: Request, context: HandlerContext = {}): Promise<Response> {
@@ -262,10 +265,6 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   return handler;
 }
 
-/** Debug details come from the upstream, which may echo the key back: it never reaches a log line. */
-function redact(line: string, key: string): string {
-  return line.includes(key) ? line.split(key).join('[redacted]') : line;
-}
 
 function failureOf(normaliser: StreamNormaliser): Failure | undefined {
   return normaliser.errorFailure;
