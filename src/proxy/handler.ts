@@ -8,6 +8,7 @@ import { StreamNormaliser } from './normalise.js';
 import { checkRateLimit, clientKey, memoryRateLimiter } from './rate-limit.js';
 import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
 import { createRedactor } from './redact.js';
+import { ACCEPTS_LIGHT, isLightRequest, LightResponse, type LightRequest } from './light.js';
 import { RequestTimers } from './timers.js';
 import { Utf8Pieces } from './utf8.js';
 
@@ -34,7 +35,7 @@ export interface ProxyHandler extends WebHandler {
 
 /** The fields of one request's log line. */
 interface LogRecord {
-  time?: string;
+  time: string;
   level: 'info' | 'warn' | 'error';
   msg: 'request';
   id: string;
@@ -55,7 +56,7 @@ interface LogRecord {
 
 const encoder = new TextEncoder();
 
-const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
@@ -79,51 +80,61 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const writeLog = (record: LogRecord, startedAt: number) => {
     record.time = new Date().toISOString();
     record.duration_ms = Date.now() - startedAt;
-    const { time, level, msg, ...rest } = record;
-    // Debug details come from the upstream, which may echo the key back: it never reaches a log line.
-    cfg.log(redact(JSON.stringify({ time, level, msg, ...rest })));
+    // Only these fields carry text from outside (the client, or the upstream, which may echo
+    // the key back): the key never reaches a log line, and the rest is not scanned for it.
+    record.method = redact(record.method);
+    record.path = redact(record.path);
+    if (record.bot !== undefined) record.bot = redact(record.bot);
+    if (record.message !== undefined) record.message = redact(record.message);
+    if (record.upstream_note !== undefined) record.upstream_note = redact(record.upstream_note);
+    cfg.log(JSON.stringify(record));
   };
 
-  async function handle(request: Request, context: HandlerContext = {}): Promise<Response> {
+  async function handle(request: Request | LightRequest, context: HandlerContext = {}): Promise<Response | LightResponse> {
     const startedAt = Date.now();
     const id = crypto.randomUUID();
-    const url = new URL(request.url);
-    const record: LogRecord = { level: 'info', msg: 'request', id, method: request.method, path: url.pathname, status: 0, bytes: 0, outcome: 'ok' };
+    // From the Node adapter: no Request to build, no Response to read back.
+    const light = isLightRequest(request);
+    let url: URL | undefined;
+    const hostOf = () => (url ??= new URL(request.url)).host;
+    const pathname = light ? request.pathname : (url = new URL(request.url)).pathname;
+    const record: LogRecord = { time: '', level: 'info', msg: 'request', id, method: request.method, path: pathname, status: 0, bytes: 0, outcome: 'ok' };
     const origin = request.headers.get('origin');
     let decision: OriginDecision = 'none';
-    const isAnswer = url.pathname === cfg.answerPath;
+    const isAnswer = pathname === cfg.answerPath;
 
-    const respond = (status: number, body: string | null, headers: Headers): Response => {
-      headers.set('x-request-id', id);
+    const respond = (status: number, body: string | null, headers: Record<string, string>): Response | LightResponse => {
+      headers['x-request-id'] = id;
       if (isAnswer) corsHeaders(headers, decision, origin);
-      const bytes = body === null ? 0 : encoder.encode(body).byteLength;
-      if (body !== null) headers.set('content-length', String(bytes));
+      const bytes = body === null ? null : encoder.encode(body);
+      if (bytes !== null) headers['content-length'] = String(bytes.byteLength);
       record.status = status;
-      record.bytes = bytes;
+      record.bytes = bytes === null ? 0 : bytes.byteLength;
       if (status >= 500) record.level = record.level === 'info' ? 'warn' : record.level;
       writeLog(record, startedAt);
-      return new Response(request.method === 'HEAD' ? null : body, { status, headers });
+      const payload = request.method === 'HEAD' ? null : bytes;
+      return light ? new LightResponse(status, headers, payload) : new Response(payload, { status, headers });
     };
 
-    const fail = (error: ProxyError, extra: Record<string, string> = {}): Response => {
+    const fail = (error: ProxyError, extra?: Record<string, string>): Response | LightResponse => {
       const info = error.info;
       record.outcome = request.signal.aborted ? 'aborted' : info.outcome;
       record.code = info.code;
-      const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
-      if (error.retryAfter !== undefined) headers.set('retry-after', String(error.retryAfter));
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra };
+      if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
       return respond(request.signal.aborted ? 499 : info.status, JSON.stringify({ error: error.toBody() }), headers);
     };
 
     try {
-      if (url.pathname === cfg.healthPath) {
+      if (pathname === cfg.healthPath) {
         if (request.method !== 'GET' && request.method !== 'HEAD') return fail(new ProxyError('method_not_allowed'), { allow: 'GET, HEAD' });
-        return respond(200, '{"ok":true}', new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }));
+        return respond(200, '{"ok":true}', { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       }
       if (!isAnswer) return fail(new ProxyError('not_found'));
-      decision = decideOrigin(origin, url, cfg.allowedOrigins);
+      decision = decideOrigin(origin, hostOf, cfg.allowedOrigins);
       if (request.method === 'OPTIONS') {
         if (decision === 'forbidden') return fail(new ProxyError('origin_not_allowed'));
-        const headers = new Headers();
+        const headers: Record<string, string> = {};
         preflightHeaders(headers);
         record.outcome = 'preflight';
         return respond(204, null, headers);
@@ -141,20 +152,21 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (cfg.debug) record.message = body.message;
       if (cfg.allowedBotIds.length > 0 && !cfg.allowedBotIds.includes(body.bot_id)) return fail(new ProxyError('bot_not_allowed'));
       if (shuttingDown) return fail(new ProxyError('shutting_down'));
-      return await answer(request, body, record, startedAt, respond, fail);
+      return await answer(request, body, record, startedAt, decision, respond, fail);
     } catch (error) {
       return fail(toProxyError(error));
     }
   }
 
   async function answer(
-    request: Request,
+    request: Request | LightRequest,
     body: AnswerRequest,
     record: LogRecord,
     startedAt: number,
-    respond: (status: number, body: string | null, headers: Headers) => Response,
-    fail: (error: ProxyError, extra?: Record<string, string>) => Response,
-  ): Promise<Response> {
+    decision: OriginDecision,
+    respond: (status: number, body: string | null, headers: Record<string, string>) => Response | LightResponse,
+    fail: (error: ProxyError, extra?: Record<string, string>) => Response | LightResponse,
+  ): Promise<Response | LightResponse> {
     const upstreamAbort = new AbortController();
     const timers = new RequestTimers(upstreamAbort, cfg, startedAt);
     const onClientGone = () => timers.abortUpstream();
@@ -172,7 +184,6 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const isSse = type.includes('text/event-stream') || (!type.includes('json') && body.stream === true);
 
       if (body.stream && isSse && upstream.body) {
-        const headers = new Headers(SSE_HEADERS);
         const running: AnswerStream = createAnswerStream({
           body: upstream.body,
           timers,
@@ -196,10 +207,10 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         });
         streams.add(running);
         keepOpen = true;
-        headers.set('x-request-id', record.id);
-        corsHeaders(headers, decideOrigin(request.headers.get('origin'), new URL(request.url), cfg.allowedOrigins), request.headers.get('origin'));
+        const headers: Record<string, string> = { ...SSE_HEADERS, 'x-request-id': record.id };
+        corsHeaders(headers, decision, request.headers.get('origin'));
         record.status = 200;
-        return new Response(running.stream, { status: 200, headers });
+        return isLightRequest(request) ? new LightResponse(200, headers, running.stream) : new Response(running.stream, { status: 200, headers });
       }
 
       // One complete answer: JSON (asked for, or the upstream ignored `stream: true`), or a stream collected whole.
@@ -225,9 +236,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         if (result.answer !== '') text += frame({ type: 'delta', text: result.answer });
         if (result.sources.length > 0) text += frame({ type: 'sources', sources: result.sources });
         text += frame({ type: 'done', answer_found: result.answer_found });
-        return respond(200, text, new Headers(SSE_HEADERS));
+        return respond(200, text, { ...SSE_HEADERS });
       }
-      return respond(200, JSON.stringify(result), new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }));
+      return respond(200, JSON.stringify(result), { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     } catch (error) {
       // Only a failed exchange is aborted: aborting a completed one would cost the pooled connection.
       timers.abortUpstream();
@@ -244,7 +255,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     }
   }
 
-  const handler = handle as ProxyHandler;
+  const handler = handle as unknown as ProxyHandler;
+  Object.defineProperty(handler, ACCEPTS_LIGHT, { value: true });
   handler.shutdown = async (deadlineMs = 10_000) => {
     shuttingDown = true;
     if (streams.size === 0) return;

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ProxyError } from './errors.js';
 import type { HandlerContext, WebHandler } from './handler.js';
+import { ACCEPTS_LIGHT, LIGHT, LightResponse, type LightRequest } from './light.js';
 import { webStreamOf } from './node-body.js';
 
 /** Options of {@link serveNode}. */
@@ -62,6 +64,9 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
   const host = options.host ?? 'localhost';
   const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   const closing = options.closing ?? (() => false);
+  // The proxy's own handler takes the light request (see light.ts); any other gets a real Request.
+  const light = (handler as { [ACCEPTS_LIGHT]?: boolean })[ACCEPTS_LIGHT] === true;
+  const lightHandler = handler as unknown as (request: LightRequest, context: HandlerContext) => Promise<Response | LightResponse>;
   return serve;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -69,11 +74,10 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
     res.once('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    let response: Response;
+    let response: Response | LightResponse;
     try {
-      const request = toRequest(req, abort.signal, host);
       const context: HandlerContext = { clientAddress: req.socket.remoteAddress };
-      response = await handler(request, context);
+      response = light ? await lightHandler(new NodeLightRequest(req, abort.signal, host), context) : await handler(toRequest(req, abort.signal, host), context);
     } catch {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
@@ -84,7 +88,8 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
     await writeResponse(req, res, response);
   }
 
-  async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response | LightResponse): Promise<void> {
+    if (response instanceof LightResponse) return writeLightResponse(req, res, response);
     if (res.destroyed) {
       response.body?.cancel().catch(() => {});
       return;
@@ -111,7 +116,33 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
       return;
     }
     if (isStream) res.flushHeaders();
-    const reader = response.body.getReader();
+    await pump(res, response.body);
+  }
+
+  /** The fast path: headers in one call, a complete body in one write. */
+  async function writeLightResponse(req: IncomingMessage, res: ServerResponse, response: LightResponse): Promise<void> {
+    const body = response.body;
+    if (res.destroyed) {
+      if (body instanceof ReadableStream) body.cancel().catch(() => {});
+      return;
+    }
+    const headers = response.headers;
+    // An unread request body (e.g. refused as too large) must not be parsed as the next request.
+    if (!req.complete || closing()) headers.connection = 'close';
+    res.writeHead(response.status, headers);
+    if (body === null || req.method === 'HEAD') {
+      if (body instanceof ReadableStream) body.cancel().catch(() => {});
+      res.end();
+    } else if (body instanceof Uint8Array) res.end(body);
+    else {
+      res.flushHeaders();
+      await pump(res, body);
+    }
+  }
+
+  /** Streams `body` to the client, waiting for `drain` when it does not keep up. */
+  async function pump(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
     const onClose = () => reader.cancel().catch(() => {});
     res.once('close', onClose);
     try {
@@ -130,6 +161,85 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
     } finally {
       res.off('close', onClose);
     }
+  }
+}
+
+/** What the proxy's handler reads of a Node request, taken straight from the `IncomingMessage`. */
+class NodeLightRequest implements LightRequest {
+  readonly [LIGHT] = true as const;
+  readonly method: string;
+  readonly pathname: string;
+  readonly headers: { get(name: string): string | null };
+  private readonly path: string;
+  private href: string | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly signal: AbortSignal,
+    private readonly fallbackHost: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.path = req.url && req.url.startsWith('/') ? req.url : '/';
+    const end = this.path.search(/[?#]/);
+    const path = end < 0 ? this.path : this.path.slice(0, end);
+    // A plain path is already what the URL parser would make of it; anything else (dot segments, escapes) goes through it.
+    this.pathname = /^[\w\-/]*$/.test(path) ? path : new URL(this.url).pathname;
+    this.headers = {
+      get(name: string): string | null {
+        // Each value of a repeated header, joined as the Fetch API's Headers.get joins them.
+        const values = req.headersDistinct[name.toLowerCase()];
+        return values === undefined ? null : values.join(', ');
+      },
+    };
+  }
+
+  get url(): string {
+    return (this.href ??= absoluteUrl(this.path, this.req.headers.host, this.fallbackHost));
+  }
+
+  readBody(maxBytes: number): Promise<Uint8Array> {
+    const req = this.req;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const stop = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onBroken);
+        req.off('close', onBroken);
+      };
+      const onData = (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          stop();
+          // Stop reading; the response then closes the connection (see writeLightResponse).
+          req.pause();
+          reject(new ProxyError('body_too_large'));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        stop();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+      };
+      const onBroken = () => {
+        stop();
+        reject(new ProxyError('body_unreadable'));
+      };
+      req.on('data', onData);
+      req.once('end', onEnd);
+      req.once('error', onBroken);
+      req.once('close', onBroken);
+    });
+  }
+}
+
+function absoluteUrl(path: string, host: string | undefined, fallbackHost: string): string {
+  try {
+    return new URL(path, `http://${host ?? fallbackHost}`).href;
+  } catch {
+    return new URL(path, `http://${fallbackHost}`).href;
   }
 }
 
@@ -232,12 +342,7 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal, fallbackHos
     }
   }
   const path = req.url && req.url.startsWith('/') ? req.url : '/';
-  let url: string;
-  try {
-    url = new URL(path, `http://${req.headers.host ?? fallbackHost}`).href;
-  } catch {
-    url = new URL(path, `http://${fallbackHost}`).href;
-  }
+  const url = absoluteUrl(path, req.headers.host, fallbackHost);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };

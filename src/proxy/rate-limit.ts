@@ -26,7 +26,7 @@ export async function checkRateLimit(limiter: RateLimiter, key: string): Promise
  * says how many proxies in front append to it; the entry they appended is used, never one
  * the client could have written itself.
  */
-export function clientKey(headers: Headers, clientAddress: string | undefined, trustProxy: boolean | number): string {
+export function clientKey(headers: { get(name: string): string | null }, clientAddress: string | undefined, trustProxy: boolean | number): string {
   const hops = trustProxy === true ? 1 : typeof trustProxy === 'number' ? Math.floor(trustProxy) : 0;
   if (hops > 0) {
     const forwarded = headers.get('x-forwarded-for');

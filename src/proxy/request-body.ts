@@ -1,5 +1,6 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import { ProxyError } from './errors.js';
+import { isLightRequest, type LightRequest } from './light.js';
 
 /** True when the Content-Type is JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`). */
 export function isJsonContentType(value: string | null): boolean {
@@ -17,9 +18,10 @@ export function isJsonContentType(value: string | null): boolean {
  * Reads a request body as UTF-8 text, counting bytes as they arrive and stopping at
  * `maxBytes` (a Content-Length header is only used to refuse early, never trusted).
  */
-export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
+export async function readRequestText(request: Request | LightRequest, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw new ProxyError('body_too_large');
+  if (isLightRequest(request)) return decodeUtf8(await request.readBody(maxBytes));
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -45,8 +47,15 @@ export async function readRequestText(request: Request, maxBytes: number): Promi
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decodeUtf8(bytes);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    // Not streaming: each call decodes a whole body, so one decoder serves every request.
+    return strictUtf8.decode(bytes);
   } catch {
     throw new ProxyError('malformed_json', { detail: 'It is not valid UTF-8.' });
   }
