@@ -50,6 +50,11 @@ before(async () => {
       const url = new URL(request.url);
       if (request.method === 'GET' && url.pathname === '/') return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy-report-only': CSP } });
       if (request.method === 'GET' && url.pathname === '/bot-answer.iife.js') return new Response(bundle, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      if (request.method === 'POST' && url.pathname === '/direct') {
+        // A compromised or buggy proxy: the project's own protocol carrying raw hostile sources, so the element's own checks are tested alone.
+        const { message } = (await request.json()) as { message: string };
+        return new Response(direct.get(message) ?? 'event: error\ndata: {"code":"internal","message":"no case"}\n\n', { headers: { 'content-type': 'text/event-stream' } });
+      }
       return handler(request, context);
     },
   });
@@ -71,11 +76,12 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 // Browser-side steps, as script text (the Node type-check has no DOM library).
 const MOUNT = `(ids) => {
   const main = document.getElementById('cases');
-  for (const [i, id] of ids.entries()) {
+  for (const [i, [id, direct]] of ids.entries()) {
     const el = document.createElement('bot-answer');
     el.setAttribute('bot-id', 'demo');
+    if (direct) el.setAttribute('endpoint', '/direct');
     // Every fifth element uses the JSON mode, so both of the proxy's and the element's paths meet each payload class.
-    if (i % 5 === 4) el.setAttribute('stream', 'false');
+    else if (i % 5 === 4) el.setAttribute('stream', 'false');
     el.dataset.case = id;
     main.append(el);
   }
@@ -118,8 +124,13 @@ const ASK_ONE = `async (caseId) => {
   return { result, shown, errorShown, state };
 }`;
 
+/** Project-protocol streams served at /direct, by case id. */
+const direct = new Map<string, string>();
+
 interface Case {
   id: string;
+  /** Ask the /direct endpoint (no proxy in between) instead of the real proxy. */
+  direct?: boolean;
   payload: Payload;
   before: string;
   after?: string;
@@ -160,6 +171,7 @@ function scriptFor(c: Case, rng: Rng): (body: { stream?: boolean }) => Script {
   let text = pieces.map((p) => `event: delta\ndata: ${JSON.stringify({ text: p })}\n\n`).join('');
   text += `event: sources\ndata: ${JSON.stringify({ sources })}\n\nevent: done\ndata: {"answer_found":true}\n\n`;
   const sse: Script = { headers: { 'content-type': 'text/event-stream' }, chunks: chunkBytes(new TextEncoder().encode(text), rng, 60) };
+  if (c.direct) direct.set(c.id, text);
   return (body) => (asJson || body.stream === false ? json : sse);
 }
 
@@ -205,7 +217,7 @@ async function runBatch(cases: Case[], rng: Rng): Promise<BatchResult> {
   await page.addInitScript({ content: PROBE });
   try {
     await withDeadline(page.goto(proxy.url + '/'), 30_000, 'load');
-    await withDeadline(page.evaluate(`(${MOUNT})(${JSON.stringify(cases.map((c) => c.id))})`), 30_000, 'mount');
+    await withDeadline(page.evaluate(`(${MOUNT})(${JSON.stringify(cases.map((c) => [c.id, !!c.direct]))})`), 30_000, 'mount');
     const ids = cases.map((c) => c.id);
     // Polled from Node: waitForFunction would compile its predicate in the page, which the CSP reports as eval.
     const deadline = Date.now() + 60_000;
@@ -225,13 +237,20 @@ async function runBatch(cases: Case[], rng: Rng): Promise<BatchResult> {
     return { hits: [error.message], requests, longest: Infinity, perCase: [] };
   } finally {
     await withDeadline(context.close(), 10_000, 'closing').catch(() => {});
-    for (const c of cases) scripts.delete(c.id);
+    for (const c of cases) {
+      scripts.delete(c.id);
+      direct.delete(c.id);
+    }
   }
 }
 
+/** Every payload through the real proxy, and every source-field payload a second time straight to the element (/direct). */
 function makeCases(payloads: Payload[]): Case[] {
-  return payloads.map((payload, n) => ({
-    id: `p${n}-${payload.id}`.slice(0, 120),
+  const viaProxy = payloads.map((payload, n) => ({ payload, n, direct: false }));
+  const straight = payloads.map((payload, n) => ({ payload, n: n + payloads.length, direct: true })).filter((c) => c.payload.field !== 'answer');
+  return [...viaProxy, ...straight].map(({ payload, n, direct }) => ({
+    id: `${direct ? 'd' : 'p'}${n}-${payload.id}`.slice(0, 120),
+    direct,
     payload,
     before: `zqxbefore${n}`,
     after: payload.swallowsRest ? undefined : `zqxafter${n}`,
@@ -291,7 +310,7 @@ describe('hostile content through the whole chain renders inert', () => {
     assert.ok(corpus.filter((p) => p.category === 'shared-vectors').length >= 60);
   });
 
-  test(`${corpus.length} payloads: no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: (RUN.full ? 60 : 15) * 60_000 }, async () => {
+  test(`${corpus.length} payloads (and ${corpus.filter((p) => p.field !== 'answer').length} source payloads again without the proxy): no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: (RUN.full ? 60 : 15) * 60_000 }, async () => {
     const cases = makeCases(corpus);
     const rng = createRng(RUN.seed + 99);
     const failures: string[] = [];

@@ -11,7 +11,8 @@
   const realFetch = window.fetch.bind(window);
   window.fetch = (input, init) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? String(input) : input.url, location.href);
-    if (url.origin !== location.origin || url.pathname !== '/api/answer') record('fetch', url.href);
+    // The element's endpoints on this page: the real proxy, and the suite's direct protocol endpoint.
+    if (url.origin !== location.origin || (url.pathname !== '/api/answer' && url.pathname !== '/direct')) record('fetch', url.href);
     return realFetch(input, init);
   };
   navigator.sendBeacon = (url) => (record('sendBeacon', url), true);
