@@ -1,4 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { UpstreamFetch, UpstreamResponse } from './config.js';
 import { webStreamOf } from './node-body.js';
@@ -28,24 +29,26 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: options.maxFreeSockets ?? 64, scheduling: 'lifo' as const, noDelay: true };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
-  const urls = new Map<string, URL>();
+  // Request options per URL, parsed once: the proxy calls one fixed URL, so the cache stays tiny.
+  const targets = new Map<string, { secure: boolean; options: RequestOptions }>();
 
   const fetchFn = ((input: string, init: RequestInit = {}) =>
     new Promise<UpstreamResponse>((resolve, reject) => {
-      let url = urls.get(input);
-      if (!url) {
-        url = new URL(input);
-        // The proxy calls one fixed URL; the cache stays tiny.
-        if (urls.size < 16) urls.set(input, url);
+      let target = targets.get(input);
+      if (!target) {
+        const url = new URL(input);
+        const secure = url.protocol === 'https:';
+        target = { secure, options: { ...urlToHttpOptions(url), agent: secure ? https : http } };
+        if (targets.size < 16) targets.set(input, target);
       }
-      const secure = url.protocol === 'https:';
+      const secure = target.secure;
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(abortError());
       const headers = plainHeaders(init.headers);
       const body = typeof init.body === 'string' ? Buffer.from(init.body) : undefined;
       if (body) headers['content-length'] = String(body.byteLength);
       const method = init.method ?? 'GET';
-      const req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent: secure ? https : http }, (res) => {
+      const req = (secure ? httpsRequest : httpRequest)({ ...target.options, method, headers }, (res) => {
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 599) {
           res.destroy();

@@ -1,40 +1,48 @@
 import type { Failure } from './errors.js';
 
-/** Timeouts of one proxied request; when one fires it records why and aborts the upstream request. */
+/**
+ * Timeouts of one proxied request; when one fires it records why and aborts the upstream request.
+ * The three deadlines (headers, idle, total) share one timer, armed for the earliest of them:
+ * data arriving only moves the idle deadline, so a chunk costs a clock read, not a new timer.
+ */
 export class RequestTimers {
   /** Why the upstream request was stopped, if the proxy stopped it. */
   reason?: Failure;
-  private headers?: ReturnType<typeof setTimeout>;
-  private idle?: ReturnType<typeof setTimeout>;
-  private total?: ReturnType<typeof setTimeout>;
+  private headersAt = Infinity;
+  private idleAt = Infinity;
+  private readonly totalAt: number;
+  private timer?: ReturnType<typeof setTimeout>;
+  /** When the armed timer fires. */
+  private timerAt = Infinity;
+  private cleared = false;
 
   constructor(
     private readonly upstream: AbortController,
     private readonly limits: { headersTimeoutMs: number; idleTimeoutMs: number; totalTimeoutMs: number },
     startedAt: number,
   ) {
-    if (limits.totalTimeoutMs > 0) {
-      this.total = setTimeout(() => this.stop('total_timeout'), Math.max(0, startedAt + limits.totalTimeoutMs - Date.now()));
-    }
+    // Armed by startHeaders, which follows at once: one timer instead of two.
+    this.totalAt = limits.totalTimeoutMs > 0 ? startedAt + limits.totalTimeoutMs : Infinity;
   }
 
   /** Starts waiting for the upstream's response headers. */
   startHeaders(): void {
-    if (this.limits.headersTimeoutMs > 0) this.headers = setTimeout(() => this.stop('upstream_headers_timeout'), this.limits.headersTimeoutMs);
+    if (this.limits.headersTimeoutMs > 0) this.headersAt = Date.now() + this.limits.headersTimeoutMs;
+    this.arm();
   }
 
   /** Headers arrived: from now on the idle timeout counts. */
   headersArrived(): void {
-    clearTimeout(this.headers);
-    this.headers = undefined;
+    this.headersAt = Infinity;
     this.touch();
   }
 
   /** Upstream data arrived: restart the idle timeout. */
   touch(): void {
-    if (this.limits.idleTimeoutMs <= 0 || this.reason) return;
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stop('upstream_idle_timeout'), this.limits.idleTimeoutMs);
+    if (this.limits.idleTimeoutMs <= 0 || this.reason || this.cleared) return;
+    this.idleAt = Date.now() + this.limits.idleTimeoutMs;
+    // A later deadline needs no new timer: the armed one wakes up earlier and re-arms.
+    if (this.idleAt < this.timerAt) this.arm();
   }
 
   /** Stops the upstream request for `failure` (the first reason wins). */
@@ -50,10 +58,35 @@ export class RequestTimers {
     this.upstream.abort();
   }
 
+  /** Stops every timeout for good. */
   clear(): void {
-    clearTimeout(this.headers);
-    clearTimeout(this.idle);
-    clearTimeout(this.total);
-    this.headers = this.idle = this.total = undefined;
+    this.cleared = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  /** Arms the timer for the earliest deadline, unless it is already armed for that time or sooner. */
+  private arm(): void {
+    if (this.cleared) return;
+    const at = Math.min(this.headersAt, this.idleAt, this.totalAt);
+    if (at === Infinity || at >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    // The deadline that passed first names the failure.
+    let failure: Failure | undefined;
+    let first = Infinity;
+    if (this.headersAt <= now && this.headersAt < first) [failure, first] = ['upstream_headers_timeout', this.headersAt];
+    if (this.idleAt <= now && this.idleAt < first) [failure, first] = ['upstream_idle_timeout', this.idleAt];
+    if (this.totalAt <= now && this.totalAt < first) failure = 'total_timeout';
+    if (failure) this.stop(failure);
+    else this.arm();
   }
 }
