@@ -61,9 +61,11 @@ export async function fetchAnswer(
   const ctrl = new AbortController();
   let timedOut = false;
   let timer = 0;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => ((timedOut = true), ctrl.abort()), timeout) as unknown as number;
+  let last = performance.now();
+  // One timer for the whole request, not one per chunk: when it fires early it waits out the rest.
+  const arm = (): unknown => {
+    const wait = last + timeout - performance.now();
+    return wait > 0 ? (timer = setTimeout(arm, wait) as unknown as number) : ((timedOut = true), ctrl.abort());
   };
   // Removed when `ctrl` aborts, which `finally` always does (it also ends a stream left unread).
   signal.addEventListener('abort', () => ctrl.abort(), { signal: ctrl.signal });
@@ -96,12 +98,13 @@ export async function fetchAnswer(
         else if (event == 'delta' || event == 'replace') on[event](d.text);
       },
     });
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = res.body.getReader();
+    const text = new TextDecoder();
     while (result === undefined) {
       const { done, value } = await reader.read();
       if (done) break;
-      arm();
-      parser.feed(value);
+      last = performance.now();
+      parser.feed(text.decode(value, { stream: true }));
     }
     if (typeof result == 'boolean') return result;
     throw result ?? new AnswerError('stream_interrupted', 'The stream ended early');
