@@ -1,5 +1,5 @@
 import type { Token } from 'marked';
-import { collectLinks, exceedsCaps, language, lex, plainText, renderTokens, type Links, type RenderOptions } from './markdown.js';
+import { collectLinks, exceedsCaps, lex, plainText, renderTokens, type Links, type RenderOptions } from './markdown.js';
 import { stabilize } from './stabilize.js';
 
 /** Options of a {@link StreamRenderer}. */
@@ -21,30 +21,31 @@ export const STREAMING_CLASS = 'streaming';
 
 const BLANK_END = /\n[ \t]*\n$/;
 /**
- * Characters a live tail may cost per animation frame: a tail that lexed more last time waits a frame per
- * this many characters before it re-renders (a 200 KB paragraph: every 10th frame), so a huge block still
- * growing costs each frame about what a 20 KB one would, and the page stays responsive.
+ * Update cadence: after a streaming flush the next one waits at least PACE times what that flush cost
+ * (at most MAX_WAIT ms), then an animation frame. A cheap answer updates every frame; a long one, whose
+ * flushes cost more (layout grows with the page), updates less often, so rendering stays a small share
+ * of the main thread however long the answer grows.
  */
-const LEX_PER_FRAME = 20_000;
-/** A fence line at the margin (fences inside lists and quotes render the usual way). */
-const FENCE = /^(`{3,}|~{3,})[ \t]*([^\n]*)\n/gm;
+const PACE = 50;
+const MAX_WAIT = 250;
 
 /**
  * Renders a growing Markdown answer into a container it owns (nothing else may write to its children).
  *
- * - `append()` only buffers; the DOM is updated once per animation frame however many chunks came.
+ * - `append()` only buffers; the DOM is updated in an animation frame however many chunks came, at the
+ *   cadence set by PACE (every frame while flushes are cheap, less often as they grow costly).
  * - A flush lexes only the uncommitted tail, seeded with the link definitions seen before it. A block
  *   that ends with a blank line and has two more blocks after it is committed: rendered, sanitised and
  *   appended once, never touched again (same nodes, so a text selection in it survives).
- * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole; an open code
- *   fence in it is shown as text that only grows (no parsing, no sanitising) until it closes.
+ * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole (an open code
+ *   fence is a code block in progress).
  * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of
  *   the whole text (blocks committed before a link definition they use arrived are re-rendered then).
  *   Text appended afterwards still renders correctly.
  *
  * Code blocks come out as `<pre tabindex="0"><code class="language-x">` (no button: DOMPurify would strip
  * it and the HTML is never edited). A copy control belongs to the element, outside this container, found
- * by delegation (`closest('pre')`). A live `pre` is replaced when its fence closes and when it is committed;
+ * by delegation (`closest('pre')`). A live `pre` is replaced at every update until it is committed;
  * committed ones never change. Citations are `sup > a.citation[data-citation]`, also for delegation.
  */
 export class StreamRenderer {
@@ -65,13 +66,10 @@ export class StreamRenderer {
   private live: ChildNode[] = [];
   private liveSrc: string | null = null;
   private frame = 0;
-  /** Frames waited since the last render (see LEX_PER_FRAME). */
-  private waited = 0;
+  private timer = 0;
+  /** When the next streaming flush may start (see PACE). */
+  private next = 0;
   private stale = false;
-  /** The open code fence shown as text: its element, where its fence starts in `src`, and the text shown. */
-  private pre?: HTMLElement;
-  private preAt = -1;
-  private preText = '';
   /** The paragraph showing a tail beyond the caps as plain text, and how much of the tail it shows. */
   private plain?: HTMLElement;
   private plainLen = 0;
@@ -115,12 +113,16 @@ export class StreamRenderer {
 
   /** Renders the pending text now instead of on the next frame (still streaming: the tail stays live). */
   flush(): void {
+    const t = performance.now();
     this.render(false);
+    const now = performance.now();
+    this.next = now + Math.min(MAX_WAIT, PACE * (now - t));
   }
 
   /** Renders everything now, without stabilising: the end of the stream. Removes the streaming class. */
   finish(): void {
     this.render(true);
+    this.next = 0;
   }
 
   /** Empties the container and forgets the text. */
@@ -131,20 +133,24 @@ export class StreamRenderer {
   }
 
   private schedule() {
-    this.frame ||= requestAnimationFrame(() => {
-      this.frame = 0;
-      if (++this.waited * LEX_PER_FRAME < this.lastFlush.lexed) this.schedule();
-      else this.flush();
-    });
+    const wait = this.next - performance.now();
+    const f = () => (this.frame = requestAnimationFrame(() => this.flush()));
+    if (!this.frame && !this.timer) wait > 0 ? (this.timer = setTimeout(f, wait) as unknown as number) : f();
   }
 
   private clear() {
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.cancel();
+    this.next = 0;
     this.raw = this.src = '';
     this.cr = false;
     this.links = {};
     this.restart();
+  }
+
+  private cancel() {
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.timer);
+    this.frame = this.timer = 0;
   }
 
   /** Forgets what was rendered (the caller empties the container). */
@@ -153,13 +159,12 @@ export class StreamRenderer {
     this.blocks = [];
     this.live = [];
     this.liveSrc = null;
-    this.pre = this.plain = undefined;
+    this.plain = undefined;
   }
 
   private render(final: boolean) {
     const c = this.container;
-    cancelAnimationFrame(this.frame);
-    this.frame = this.waited = 0;
+    this.cancel();
     if (this.stale || (final && this.done && exceedsCaps(this.src))) {
       // A replaced text, or a whole answer beyond the caps: that one is plain text, as one render of it would be.
       c.replaceChildren();
@@ -175,67 +180,41 @@ export class StreamRenderer {
       this.plainLen = tail.length;
       return this.onUpdate?.();
     }
-    let live = final ? tail : stabilize(tail);
-    // An open code fence is shown as text appended as it grows (inert: neither parsed nor sanitised), so a
-    // long code block costs each frame only its new text; marked renders it once it closes.
-    let fence: RegExpMatchArray | undefined;
-    let fences = 0;
-    if (!final) for (const m of live.matchAll(FENCE)) (fence = m), fences++;
-    const code = fences % 2 ? live.slice(fence!.index! + fence![0].length) : undefined;
-    const at = this.done + (fence?.index ?? 0);
-    if (code == null || at !== this.preAt || !code.startsWith(this.preText)) {
-      this.pre?.remove();
-      this.pre = undefined;
+    const live = final ? tail : stabilize(tail);
+    if (!final && live === this.liveSrc) return;
+    for (const n of this.live) n.remove();
+    this.plain = undefined;
+    const capped = exceedsCaps(live);
+    const tokens = capped ? [] : lex(live, this.links);
+    if (!capped) this.lastFlush.lexed = live.length;
+    const commit = this.committable(tokens, live);
+    let done = '';
+    if (commit) {
+      const blocks = tokens.slice(0, commit);
+      done = blocks.map((t) => t.raw).join('');
+      collectLinks(blocks, this.links);
+      this.done += done.length;
+      const frag = renderTokens(blocks, this.opts);
+      this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
+      c.append(frag);
     }
-    if (code != null) live = live.slice(0, fence!.index);
-    if (final || live !== this.liveSrc) {
-      for (const n of this.live) n.remove();
-      this.plain = undefined;
-      const capped = exceedsCaps(live);
-      const tokens = capped ? [] : lex(live, this.links);
-      if (!capped) this.lastFlush.lexed = live.length;
-      const commit = this.committable(tokens, live, code == null ? 0 : 1);
-      let done = '';
-      if (commit) {
-        const blocks = tokens.slice(0, commit);
-        done = blocks.map((t) => t.raw).join('');
-        collectLinks(blocks, this.links);
-        this.done += done.length;
-        const frag = renderTokens(blocks, this.opts);
-        this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
-        c.insertBefore(frag, this.pre ?? null);
-      }
-      const rest = tokens.slice(commit);
-      const frag = capped ? plainText(code == null ? tail : live) : renderTokens(rest, this.opts);
-      if (capped && !final && code == null) {
-        this.plain = frag.firstChild as HTMLElement;
-        this.plainLen = tail.length;
-      }
-      this.live = [...frag.childNodes];
-      c.insertBefore(frag, this.pre ?? null);
-      this.liveSrc = live.slice(done.length);
-      if (final) this.relink(collectLinks(rest, { ...this.links }));
-    } else if (code == null || (this.pre && code === this.preText)) return;
-    if (code != null) {
-      if (this.pre) this.pre.firstChild!.appendChild(document.createTextNode(code.slice(this.preText.length)));
-      else {
-        // Built with DOM calls (no HTML), in the shape marked gives a code block.
-        const pre = (this.pre = c.appendChild(document.createElement('pre')));
-        const el = pre.appendChild(document.createElement('code'));
-        const lang = language(fence![2]);
-        pre.tabIndex = 0;
-        if (lang) el.className = `language-${lang}`;
-        el.textContent = code;
-        this.preAt = at;
-      }
-      this.preText = code;
+    const rest = tokens.slice(commit);
+    const frag = capped ? plainText(tail) : renderTokens(rest, this.opts);
+    if (capped && !final) {
+      this.plain = frag.firstChild as HTMLElement;
+      this.plainLen = tail.length;
     }
+    this.live = [...frag.childNodes];
+    c.append(frag);
+    this.liveSrc = live.slice(done.length);
+    if (final) this.relink(collectLinks(rest, { ...this.links }));
     this.onUpdate?.();
   }
 
   /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */
-  private committable(tokens: Token[], src: string, after: number): number {
+  private committable(tokens: Token[], src: string): number {
     let end = src.length;
+    let after = 0;
     for (let i = tokens.length - 1; i > 0; i--) {
       end -= tokens[i].raw.length;
       if (tokens[i].type !== 'space') after++;

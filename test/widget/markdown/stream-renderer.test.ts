@@ -115,20 +115,17 @@ describe('StreamRenderer', () => {
     expect(lexed).to.be.below(text.length * 40);
   });
 
-  it('appends an open code fence as text, without lexing it again each flush', () => {
+  it('shows an open code fence as code in progress: growing, inert, never with a half-typed closing fence', () => {
     const lines = Array.from({ length: 300 }, (_, i) => `let v${i} = f(${i}, "<b>${i}</b>"); // **not bold**`);
     const text = `Code:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nAfter.\n`;
-    let pre: Element | null = null;
     let shown = 0;
-    const { el, r } = stream(chunks(text, rng(5), 30), (el, r, sent) => {
-      const now = el.querySelector('pre');
-      if (!now || sent.includes('```\n\nA')) return;
-      if (pre) expect(now, sent.slice(-40)).to.equal(pre);
-      pre = now;
-      expect(now.firstElementChild!.className).to.equal('language-ts');
-      expect(now.textContent!.length).to.be.at.least(shown);
-      shown = now.textContent!.length;
-      expect(r.lastFlush.lexed, sent.slice(-40)).to.be.below(200);
+    const { el, r } = stream(chunks(text, rng(5), 30), (el, _r, sent) => {
+      const pre = el.querySelector('pre');
+      if (!pre || sent.includes('```\n\nA')) return;
+      expect(pre.firstElementChild!.className).to.equal('language-ts');
+      expect(pre.textContent!.length).to.be.at.least(shown);
+      expect(pre.textContent, sent.slice(-40)).not.to.contain('`');
+      shown = pre.textContent!.length;
       expect(el.querySelector('b, strong')).to.equal(null);
     });
     expect(shown).to.be.above(10_000);
@@ -172,6 +169,37 @@ describe('StreamRenderer', () => {
     await frame();
     r.finish();
     expect(el.textContent!.trim()).to.equal((paragraph + Array.from({ length: 25 }, (_, i) => `word${i}`).join(' ')).trim());
+  });
+
+  it('adapts its cadence: a cheap stream updates every frame or so, an expensive one less often, and finish() renders at once', async () => {
+    /** Appends one word per frame for `n` frames; each update costs `cost` ms more (as layout of a long page would). */
+    async function run(cost: number, n: number) {
+      const el = document.createElement('div');
+      let updates = 0;
+      const r = new StreamRenderer(el, {
+        onUpdate: () => {
+          updates++;
+          for (const t = performance.now(); performance.now() - t < cost; );
+        },
+      });
+      for (let i = 0; i < n; i++) {
+        r.append(`w${i} `);
+        await frame();
+      }
+      const during = updates;
+      r.finish();
+      expect(el.textContent!.trim()).to.equal(Array.from({ length: n }, (_, i) => `w${i}`).join(' '));
+      await frame();
+      await new Promise((ok) => setTimeout(ok, 300));
+      await frame();
+      // Nothing left pending after finish().
+      expect(updates).to.equal(during + 1);
+      return during;
+    }
+    const cheap = await run(0, 30);
+    const costly = await run(8, 30);
+    expect(cheap).to.be.at.least(15);
+    expect(costly).to.be.within(1, 5);
   });
 
   it('never touches a committed block again: same nodes, and a selection inside survives later chunks', () => {
