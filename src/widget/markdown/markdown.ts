@@ -12,9 +12,6 @@ export interface RenderOptions {
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The language of a code fence's info string, as far as it is a plain name (it becomes a class). */
-export const language = (info = '') => /^[\w+#-]{1,32}/.exec(info)?.[0];
-
 let images = false;
 
 const md = new Marked({
@@ -30,10 +27,6 @@ const md = new Marked({
     // An image only when allowed and https; otherwise a link to it, or its text.
     image({ href, text }) {
       return images && /^https:/i.test(href) ? false : SAFE_URL.test(href) ? `<a href="${esc(href)}">${esc(text || href)}</a>` : esc(text);
-    },
-    code({ text, lang }) {
-      const l = language(lang);
-      return `<pre><code${l ? ` class="language-${l}"` : ''}>${esc(text)}\n</code></pre>\n`;
     },
     // No <input> in answers: a task-list box is a character.
     checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),

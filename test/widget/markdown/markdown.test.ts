@@ -49,12 +49,15 @@ describe('renderMarkdown', () => {
   });
 
   it('renders code blocks as a focusable <pre><code class="language-x"> with the code as text', () => {
-    const el = render('```js" onclick="alert(1)\nif (a < b && c) {}\n```\n\n```\nplain\n```');
-    const [js, plain] = el.querySelectorAll('pre');
+    const el = render('```js\nif (a < b && c) {}\n```\n\n```\nplain\n```\n\n```js" onclick="alert(1)\nx\n```');
+    const [js, plain, hostile] = el.querySelectorAll('pre');
     expect(js.tabIndex).to.equal(0);
     expect(js.firstElementChild!.className).to.equal('language-js');
     expect(js.textContent).to.equal('if (a < b && c) {}\n');
     expect(plain.firstElementChild!.hasAttribute('class')).to.equal(false);
+    // An info string that is not a plain name loses the class altogether.
+    expect(hostile.firstElementChild!.hasAttribute('class')).to.equal(false);
+    expect(hostile.textContent).to.equal('x\n');
     expect(dangerous(el)).to.deep.equal([]);
   });
 
