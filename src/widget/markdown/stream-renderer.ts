@@ -8,14 +8,6 @@ export interface StreamRendererOptions extends RenderOptions {
   onUpdate?: () => void;
 }
 
-/** A committed block: its source and the sanitised nodes it put in the container. */
-interface Block {
-  src: string;
-  nodes: ChildNode[];
-  /** How many link definitions were known when it was rendered. */
-  links: number;
-}
-
 /** Class set on the container while an answer is streaming (the element uses it for `table-layout: fixed`). */
 export const STREAMING_CLASS = 'streaming';
 
@@ -40,7 +32,8 @@ const MAX_WAIT = 250;
  * - The rest, the live tail, is stabilised (see `stabilize`) and re-rendered as a whole (an open code
  *   fence is a code block in progress).
  * - `finish()` renders the tail now without stabilising; the DOM then equals one `renderMarkdown()` of
- *   the whole text (blocks committed before a link definition they use arrived are re-rendered then).
+ *   the whole text (when a link definition arrived after the first blocks were committed, it renders the
+ *   whole text again, as those blocks may use it).
  *   Text appended afterwards still renders correctly.
  *
  * Code blocks come out as `<pre tabindex="0"><code class="language-x">` (no button: DOMPurify would strip
@@ -62,7 +55,8 @@ export class StreamRenderer {
   /** Length of `src` committed. */
   private done = 0;
   private links: Links = {};
-  private blocks: Block[] = [];
+  /** How many link definitions were known once the first blocks were committed. */
+  private seen = 0;
   private live: ChildNode[] = [];
   private liveSrc: string | null = null;
   private frame = 0;
@@ -70,9 +64,6 @@ export class StreamRenderer {
   /** When the next streaming flush may start (see PACE). */
   private next = 0;
   private stale = false;
-  /** The paragraph showing a tail beyond the caps as plain text, and how much of the tail it shows. */
-  private plain?: HTMLElement;
-  private plainLen = 0;
 
   /**
    * @param container The element the answer is rendered into; the renderer owns its children.
@@ -156,13 +147,11 @@ export class StreamRenderer {
   /** Forgets what was rendered (the caller empties the container). */
   private restart() {
     this.done = 0;
-    this.blocks = [];
     this.live = [];
     this.liveSrc = null;
-    this.plain = undefined;
   }
 
-  private render(final: boolean) {
+  private render(final: boolean): void {
     const c = this.container;
     this.cancel();
     if (this.stale || (final && this.done && exceedsCaps(this.src))) {
@@ -173,41 +162,32 @@ export class StreamRenderer {
     }
     c.classList.toggle(STREAMING_CLASS, !final);
     const tail = this.src.slice(this.done);
-    this.lastFlush = { lexed: 0, tail: tail.length };
-    if (!final && this.plain) {
-      // A tail beyond the caps stays beyond them as it grows: append its new text, nothing else.
-      this.plain.append(tail.slice(this.plainLen));
-      this.plainLen = tail.length;
-      return this.onUpdate?.();
-    }
     const live = final ? tail : stabilize(tail);
+    this.lastFlush = { lexed: 0, tail: tail.length };
     if (!final && live === this.liveSrc) return;
-    for (const n of this.live) n.remove();
-    this.plain = undefined;
     const capped = exceedsCaps(live);
     const tokens = capped ? [] : lex(live, this.links);
     if (!capped) this.lastFlush.lexed = live.length;
+    if (final && this.done && Object.keys(collectLinks(tokens, { ...this.links })).length > this.seen) {
+      // A link definition arrived after the first blocks were committed, and they may use it: render it all again.
+      this.stale = true;
+      return this.render(true);
+    }
+    for (const n of this.live) n.remove();
     const commit = this.committable(tokens, live);
     let done = '';
     if (commit) {
       const blocks = tokens.slice(0, commit);
       done = blocks.map((t) => t.raw).join('');
       collectLinks(blocks, this.links);
+      if (!this.done) this.seen = Object.keys(this.links).length;
       this.done += done.length;
-      const frag = renderTokens(blocks, this.opts);
-      this.blocks.push({ src: done, nodes: [...frag.childNodes], links: Object.keys(this.links).length });
-      c.append(frag);
+      c.append(renderTokens(blocks, this.opts));
     }
-    const rest = tokens.slice(commit);
-    const frag = capped ? plainText(tail) : renderTokens(rest, this.opts);
-    if (capped && !final) {
-      this.plain = frag.firstChild as HTMLElement;
-      this.plainLen = tail.length;
-    }
+    const frag = capped ? plainText(tail) : renderTokens(tokens.slice(commit), this.opts);
     this.live = [...frag.childNodes];
     c.append(frag);
     this.liveSrc = live.slice(done.length);
-    if (final) this.relink(collectLinks(rest, { ...this.links }));
     this.onUpdate?.();
   }
 
@@ -221,20 +201,5 @@ export class StreamRenderer {
       if (after > 1 && BLANK_END.test(src.slice(Math.max(0, end - 8), end))) return i;
     }
     return 0;
-  }
-
-  /** Re-renders committed blocks that may use a link definition which arrived after them. */
-  private relink(links: Links) {
-    const count = Object.keys(links).length;
-    for (const b of this.blocks) {
-      if (b.links < count && b.nodes.length && b.src.includes('[')) {
-        const frag = renderTokens(lex(b.src, links), this.opts);
-        const nodes = [...frag.childNodes];
-        b.nodes[0].before(frag);
-        for (const n of b.nodes) n.remove();
-        b.nodes = nodes;
-      }
-      b.links = count;
-    }
   }
 }
