@@ -47,6 +47,39 @@ export function frame(event: NormalisedEvent): string {
   }
 }
 
+/** Most bytes, and longest time, read and dropped after an end marker before the upstream is cut off. */
+const DRAIN_BYTES = 16 * 1024;
+const DRAIN_MS = 1_000;
+
+/** Reads what follows an end marker, for nothing, until the body ends; stops the upstream past the bounds. */
+function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>, stop: () => void): void {
+  let left = DRAIN_BYTES;
+  let ended = false;
+  const timer = setTimeout(() => {
+    if (!ended) stop();
+  }, DRAIN_MS);
+  const step = (): void => {
+    reader.read().then(
+      (result) => {
+        if (result.done) {
+          ended = true;
+          clearTimeout(timer);
+        } else if ((left -= result.value.byteLength) < 0) {
+          ended = true;
+          clearTimeout(timer);
+          stop();
+        } else step();
+      },
+      () => {
+        ended = true;
+        clearTimeout(timer);
+        stop();
+      },
+    );
+  };
+  step();
+}
+
 /**
  * The upstream's SSE, in whatever dialect, as the project's stream. Pull-based: the upstream
  * is read only when the client has taken what was sent, so a slow reader holds back the
@@ -90,16 +123,22 @@ export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
     }, options.heartbeatMs);
   };
 
+  const stopUpstream = () => {
+    reader.cancel().catch(() => {});
+    timers.abortUpstream();
+  };
+
   const finish = (outcome: string) => {
     if (finished) return;
     finished = true;
     clearTimeout(heartbeat);
     timers.clear();
     if (!upstreamEnded) {
-      // Stop an upstream that is still sending (end marker seen, error, client gone); a
-      // completed one is left alone so its pooled connection can be reused.
-      reader.cancel().catch(() => {});
-      timers.abortUpstream();
+      // After an end marker the body's own end normally follows at once: reading it keeps the
+      // pooled connection (aborting would cost a new one for the next request). Anything else
+      // (an error, the client gone, an upstream that goes on sending) is stopped now.
+      if (outcome === 'ok' && !failure && !clientSignal.aborted) drainRest(reader, stopUpstream);
+      else stopUpstream();
     }
     options.onEnd({ outcome, failure, bytes, normaliser });
   };
