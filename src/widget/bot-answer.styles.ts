@@ -36,9 +36,7 @@ table{border-collapse:collapse;display:block;overflow:auto}
 td,th{border:1px solid var(--bd);padding:2px 6px}
 .md img{max-width:100%}
 .streaming table{table-layout:fixed}
-.answering .md:after{content:'▍';animation:b 1s steps(2) infinite}
-@keyframes b{50%{opacity:0}}
-@media(prefers-reduced-motion:reduce){*,:after{animation:none!important}}
+.answering .md:after{content:'▍'}
 .note,.status,[part=source] p,.meta{color:var(--mu)}
 [part=error],.error.status{color:var(--er)}
 .cc{position:absolute;inset-inline-end:var(--s)}
