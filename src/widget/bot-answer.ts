@@ -1,6 +1,5 @@
 import { LitElement, html, nothing as _, type PropertyValues } from 'lit';
 import type { Source } from '../protocol/types.js';
-import { AnswerController } from './answer-controller.js';
 import { fetchAnswer, type AnswerError } from './answer-client.js';
 import { styles } from './bot-answer.styles.js';
 import { emit } from './events.js';
@@ -136,11 +135,12 @@ export class BotAnswer extends LitElement {
   private _cc = -1;
 
   private _t = STRINGS;
-  private _ctl = new AnswerController(this);
+  /** Aborts the running request (one at a time: a new question, or disconnecting, aborts it). */
+  private _ac?: AbortController;
   private _views = new WeakMap<Turn, View>();
   private _loaded = false;
   private _stick = true;
-  /** The code block under the pointer or focus, as its index among its answer's code blocks. */
+  /** The code block under the pointer or focus, as its index among all answers' code blocks. */
   private _pi = 0;
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
@@ -166,7 +166,7 @@ export class BotAnswer extends LitElement {
 
   /** Stops the running answer, keeping what arrived (marked as stopped). */
   stop() {
-    this._ctl.abort();
+    this._ac?.abort();
   }
 
   /** Stops any running answer and empties the thread (and its saved copy). */
@@ -206,10 +206,12 @@ export class BotAnswer extends LitElement {
   override disconnectedCallback() {
     super.disconnectedCallback();
     document.removeEventListener('keydown', this._key);
+    this.stop();
   }
 
   private async _run(t: Turn) {
-    const signal = this._ctl.next();
+    this.stop();
+    const { signal } = (this._ac = new AbortController());
     Object.assign(t, { a: '', sources: [], state: 'answering', err: 0, fb: 0 });
     const v = this._view(t);
     v.r.reset();
@@ -402,9 +404,9 @@ export class BotAnswer extends LitElement {
     if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._submit(e);
   }
 
+  /** The dialog itself returns focus to where it was (the launcher, when it opened the dialog). */
   private _closed() {
     this.open = false;
-    this._$('.launcher')!.focus();
   }
 
   private _scroll() {
@@ -434,9 +436,9 @@ export class BotAnswer extends LitElement {
     const pre = el.closest?.('.md pre');
     const i = this._turnOf(el);
     if (pre) {
-      this._pi = [...pre.closest('.md')!.querySelectorAll('pre')].indexOf(pre as HTMLPreElement);
+      this._pi = [...this._pres()].indexOf(pre as HTMLPreElement);
       this._cc = i;
-      // `_pi` is not reactive: another block of the same turn needs the button moved.
+      // `_pi` is not reactive: another block needs the button moved.
       this.requestUpdate();
     } else if (i != this._cc) this._cc = -1;
   }
@@ -448,10 +450,15 @@ export class BotAnswer extends LitElement {
 
   /**
    * The code block whose copy button shows, looked up again each time: the renderer replaces a live
-   * block when its fence closes or it is committed.
+   * block at every update until it is committed.
    */
   private _code() {
-    return this.renderRoot.querySelectorAll('article')[this._cc]?.querySelectorAll('.md pre')[this._pi];
+    return this._pres()[this._pi];
+  }
+
+  /** Every code block of every answer, in order. */
+  private _pres() {
+    return this.renderRoot.querySelectorAll('.md pre');
   }
 
   private async _copy(text: string, key: string) {
