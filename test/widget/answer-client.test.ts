@@ -83,6 +83,24 @@ describe('answer-client', () => {
     );
   });
 
+  it('reads a stream of small writes in batches (at most one read a frame), losing nothing', async () => {
+    const { out, on } = collect();
+    // Batches: runs of delta calls within one task (a read delivers all it holds at once).
+    let batches = 0;
+    let open = false;
+    const delta = on.delta;
+    on.delta = (s: string) => {
+      if (!open) (batches++, (open = true), setTimeout(() => (open = false)));
+      return delta(s);
+    };
+    const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long'), stream: true }, on, new AbortController().signal);
+    expect(found).to.equal(true);
+    expect(out.text).to.match(/^## Part 1\n[^]*The end\.$/);
+    // The stub writes ~90 bytes a millisecond apart: read as they come, nearly every delta would be its own batch.
+    expect(out.deltas).to.be.above(100);
+    expect(batches).to.be.below(out.deltas / 4);
+  });
+
   it('gives up with timeout when nothing arrives for too long', async () => {
     const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('hang'), stream: true }, collect().on, new AbortController().signal, 300));
     expect(e.code).to.equal('timeout');

@@ -124,9 +124,10 @@ export class StreamRenderer {
   }
 
   private schedule() {
+    if (this.frame || this.timer) return;
     const wait = this.next - performance.now();
     const f = () => (this.frame = requestAnimationFrame(() => this.flush()));
-    if (!this.frame && !this.timer) wait > 0 ? (this.timer = setTimeout(f, wait) as unknown as number) : f();
+    wait > 0 ? (this.timer = setTimeout(f, wait) as unknown as number) : f();
   }
 
   private clear() {
