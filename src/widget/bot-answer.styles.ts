@@ -12,7 +12,7 @@ export const styles = unsafeCSS(`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(-
 :host([theme=dark]){${dark}}
 @media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}
 [hidden]{display:none!important}
-.panel,button,textarea{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s)}
+.panel,button,textarea{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s);font:inherit}
 .panel{display:flex;flex-direction:column;gap:var(--s)}
 dialog{width:min(640px,90vw);height:min(720px,90vh)}
 dialog::backdrop{background:#0008}
@@ -20,15 +20,14 @@ dialog::backdrop{background:#0008}
 header,form,.acts,.sg{display:flex;flex-wrap:wrap;gap:var(--s);align-items:center}
 h2{flex:1;font-size:1.1em}
 h2,.status,[part=source] p{margin:0}
-button,textarea{font:inherit}
 button{padding:2px var(--s);cursor:pointer}
 [part=send],.launcher,.note button{color:var(--af);background:var(--ac);border-color:var(--ac)}
 :focus-visible{outline:2px solid var(--ac);outline-offset:1px}
 .launcher{position:fixed;inset-inline-end:24px;bottom:24px;z-index:var(--bot-answer-z-index,999999);padding:var(--s) calc(var(--s)*2)}
 .thread{position:relative;flex:1;overflow:auto;max-height:var(--bot-answer-max-height,70vh)}
 dialog .thread{max-height:none}
-.q,pre{padding:var(--s);background:var(--sb)}
-.q{border-radius:var(--r);white-space:pre-wrap}
+.q,pre{padding:var(--s);background:var(--sb);border-radius:var(--r)}
+.q{white-space:pre-wrap}
 .q,.md,ol{overflow-wrap:anywhere}
 a{color:var(--ac)}
 pre{overflow:auto;max-height:50vh}

@@ -15,13 +15,13 @@ const flag = { fromAttribute: (v: string | null) => v != null && v != 'false' };
 /** A JSON array of strings, or strings separated by `|`. */
 const list = {
   fromAttribute(v: string | null): string[] {
+    let a;
     try {
-      const a = JSON.parse(v!);
-      if (Array.isArray(a)) return a.filter((s) => typeof s == 'string' && s.trim());
+      a = JSON.parse(v!);
     } catch {
       // Not JSON: the `|` form.
     }
-    return (v ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+    return (Array.isArray(a) ? a : (v ?? '').split('|')).filter((s) => typeof s == 'string' && s.trim()).map((s) => s.trim());
   },
 };
 

@@ -8,21 +8,16 @@ export const safeUrl = (url: unknown, schemes = /^https?:\/\//i) => (typeof url 
 
 /** A date from Unix seconds, tolerating milliseconds; undefined for missing or absurd values. */
 export function sourceDate(t: unknown): Date | undefined {
-  if (typeof t != 'number' || !(t > 0)) return;
-  const d = new Date(t > 1e11 ? t : t * 1e3);
+  // Anything but a positive number (or a string or value that converts to one) fails here.
+  if (!((t as number) > 0)) return;
+  const d = new Date((t as number) > 1e11 ? (t as number) : (t as number) * 1e3);
   const y = d.getFullYear();
   if (y > 1970 && y < 3000) return d;
 }
 
 /** Up to two initials of a name, for the avatar fallback. */
 export const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => [...w][0])
-    .join('')
-    .toUpperCase();
+  (name.match(/(?<!\S)\S/gu) ?? []).slice(0, 2).join('').toUpperCase();
 
 /** `s` cut to `n` characters (with an ellipsis), so a 100 KB field costs no more than a short one. */
 export const cap = (s: unknown, n: number) => {
