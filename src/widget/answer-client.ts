@@ -29,7 +29,7 @@ export class AnswerError extends Error implements ErrorBody {
 }
 
 /** The code for an error response without a JSON error body (an intermediary's page). */
-const CODE_BY_STATUS: Record<number, string> = { 403: 'forbidden_bot', 404: 'unknown_bot', 413: 'payload_too_large', 429: 'rate_limited', 504: 'upstream_timeout' };
+const CODE_BY_STATUS: Record<number, string> = { 404: 'unknown_bot', 429: 'rate_limited', 504: 'upstream_timeout' };
 
 async function httpError(res: Response): Promise<AnswerError> {
   let body: Partial<ErrorBody> = {};

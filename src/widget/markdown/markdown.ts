@@ -90,7 +90,7 @@ export function exceedsCaps(src: string): boolean {
 
 /** The plain-text fallback: a paragraph holding the text as a text node. */
 export function plainText(src: string): DocumentFragment {
-  const f = document.createDocumentFragment();
+  const f = new DocumentFragment();
   f.append(document.createElement('p'));
   f.firstChild!.textContent = src;
   return f;
