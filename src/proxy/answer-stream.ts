@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
+import type { BodyReader } from './config.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
@@ -14,8 +15,8 @@ export interface StreamEnd {
 }
 
 export interface AnswerStreamOptions {
-  /** The upstream's SSE body. */
-  body: ReadableStream<Uint8Array>;
+  /** Reads the upstream's SSE body. */
+  reader: BodyReader;
   timers: RequestTimers;
   /** Aborted when the client goes away. */
   clientSignal: AbortSignal;
@@ -52,7 +53,7 @@ const DRAIN_BYTES = 16 * 1024;
 const DRAIN_MS = 1_000;
 
 /** Reads what follows an end marker, for nothing, until the body ends; stops the upstream past the bounds. */
-function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>, stop: () => void): void {
+function drainRest(reader: BodyReader, stop: () => void): void {
   let left = DRAIN_BYTES;
   let ended = false;
   const timer = setTimeout(() => {
@@ -87,7 +88,7 @@ function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>, stop: () => 
  */
 export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
   const { timers, clientSignal } = options;
-  const reader = options.body.getReader();
+  const reader = options.reader;
   const decoder = new Utf8Pieces();
   let pending = '';
   let failure: Failure | undefined;

@@ -10,6 +10,17 @@ export interface UpstreamResponse {
   body: ReadableStream<Uint8Array> | null;
   /** The whole body as text; used instead of `body` when `Content-Length` shows the body is small enough. */
   text?(): Promise<string>;
+  /** A reader of the body, used instead of `body` when present (null: no body); cheaper than a Web stream's. */
+  reader?(): BodyReader | null;
+}
+
+/** One read of a {@link BodyReader}, as a Web stream reader gives it. */
+export type BodyReadResult = { done: false; value: Uint8Array } | { done: true; value?: Uint8Array };
+
+/** What the proxy uses of a body reader: a `ReadableStreamDefaultReader` fits. */
+export interface BodyReader {
+  read(): Promise<BodyReadResult>;
+  cancel(): Promise<void>;
 }
 
 /** A `fetch`-compatible function the proxy uses to reach the upstream (`globalThis.fetch` fits). */

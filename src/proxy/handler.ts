@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
 import { createAnswerStream, frame, type AnswerStream } from './answer-stream.js';
-import { resolveConfig, type ProxyConfig, type ResolvedConfig, type UpstreamResponse } from './config.js';
+import { resolveConfig, type BodyReader, type ProxyConfig, type ResolvedConfig, type UpstreamResponse } from './config.js';
 import { corsHeaders, decideOrigin, preflightHeaders, type OriginDecision } from './cors.js';
 import { FAILURES, ProxyError, toProxyError, type Failure } from './errors.js';
 import { StreamNormaliser } from './normalise.js';
@@ -183,9 +183,12 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const type = (upstream.headers.get('content-type') ?? '').toLowerCase();
       const isSse = type.includes('text/event-stream') || (!type.includes('json') && body.stream === true);
 
-      if (body.stream && isSse && upstream.body) {
+      // Taken once, when needed: a small JSON body is read whole with `text()` instead.
+      let reader: BodyReader | null | undefined;
+      const bodyReader = () => (reader === undefined ? (reader = readerOf(upstream)) : reader);
+      if (body.stream && isSse && bodyReader()) {
         const running: AnswerStream = createAnswerStream({
-          body: upstream.body,
+          reader: bodyReader()!,
           timers,
           clientSignal: request.signal,
           heartbeatMs: cfg.heartbeatMs,
@@ -215,9 +218,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
 
       // One complete answer: JSON (asked for, or the upstream ignored `stream: true`), or a stream collected whole.
       const normaliser = new StreamNormaliser(() => {});
-      if (isSse) await collectSse(upstream.body, normaliser, timers, cfg.maxEventChars);
+      if (isSse) await collectSse(bodyReader(), normaliser, timers, cfg.maxEventChars);
       else {
-        const text = await readUpstreamText(upstream, cfg.maxUpstreamBytes, timers);
+        const text = await readUpstreamText(upstream, bodyReader, cfg.maxUpstreamBytes, timers);
         let json: unknown;
         try {
           json = JSON.parse(text);
@@ -282,6 +285,11 @@ function failureOf(normaliser: StreamNormaliser): Failure | undefined {
   return normaliser.errorFailure;
 }
 
+/** The upstream body's reader: the light one when the client offers it, else the Web stream's. */
+function readerOf(response: UpstreamResponse): BodyReader | null {
+  return response.reader ? response.reader() : (response.body?.getReader() ?? null);
+}
+
 /** Sends the one upstream request; never retried (each upstream request costs money). */
 async function callUpstream(cfg: ResolvedConfig, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<UpstreamResponse> {
   timers.startHeaders();
@@ -337,7 +345,7 @@ export function parseRetryAfter(value: string | null): number {
 }
 
 /** Reads an upstream body as text up to `maxBytes`, restarting the idle timeout per chunk. */
-async function readUpstreamText(response: UpstreamResponse, maxBytes: number, timers: RequestTimers): Promise<string> {
+async function readUpstreamText(response: UpstreamResponse, bodyReader: () => BodyReader | null, maxBytes: number, timers: RequestTimers): Promise<string> {
   const length = Number(response.headers.get('content-length') ?? NaN);
   // A declared length is enforced by the HTTP framing, so a small body can be read in one go.
   if (response.text && Number.isInteger(length) && length <= maxBytes) {
@@ -347,9 +355,8 @@ async function readUpstreamText(response: UpstreamResponse, maxBytes: number, ti
       throw new ProxyError(timers.reason ?? 'stream_broken');
     }
   }
-  const body = response.body;
-  if (!body) return '';
-  const reader = body.getReader();
+  const reader = bodyReader();
+  if (!reader) return '';
   const decoder = new Utf8Pieces();
   let text = '';
   let total = 0;
@@ -370,9 +377,8 @@ async function readUpstreamText(response: UpstreamResponse, maxBytes: number, ti
 }
 
 /** Reads a whole upstream SSE stream into `normaliser` (for a JSON answer to a stream). */
-async function collectSse(body: ReadableStream<Uint8Array> | null, normaliser: StreamNormaliser, timers: RequestTimers, maxEventChars: number): Promise<void> {
-  if (!body) return normaliser.end();
-  const reader = body.getReader();
+async function collectSse(reader: BodyReader | null, normaliser: StreamNormaliser, timers: RequestTimers, maxEventChars: number): Promise<void> {
+  if (!reader) return normaliser.end();
   const decoder = new Utf8Pieces();
   let oversized = false;
   const parser = createParser({

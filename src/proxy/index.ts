@@ -9,7 +9,7 @@
 export { createProxyHandler, parseRetryAfter } from './handler.js';
 export type { HandlerContext, ProxyHandler, WebHandler } from './handler.js';
 export { DEFAULTS } from './config.js';
-export type { ProxyConfig, RateLimiter, UpstreamFetch, UpstreamResponse } from './config.js';
+export type { BodyReader, BodyReadResult, ProxyConfig, RateLimiter, UpstreamFetch, UpstreamResponse } from './config.js';
 export { FAILURES, ProxyError } from './errors.js';
 export type { Failure, FailureInfo } from './errors.js';
 export { StreamNormaliser } from './normalise.js';

@@ -1,8 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { UpstreamFetch, UpstreamResponse } from './config.js';
-import { webStreamOf } from './node-body.js';
+import type { BodyReader, UpstreamFetch, UpstreamResponse } from './config.js';
+import { nodeReader, webStreamOf } from './node-body.js';
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
@@ -99,6 +99,12 @@ class NodeUpstreamResponse implements UpstreamResponse {
   get body(): ReadableStream<Uint8Array> | null {
     if (this.stream === undefined) this.stream = this.empty ? null : webStreamOf(this.res);
     return this.stream;
+  }
+
+  reader(): BodyReader | null {
+    if (this.stream !== undefined) return this.stream?.getReader() ?? null;
+    this.stream = null;
+    return this.empty ? null : nodeReader(this.res);
   }
 
   text(): Promise<string> {

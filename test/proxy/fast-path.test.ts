@@ -171,6 +171,18 @@ describe('fast path and general path give the same bytes', () => {
     assert.deepEqual(seen, [{ isRequest: false, isLight: true }]);
   });
 
+  it('an upstream client returning Web Responses (global fetch) gives the same answers', async () => {
+    const web = createProxyHandler({ apiKey: key, baseUrl: upstream.url, fetch: (url, init) => fetch(url, init), rateLimitPerMinute: 0, log: (line) => observe(line) });
+    for (const asked of [{ message: 'hi', bot_id: 'demo', stream: true }, { message: 'json please', bot_id: 'demo', stream: true }, { message: 'hi', bot_id: 'demo' }]) {
+      const response = await web(new Request('http://proxy.test/api/answer', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }));
+      const text = await response.text();
+      observe(text);
+      const viaNode = await fetch(`${fast.url}/api/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) });
+      assert.equal(response.status, 200);
+      assert.equal(text, await viaNode.text());
+    }
+  });
+
   it('enforces the body limit while reading on the fast path, and closes the connection', async () => {
     const before = upstream.requests.length;
     const got = await rawExchange(fast.url, ['POST /api/answer HTTP/1.1', 'host: proxy.test', 'content-type: application/json', 'transfer-encoding: chunked'], [`100\r\n${'x'.repeat(256)}\r\n`, `1\r\nx\r\n`]);
