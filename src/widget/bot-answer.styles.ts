@@ -11,7 +11,6 @@ const dark =
 export const styles = unsafeCSS(`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(--bot-answer-fg,#1b1b1f);--mu:var(--bot-answer-muted,#55555e);--ac:var(--bot-answer-accent,#0b57d0);--af:var(--bot-answer-accent-fg,#fff);--bd:var(--bot-answer-border,#8c8c96);--sb:var(--bot-answer-subtle,#f0f1f4);--er:var(--bot-answer-error,#b3261e);--r:var(--bot-answer-radius,8px);--s:var(--bot-answer-space,8px);display:block;color:var(--fg);font:var(--bot-answer-font-size,1rem)/1.5 var(--bot-answer-font,system-ui,sans-serif);color-scheme:light}
 :host([theme=dark]){${dark}}
 @media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}
-[hidden]{display:none!important}
 .panel,button,textarea{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s);font:inherit}
 .panel{display:flex;flex-direction:column;gap:var(--s)}
 dialog{width:min(640px,90vw);height:min(720px,90vh)}

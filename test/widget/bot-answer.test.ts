@@ -264,6 +264,7 @@ describe('<bot-answer>', () => {
     expect(list.getAttribute('part')).to.equal('sources');
     expect(toggle.getAttribute('aria-expanded')).to.equal('false');
     expect(list.hidden).to.equal(true);
+    expect(getComputedStyle(list).display).to.equal('none');
     toggle.click();
     await el.updateComplete;
     expect(toggle.getAttribute('aria-expanded')).to.equal('true');
@@ -321,6 +322,7 @@ describe('<bot-answer>', () => {
       expect(copied).to.equal(ANSWER);
       const cc = $(el, '.cc');
       expect(cc.hidden).to.equal(true);
+      expect(getComputedStyle(cc).display).to.equal('none');
       // Keyboard: the code block is focusable; focusing it shows its copy button.
       $(el, '[part~=answer] pre').focus();
       await el.updateComplete;
