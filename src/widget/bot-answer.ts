@@ -184,7 +184,7 @@ export class BotAnswer extends LitElement {
     this._$('textarea')?.focus();
   }
 
-  /** Closes the floating dialog. */
+  /** Closes the floating dialog (which returns focus where it was: the launcher, when it opened it). */
   hide() {
     this.open = false;
   }
@@ -319,7 +319,7 @@ export class BotAnswer extends LitElement {
       this.state == 'answering' ? html`<button type="button" part="stop" @click=${this.stop}>${t.stop}</button>` : _
     }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._say(last) : ''}</p>`;
     return this.mode == 'floating'
-      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this._closed}>${body}</dialog>`
+      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this.hide}>${body}</dialog>`
       : html`<section part="panel" class="panel" aria-labelledby="h">${body}</section>`;
   }
 
@@ -402,11 +402,6 @@ export class BotAnswer extends LitElement {
 
   private _enter(e: KeyboardEvent) {
     if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._submit(e);
-  }
-
-  /** The dialog itself returns focus to where it was (the launcher, when it opened the dialog). */
-  private _closed() {
-    this.open = false;
   }
 
   private _scroll() {

@@ -53,7 +53,7 @@ const CODES: Partial<Record<keyof Strings, string>> = {
 };
 
 /** `s` with `{n}` replaced by `n`. */
-export const fmt = (s: string, n: unknown) => s.replace('{n}', String(n));
+export const fmt = (s: string, n: unknown) => s.replace('{n}', '' + n);
 
 /** The visitor-facing message for an error code (a rate limit without a known wait says 60 seconds). */
 export function errorMessage(t: Strings, code: string, wait?: number): string {
