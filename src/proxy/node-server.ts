@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProxyError } from './errors.js';
@@ -277,6 +278,7 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
       void listener(req, res);
     },
   );
+  server.on('clientError', answerClientError);
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -311,6 +313,25 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
       resolve({ server, url, port, close });
     });
   });
+}
+
+// Requests Node refuses before any handler runs (bad framing, oversized headers, slow clients)
+// still get the contract's JSON error body rather than Node's empty default reply.
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive.'],
+};
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A response whose headers went out already must not get a second status line (Node's own check).
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: { _headerSent?: boolean } })._httpMessage?._headerSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: { code: 'bad_request', message } });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 /** Resolves true when the response can take more, false when the client left or did not read in time. */
