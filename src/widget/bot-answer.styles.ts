@@ -28,6 +28,7 @@ dialog .thread{max-height:none}
 .q,pre{padding:var(--s);background:var(--sb);border-radius:var(--r)}
 .q{white-space:pre-wrap}
 .q,.md,ol{overflow-wrap:anywhere}
+.plain{overflow-wrap:normal;overflow-x:auto}
 a{color:var(--ac)}
 pre{overflow:auto;max-height:50vh}
 table{border-collapse:collapse;display:block;overflow:auto}

@@ -228,7 +228,7 @@ export class BotAnswer extends LitElement {
           delta: (s) => v.r.append(s),
           replace: (s) => v.r.replace(s),
           sources: (s) => {
-            t.sources = Array.isArray(s) ? s : [];
+            t.sources = Array.isArray(s) ? s.filter((x) => x && typeof x == 'object') : [];
             this.requestUpdate();
           },
         },

@@ -73,17 +73,20 @@ export function renderTokens(tokens: Token[], opts: RenderOptions = {}): Documen
 // list depth (256 levels: 100-175 ms) and of emphasis/link delimiters within one block (20,000 '_a': 430 ms).
 const MAX_LENGTH = 200_000;
 const MAX_DELIMS = 3000;
+const MAX_WORD = 5000;
 const TOO_DEEP = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t])){16}|^[ \t]{64,}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/m;
 
 /**
  * True when the text is beyond the renderer's caps and must be shown as plain text: longer than
- * 200,000 characters, more than 15 container levels on one line, a list item indented 64 columns, or
+ * 200,000 characters, a word over 5,000 characters, more than 15 container levels on one line, a list item indented 64 columns, or
  * more than 3,000 emphasis/link/code delimiters in one block (text between blank lines).
  */
 export function exceedsCaps(src: string): boolean {
   return (
     src.length > MAX_LENGTH ||
     TOO_DEEP.test(src) ||
+    // A word this long costs Chromium seconds of layout once wrapped (quadratic in its length).
+    src.split(/\s/).some((w) => w.length > MAX_WORD) ||
     src.split(/\n[ \t]*\n/).some((b) => b.length > MAX_DELIMS && (b.match(/[_*~[`]/g)?.length ?? 0) > MAX_DELIMS)
   );
 }
@@ -92,6 +95,9 @@ export function exceedsCaps(src: string): boolean {
 export function plainText(src: string): DocumentFragment {
   const f = new DocumentFragment();
   f.append(document.createElement('p'));
+  // Styled not to break inside words: Chromium wraps a very long word in time quadratic in
+  // its length (100,000 characters froze the page for seconds), so such a word scrolls instead.
+  (f.firstChild as HTMLElement).className = 'plain';
   f.firstChild!.textContent = src;
   return f;
 }

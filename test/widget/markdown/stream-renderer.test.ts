@@ -17,6 +17,30 @@ function stream(text: string | string[], check?: (el: HTMLElement, r: StreamRend
   return { el, r };
 }
 
+/** Runs `fn` with `performance.now()` on a clock that moves only when `tick` moves it. */
+async function clock(fn: (tick: (ms: number) => void) => Promise<void>) {
+  const real = performance.now;
+  let now = real.call(performance);
+  performance.now = () => now;
+  try {
+    await fn((ms) => (now += ms));
+  } finally {
+    performance.now = real;
+  }
+}
+
+/** Runs `fn` with the delays of every `setTimeout` started meanwhile recorded (the timers still run). */
+async function timers(fn: (delays: number[]) => Promise<void>) {
+  const real = window.setTimeout;
+  const delays: number[] = [];
+  window.setTimeout = ((f: TimerHandler, ms?: number, ...a: unknown[]) => (delays.push(ms ?? 0), real(f, ms, ...a))) as typeof setTimeout;
+  try {
+    await fn(delays);
+  } finally {
+    window.setTimeout = real;
+  }
+}
+
 describe('StreamRenderer', () => {
   it('shows a table fed one character at a time only once its delimiter row is complete, never as a paragraph', () => {
     const text = 'Prices:\n\n| Name | Qty |\n|------|----:|\n| Tea | 2 |\n| Coffee | 10 |\n';
@@ -148,55 +172,61 @@ describe('StreamRenderer', () => {
     expect(el.innerHTML).to.equal(render(text).innerHTML);
   });
 
-  it('re-renders a huge growing paragraph every few frames, not every frame', async () => {
+  it('waits several frames after a costly flush of a huge growing paragraph, lexing only that paragraph', async () => {
     const el = document.createElement('div');
     let updates = 0;
     const r = new StreamRenderer(el, { onUpdate: () => updates++ });
     const paragraph = 'A long paragraph that keeps growing without a blank line. '.repeat(3300);
     r.append(paragraph);
-    r.flush();
-    expect(r.lastFlush.lexed).to.be.above(190_000);
-    updates = 0;
-    // One chunk per frame, as a slow stream sends them: 200 KB re-rendered every frame would cost ~40 ms each.
-    for (let i = 0; i < 25; i++) {
-      r.append(`word${i} `);
+    await timers(async (delays) => {
+      r.flush();
+      expect(r.lastFlush.lexed).to.be.above(190_000);
+      updates = 0;
+      r.append('word ');
+      // Re-rendering 200 KB costs milliseconds at least, so the next update waits for a timer, not the next frame.
       await frame();
-    }
-    expect(updates).to.be.within(1, 3);
-    await frame();
+      expect(updates).to.equal(0);
+      expect(delays).to.have.length(1);
+      expect(delays[0]).to.be.above(50);
+    });
     r.finish();
-    expect(el.textContent!.trim()).to.equal((paragraph + Array.from({ length: 25 }, (_, i) => `word${i}`).join(' ')).trim());
+    expect(updates).to.equal(1);
+    expect(el.textContent!.trim()).to.equal(paragraph + 'word');
   });
 
-  it('adapts its cadence: a cheap stream updates every frame or so, an expensive one less often, and finish() renders at once', async () => {
-    /** Appends one word per frame for `n` frames; each update costs `cost` ms more (as layout of a long page would). */
+  it('adapts its cadence to what a flush costs: every frame when cheap, 50x the cost when not, at most 250 ms; finish() renders at once', async () => {
+    /** Appends one word per frame for `n` frames while each update costs `cost` ms on the controlled clock. */
     async function run(cost: number, n: number) {
       const el = document.createElement('div');
       let updates = 0;
-      const r = new StreamRenderer(el, {
-        onUpdate: () => {
-          updates++;
-          for (const t = performance.now(); performance.now() - t < cost; );
-        },
-      });
-      for (let i = 0; i < n; i++) {
-        r.append(`w${i} `);
+      let delays: number[] = [];
+      await clock(async (tick) => {
+        const r = new StreamRenderer(el, { onUpdate: () => (updates++, tick(cost)) });
+        await timers(async (d) => {
+          delays = d;
+          for (let i = 0; i < n; i++) {
+            r.append(`w${i} `);
+            await frame();
+          }
+        });
+        const during = updates;
+        r.finish();
+        expect(el.textContent!.trim()).to.equal(Array.from({ length: n }, (_, i) => `w${i}`).join(' '));
+        await new Promise((ok) => setTimeout(ok, Math.max(0, ...delays) + 50));
         await frame();
-      }
-      const during = updates;
-      r.finish();
-      expect(el.textContent!.trim()).to.equal(Array.from({ length: n }, (_, i) => `w${i}`).join(' '));
-      await frame();
-      await new Promise((ok) => setTimeout(ok, 300));
-      await frame();
-      // Nothing left pending after finish().
-      expect(updates).to.equal(during + 1);
-      return during;
+        // Nothing left pending after finish().
+        expect(updates).to.equal(during + 1);
+      });
+      return { updates, delays };
     }
-    const cheap = await run(0, 30);
-    const costly = await run(8, 30);
-    expect(cheap).to.be.at.least(15);
-    expect(costly).to.be.within(1, 5);
+    const cheap = await run(0, 20);
+    expect(cheap.updates).to.equal(21);
+    expect(cheap.delays).to.deep.equal([]);
+    const costly = await run(2, 20);
+    expect(costly.delays.length).to.be.at.least(1);
+    expect(new Set(costly.delays)).to.deep.equal(new Set([100]));
+    const capped = await run(8, 20);
+    expect(new Set(capped.delays)).to.deep.equal(new Set([250]));
   });
 
   it('never touches a committed block again: same nodes, and a selection inside survives later chunks', () => {
