@@ -42,37 +42,33 @@ export class Report {
   }
 }
 
-/** Formats the figures as one plain-text table. */
-export function formatTable(figures: readonly Figure[]): string {
-  const header = ['section', 'figure', 'value', 'baseline', 'ratio', 'goal', 'met'];
-  const rows = figures.map((f) => [
+const HEADER = ['section', 'figure', 'value', 'baseline', 'ratio', 'goal', 'met'];
+
+/** The cells of a figure's row, `no` spelled as `missed` says it (so it stands out in each format). */
+function cells(f: Figure, missed: string): string[] {
+  return [
     f.section,
     f.label,
     `${fmt(f.value)} ${f.unit}`.trim(),
     f.baseline ? `${fmt(f.baseline.value)} (${f.baseline.label})` : '',
     f.ratio === undefined ? '' : `${fmt(f.ratio)}x`,
     f.goal ?? '',
-    f.met === undefined ? '' : f.met ? 'yes' : 'NO',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
+    f.met === undefined ? '' : f.met ? 'yes' : missed,
+  ];
+}
+
+/** Formats the figures as one plain-text table. */
+export function formatTable(figures: readonly Figure[]): string {
+  const rows = figures.map((f) => cells(f, 'NO'));
+  const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (row: string[]) => row.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd();
+  return [line(HEADER), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
 }
 
 /** Formats the figures as a Markdown table (for bench/README.md). */
 export function formatMarkdownTable(figures: readonly Figure[]): string {
-  const rows = figures.map((f) =>
-    [
-      f.section,
-      f.label,
-      `${fmt(f.value)} ${f.unit}`.trim(),
-      f.baseline ? `${fmt(f.baseline.value)} (${f.baseline.label})` : '',
-      f.ratio === undefined ? '' : `${fmt(f.ratio)}x`,
-      f.goal ?? '',
-      f.met === undefined ? '' : f.met ? 'yes' : '**no**',
-    ].join(' | '),
-  );
-  return ['| section | figure | value | baseline | ratio | goal | met |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r} |`)].join('\n');
+  const rows = figures.map((f) => `| ${cells(f, '**no**').join(' | ')} |`);
+  return [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---|').join('')}`, ...rows].join('\n');
 }
 
 function fmt(n: number): string {
