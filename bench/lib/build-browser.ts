@@ -6,21 +6,18 @@ export const OUT_DIR = fileURLToPath(new URL('../out/', import.meta.url));
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Builds a browser entry the way vite.config.ts builds the real bundle: Vite library mode,
- * ES module and IIFE, target es2021, minified (both formats). Output in `out/<name>/`.
+ * Builds a browser entry exactly as vite.config.ts builds the real bundle (its plugins, target and
+ * minifier), only the entry and names changed: ES module and IIFE in `out/<name>/`, no source maps.
  */
 export async function buildLibrary(name: string, entry: string, globalName: string): Promise<{ es: string; iife: string }> {
   const outDir = `${OUT_DIR}${name}`;
   await build({
-    configFile: false,
+    configFile: here('../../vite.config.ts'),
     logLevel: 'error',
     build: {
-      target: 'es2021',
-      minify: true,
       sourcemap: false,
       emptyOutDir: true,
       outDir,
-      rolldownOptions: { output: { minify: true } },
       lib: { entry, name: globalName, formats: ['es', 'iife'], fileName: (format) => (format === 'es' ? `${name}.js` : `${name}.iife.js`) },
     },
   });
