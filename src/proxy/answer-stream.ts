@@ -1,10 +1,11 @@
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
 import type { BodyReader } from './config.js';
+import type { StreamSink, StreamSource } from './light.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
-import { Utf8Pieces } from './utf8.js';
+import { Utf8Pieces, utf8Length } from './utf8.js';
 
 /** How a stream ended, for the request's log line. */
 export interface StreamEnd {
@@ -19,16 +20,10 @@ export interface AnswerStreamOptions {
   reader: BodyReader;
   timers: RequestTimers;
   /** Aborted when the client goes away. */
-  clientSignal: AbortSignal;
+  clientSignal: { readonly aborted: boolean };
   heartbeatMs: number;
   maxEventChars: number;
   onEnd(end: StreamEnd): void;
-}
-
-/** A running answer stream; `stop` ends it early with a terminal error event. */
-export interface AnswerStream {
-  stream: ReadableStream<Uint8Array>;
-  stop(failure: Failure): void;
 }
 
 const encoder = new TextEncoder();
@@ -53,168 +48,246 @@ const DRAIN_BYTES = 16 * 1024;
 const DRAIN_MS = 1_000;
 
 /** Reads what follows an end marker, for nothing, until the body ends; stops the upstream past the bounds. */
-function drainRest(reader: BodyReader, stop: () => void): void {
+async function drainRest(reader: BodyReader, stop: () => void): Promise<void> {
   let left = DRAIN_BYTES;
-  let ended = false;
-  const timer = setTimeout(() => {
-    if (!ended) stop();
-  }, DRAIN_MS);
-  const step = (): void => {
-    reader.read().then(
-      (result) => {
-        if (result.done) {
-          ended = true;
-          clearTimeout(timer);
-        } else if ((left -= result.value.byteLength) < 0) {
-          ended = true;
-          clearTimeout(timer);
-          stop();
-        } else step();
-      },
-      () => {
-        ended = true;
-        clearTimeout(timer);
+  const timer = setTimeout(stop, DRAIN_MS);
+  try {
+    for (;;) {
+      const result = await reader.read();
+      if (result.done) break;
+      if ((left -= result.value.byteLength) < 0) {
         stop();
-      },
-    );
-  };
-  step();
+        break;
+      }
+    }
+  } catch {
+    stop();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * The upstream's SSE, in whatever dialect, as the project's stream. Pull-based: the upstream
- * is read only when the client has taken what was sent, so a slow reader holds back the
- * upstream instead of filling the proxy's memory.
+ * The upstream's SSE, in whatever dialect, as the project's stream, written to a
+ * {@link StreamSink}. The upstream is read only while the sink takes what is written, so a
+ * slow reader holds back the upstream instead of filling the proxy's memory.
+ *
+ * Many streams stay open at once, so it is one object with methods rather than a Web stream
+ * and a set of closures: the Node adapter writes it straight to the response
+ * ({@link StreamSource}), and {@link stream} wraps it as a `ReadableStream` for everyone else.
  */
-export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
-  const { timers, clientSignal } = options;
-  const reader = options.reader;
-  const decoder = new Utf8Pieces();
-  let pending = '';
-  let failure: Failure | undefined;
-  const normaliser = new StreamNormaliser((event) => {
-    pending += frame(event);
-    if (event.type === 'error') failure = event.failure;
-  });
-  let oversized = false;
-  const parser = createParser({
-    onEvent: (event) => normaliser.event(event.event, event.data),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') oversized = true;
-    },
-    maxBufferSize: options.maxEventChars,
-  });
-  let bytes = 0;
-  let finished = false;
-  let upstreamEnded = false;
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let heartbeat: ReturnType<typeof setTimeout> | undefined;
+export class AnswerStream implements StreamSource {
+  private readonly reader: BodyReader;
+  private readonly timers: RequestTimers;
+  private readonly options: AnswerStreamOptions;
+  private readonly decoder = new Utf8Pieces();
+  private readonly normaliser: StreamNormaliser;
+  private readonly parser: EventSourceParser;
+  /** Frames produced but not yet written. */
+  private pending = '';
+  private failure: Failure | undefined;
+  private oversized = false;
+  private bytes = 0;
+  private finished = false;
+  private upstreamEnded = false;
+  private sink: StreamSink | undefined;
+  /** The sink is not keeping up: no upstream read until {@link resume}. */
+  private full = false;
+  private reading = false;
+  private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  /** When the heartbeat timer fires; output only moves {@link lastOutputAt}, the timer re-arms itself. */
+  private heartbeatAt = Infinity;
+  private lastOutputAt = 0;
+  private web: ReadableStream<Uint8Array> | undefined;
 
-  const scheduleHeartbeat = () => {
-    if (options.heartbeatMs <= 0 || finished) return;
-    clearTimeout(heartbeat);
-    heartbeat = setTimeout(() => {
-      // Only when the client is keeping up: a heartbeat must never pile up in a full queue.
-      if (!finished && controllerRef && (controllerRef.desiredSize ?? 0) > 0) {
-        const chunk = encoder.encode(HEARTBEAT);
-        bytes += chunk.byteLength;
-        controllerRef.enqueue(chunk);
-      }
-      scheduleHeartbeat();
-    }, options.heartbeatMs);
-  };
-
-  const stopUpstream = () => {
-    reader.cancel().catch(() => {});
-    timers.abortUpstream();
-  };
-
-  const finish = (outcome: string) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(heartbeat);
-    timers.clear();
-    if (!upstreamEnded) {
-      // After an end marker the body's own end normally follows at once: reading it keeps the
-      // pooled connection (aborting would cost a new one for the next request). Anything else
-      // (an error, the client gone, an upstream that goes on sending) is stopped now.
-      if (outcome === 'ok' && !failure && !clientSignal.aborted) drainRest(reader, stopUpstream);
-      else stopUpstream();
-    }
-    options.onEnd({ outcome, failure, bytes, normaliser });
-  };
-
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controllerRef = controller;
-        scheduleHeartbeat();
+  constructor(options: AnswerStreamOptions) {
+    this.options = options;
+    this.reader = options.reader;
+    this.timers = options.timers;
+    this.normaliser = new StreamNormaliser((event) => {
+      this.pending += frame(event);
+      if (event.type === 'error') this.failure = event.failure;
+    });
+    this.parser = createParser({
+      onEvent: (event) => this.normaliser.event(event.event, event.data),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.oversized = true;
       },
-      async pull(controller) {
-        for (;;) {
-          if (pending !== '') {
-            const chunk = encoder.encode(pending);
-            pending = '';
-            bytes += chunk.byteLength;
-            controller.enqueue(chunk);
-            scheduleHeartbeat();
-            if (normaliser.ended) {
-              controller.close();
-              finish(failure ? FAILURES[failure].outcome : 'ok');
-            }
-            return;
-          }
-          if (normaliser.ended || finished) {
-            if (!finished) {
-              controller.close();
-              finish(failure ? FAILURES[failure].outcome : 'ok');
-            }
-            return;
-          }
-          let result: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            result = await reader.read();
-          } catch {
-            if (clientSignal.aborted && !timers.reason) {
+      maxBufferSize: options.maxEventChars,
+    });
+  }
+
+  /** Starts writing to `sink` (once). */
+  start(sink: StreamSink): void {
+    if (this.sink) throw new Error('bot-answer proxy: an answer stream is written once');
+    this.sink = sink;
+    this.lastOutputAt = Date.now();
+    this.armHeartbeat();
+    void this.run();
+  }
+
+  /** The sink has room again: go on reading the upstream. */
+  resume(): void {
+    this.full = false;
+    if (this.sink && !this.finished) void this.run();
+  }
+
+  /** The client went away: stop the upstream and end. */
+  cancel(): void {
+    this.finish('aborted');
+  }
+
+  /** Ends the stream early with a terminal error event for `failure`. */
+  stop(failure: Failure): void {
+    if (this.finished) return;
+    this.timers.stop(failure);
+  }
+
+  /** The stream as a Web `ReadableStream` (made on first use; then it is the only consumer). */
+  get stream(): ReadableStream<Uint8Array> {
+    if (this.web) return this.web;
+    const source = this;
+    this.web = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          source.start({
+            write(text) {
+              controller.enqueue(encoder.encode(text));
+              return (controller.desiredSize ?? 0) > 0;
+            },
+            end() {
               try {
                 controller.close();
               } catch {
                 // already cancelled by the consumer
               }
-              finish('aborted');
-              return;
-            }
-            normaliser.broken(timers.reason ?? 'stream_broken');
-            continue;
-          }
-          if (timers.reason) {
-            normaliser.broken(timers.reason);
-            continue;
-          }
-          if (result.done) {
-            upstreamEnded = true;
-            // A final event without its blank line still counts on a clean end.
-            parser.feed(`${decoder.end()}\n\n`);
-            normaliser.end();
-            continue;
-          }
-          timers.touch();
-          parser.feed(decoder.decode(result.value));
-          if (oversized) normaliser.broken('upstream_event_too_large');
-        }
+            },
+          });
+        },
+        pull() {
+          source.resume();
+        },
+        cancel() {
+          source.cancel();
+        },
       },
-      cancel() {
-        finish('aborted');
-      },
-    },
-    { highWaterMark: 1 },
-  );
+      { highWaterMark: 1 },
+    );
+    return this.web;
+  }
 
-  return {
-    stream,
-    stop(reason: Failure) {
-      if (finished) return;
-      timers.stop(reason);
-    },
-  };
+  /** Reads the upstream and writes what it means, until the end or until the sink is full. */
+  private async run(): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      while (!this.finished && !this.full) {
+        if (this.normaliser.ended) {
+          this.close();
+          return;
+        }
+        let result: Awaited<ReturnType<BodyReader['read']>>;
+        try {
+          result = await this.reader.read();
+        } catch {
+          if (this.finished) return;
+          if (this.options.clientSignal.aborted && !this.timers.reason) {
+            this.sink!.end();
+            this.finish('aborted');
+            return;
+          }
+          this.normaliser.broken(this.timers.reason ?? 'stream_broken');
+          this.flush();
+          continue;
+        }
+        if (this.finished) return;
+        if (this.timers.reason) this.normaliser.broken(this.timers.reason);
+        else if (result.done) {
+          this.upstreamEnded = true;
+          // A final event without its blank line still counts on a clean end.
+          this.parser.feed(`${this.decoder.end()}\n\n`);
+          this.normaliser.end();
+        } else {
+          this.timers.touch();
+          this.parser.feed(this.decoder.decode(result.value));
+          if (this.oversized) this.normaliser.broken('upstream_event_too_large');
+        }
+        this.flush();
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  /** Writes the frames produced so far; after the terminal one, ends the stream. */
+  private flush(): void {
+    if (this.pending !== '') {
+      const text = this.pending;
+      this.pending = '';
+      this.bytes += utf8Length(text);
+      this.lastOutputAt = Date.now();
+      if (!this.sink!.write(text)) this.full = true;
+    }
+    if (this.normaliser.ended) this.close();
+  }
+
+  private close(): void {
+    if (this.finished) return;
+    this.sink!.end();
+    this.finish(this.failure ? FAILURES[this.failure].outcome : 'ok');
+  }
+
+  private finish(outcome: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
+    this.timers.clear();
+    if (!this.upstreamEnded) {
+      // After an end marker the body's own end normally follows at once: reading it keeps the
+      // pooled connection (aborting would cost a new one for the next request). Anything else
+      // (an error, the client gone, an upstream that goes on sending) is stopped now.
+      if (outcome === 'ok' && !this.failure && !this.options.clientSignal.aborted) void drainRest(this.reader, () => this.stopUpstream());
+      else this.stopUpstream();
+    }
+    this.options.onEnd({ outcome, failure: this.failure, bytes: this.bytes, normaliser: this.normaliser });
+  }
+
+  private stopUpstream(): void {
+    this.reader.cancel().catch(() => {});
+    this.timers.abortUpstream();
+  }
+
+  /** Arms the heartbeat timer for `heartbeatMs` after the last output, unless it is armed for then already. */
+  private armHeartbeat(): void {
+    const every = this.options.heartbeatMs;
+    if (every <= 0 || this.finished) return;
+    const at = this.lastOutputAt + every;
+    if (this.heartbeat !== undefined && this.heartbeatAt <= at) return;
+    clearTimeout(this.heartbeat);
+    this.heartbeatAt = at;
+    this.heartbeat = setTimeout(() => this.beat(), Math.max(0, at - Date.now()));
+  }
+
+  private beat(): void {
+    this.heartbeat = undefined;
+    this.heartbeatAt = Infinity;
+    if (this.finished) return;
+    if (Date.now() - this.lastOutputAt >= this.options.heartbeatMs) {
+      // Only when the client is keeping up: a heartbeat must never pile up in a full buffer.
+      if (!this.full) {
+        this.bytes += HEARTBEAT_BYTES;
+        if (!this.sink!.write(HEARTBEAT)) this.full = true;
+      }
+      this.lastOutputAt = Date.now();
+    }
+    this.armHeartbeat();
+  }
+}
+
+const HEARTBEAT_BYTES = utf8Length(HEARTBEAT);
+
+/** Starts an {@link AnswerStream}. */
+export function createAnswerStream(options: AnswerStreamOptions): AnswerStream {
+  return new AnswerStream(options);
 }

@@ -213,7 +213,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         const headers: Record<string, string> = { ...SSE_HEADERS, 'x-request-id': record.id };
         corsHeaders(headers, decision, request.headers.get('origin'));
         record.status = 200;
-        return isLightRequest(request) ? new LightResponse(200, headers, running.stream) : new Response(running.stream, { status: 200, headers });
+        return isLightRequest(request) ? new LightResponse(200, headers, running) : new Response(running.stream, { status: 200, headers });
       }
 
       // One complete answer: JSON (asked for, or the upstream ignored `stream: true`), or a stream collected whole.

@@ -23,7 +23,7 @@ export interface LightRequest {
   readonly pathname: string;
   readonly headers: { get(name: string): string | null };
   /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
+  readonly signal: ClientSignal;
   /**
    * The whole body, counted while it arrives: rejects with a `body_too_large` `ProxyError`
    * past `maxBytes` (and stops reading), with `body_unreadable` when the connection breaks.
@@ -31,18 +31,46 @@ export interface LightRequest {
   readBody(maxBytes: number): Promise<Uint8Array>;
 }
 
-/** A response the adapter writes as it is: a complete body, or a stream read with back-pressure. */
+/** What the handler uses of a request's abort signal: an `AbortSignal` fits, and so does a lighter object. */
+export interface ClientSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** Where a {@link StreamSource} writes: the client's response. */
+export interface StreamSink {
+  /** Sends `text`; false when the client is not keeping up (the source then waits for `resume`). */
+  write(text: string): boolean;
+  /** Ends the response after the last write. */
+  end(): void;
+}
+
+/** A streamed body written straight to the response, without a Web stream in between. */
+export interface StreamSource {
+  /** Starts writing to `sink`; called once. */
+  start(sink: StreamSink): void;
+  /** The sink took what was written: go on. */
+  resume(): void;
+  /** The client went away. */
+  cancel(): void;
+  /** The same body as a Web stream, for a caller that needs a `Response`. */
+  readonly stream: ReadableStream<Uint8Array>;
+}
+
+/** A response the adapter writes as it is: a complete body, or a stream written with back-pressure. */
 export class LightResponse {
   constructor(
     readonly status: number,
     /** Lower-case names; each name once. */
     readonly headers: Record<string, string>,
-    readonly body: Uint8Array | ReadableStream<Uint8Array> | null,
+    readonly body: Uint8Array | ReadableStream<Uint8Array> | StreamSource | null,
   ) {}
 
   /** The same response as a Web `Response`. */
   toResponse(): Response {
-    return new Response(this.body, { status: this.status, headers: this.headers });
+    const body = this.body;
+    return new Response(body === null || body instanceof Uint8Array || body instanceof ReadableStream ? body : body.stream, { status: this.status, headers: this.headers });
   }
 }
 

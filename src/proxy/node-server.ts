@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ProxyError } from './errors.js';
 import type { HandlerContext, WebHandler } from './handler.js';
-import { ACCEPTS_LIGHT, LIGHT, LightResponse, type LightRequest } from './light.js';
+import { ACCEPTS_LIGHT, LIGHT, LightResponse, type ClientSignal, type LightRequest, type StreamSink, type StreamSource } from './light.js';
 import { webStreamOf } from './node-body.js';
 
 /** Options of {@link serveNode}. */
@@ -71,14 +71,15 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
   return serve;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const abort = new AbortController();
+    // The proxy's handler gets a plain object for a signal: an AbortSignal is an EventTarget, heavy to keep per open stream.
+    const gone = light ? new ClientGone() : new AbortController();
     res.once('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableFinished) gone.abort();
     });
     let response: Response | LightResponse;
     try {
       const context: HandlerContext = { clientAddress: req.socket.remoteAddress };
-      response = light ? await lightHandler(new NodeLightRequest(req, abort.signal, host), context) : await handler(toRequest(req, abort.signal, host), context);
+      response = light ? await lightHandler(new NodeLightRequest(req, gone as ClientGone, host), context) : await handler(toRequest(req, (gone as AbortController).signal, host), context);
     } catch {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
@@ -124,7 +125,7 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
   async function writeLightResponse(req: IncomingMessage, res: ServerResponse, response: LightResponse): Promise<void> {
     const body = response.body;
     if (res.destroyed) {
-      if (body instanceof ReadableStream) body.cancel().catch(() => {});
+      cancelBody(body);
       return;
     }
     const headers = response.headers;
@@ -132,12 +133,15 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
     if (!req.complete || closing()) headers.connection = 'close';
     res.writeHead(response.status, headers);
     if (body === null || req.method === 'HEAD') {
-      if (body instanceof ReadableStream) body.cancel().catch(() => {});
+      cancelBody(body);
       res.end();
     } else if (body instanceof Uint8Array) res.end(body);
-    else {
+    else if (body instanceof ReadableStream) {
       res.flushHeaders();
       await pump(res, body);
+    } else {
+      res.flushHeaders();
+      new ResponseSink(res, body, drainTimeoutMs).start();
     }
   }
 
@@ -165,6 +169,97 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
   }
 }
 
+function cancelBody(body: LightResponse['body']): void {
+  if (body instanceof ReadableStream) body.cancel().catch(() => {});
+  else if (body !== null && !(body instanceof Uint8Array)) body.cancel();
+}
+
+/**
+ * Writes a {@link StreamSource} to a Node response: text goes straight to `res.write`; when the
+ * client does not keep up the source waits for `drain` (dropping the client after
+ * `drainTimeoutMs`); when the client goes away the source is cancelled.
+ */
+class ResponseSink implements StreamSink {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onDrain = (): void => {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.source.resume();
+  };
+  private readonly onClose = (): void => {
+    clearTimeout(this.timer);
+    this.res.off('drain', this.onDrain);
+    this.source.cancel();
+  };
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly source: StreamSource,
+    private readonly drainTimeoutMs: number,
+  ) {}
+
+  start(): void {
+    this.res.once('close', this.onClose);
+    this.source.start(this);
+  }
+
+  write(text: string): boolean {
+    const res = this.res;
+    if (res.destroyed) return false;
+    if (res.write(text)) return true;
+    res.once('drain', this.onDrain);
+    this.timer = setTimeout(() => res.destroy(), this.drainTimeoutMs);
+    return false;
+  }
+
+  end(): void {
+    this.res.off('close', this.onClose);
+    this.res.end();
+  }
+}
+
+/** A client's going away as the proxy's handler watches it: `aborted`, and listeners called once. */
+class ClientGone implements ClientSignal {
+  aborted = false;
+  private listeners: (() => void)[] | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const at = this.listeners?.indexOf(listener) ?? -1;
+    if (at >= 0) this.listeners!.splice(at, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+}
+
+/** Joins the values of header `name` (lower case) in Node's raw header list, as the Fetch API's Headers.get joins them. */
+function rawHeader(raw: string[], name: string): string | null {
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && (key === name || key.toLowerCase() === name)) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
+
+/** Header lookups straight from Node's raw list: nothing built or kept per request. */
+export class RawHeaders {
+  constructor(private readonly raw: string[]) {}
+
+  get(name: string): string | null {
+    return rawHeader(this.raw, name.toLowerCase());
+  }
+}
+
 /** What the proxy's handler reads of a Node request, taken straight from the `IncomingMessage`. */
 class NodeLightRequest implements LightRequest {
   readonly [LIGHT] = true as const;
@@ -176,7 +271,7 @@ class NodeLightRequest implements LightRequest {
 
   constructor(
     private readonly req: IncomingMessage,
-    readonly signal: AbortSignal,
+    readonly signal: ClientSignal,
     private readonly fallbackHost: string,
   ) {
     this.method = req.method ?? 'GET';
@@ -185,13 +280,7 @@ class NodeLightRequest implements LightRequest {
     const path = end < 0 ? this.path : this.path.slice(0, end);
     // A plain path is already what the URL parser would make of it; anything else (dot segments, escapes) goes through it.
     this.pathname = /^[\w\-/]*$/.test(path) ? path : new URL(this.url).pathname;
-    this.headers = {
-      get(name: string): string | null {
-        // Each value of a repeated header, joined as the Fetch API's Headers.get joins them.
-        const values = req.headersDistinct[name.toLowerCase()];
-        return values === undefined ? null : values.join(', ');
-      },
-    };
+    this.headers = new RawHeaders(req.rawHeaders);
   }
 
   get url(): string {

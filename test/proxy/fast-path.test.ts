@@ -86,6 +86,19 @@ function rawExchange(url: string, head: string[], pieces: (string | Buffer)[] = 
   });
 }
 
+/** The content of a chunked body. */
+function dechunk(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const line = raw.indexOf('\r\n', at);
+    const size = parseInt(raw.subarray(at, line).toString('latin1'), 16);
+    assert.ok(line > at && Number.isInteger(size), 'a chunk size line');
+    if (size === 0) return Buffer.concat(parts);
+    parts.push(raw.subarray(line + 2, line + 2 + size));
+    at = line + 2 + size + 2;
+  }
+}
+
 /** The same exchange through both adapters' paths. */
 async function both(head: string[], pieces: (string | Buffer)[] = []): Promise<[Raw, Raw]> {
   const a = await rawExchange(fast.url, head, pieces);
@@ -103,6 +116,8 @@ describe('fast path and general path give the same bytes', () => {
     ['a JSON answer, allowed origin', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo' }), ['origin: https://site.example'])],
     ['a streamed answer', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo', stream: true }))],
     ['a stream asked for, JSON answered', () => post(JSON.stringify({ message: 'json please', bot_id: 'demo', stream: true }))],
+    ['header names in any case', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo', stream: true }), ['ORIGIN: https://site.example']).map((lines) => lines.map((line) => (typeof line === 'string' ? line.replace(/^content-type/, 'Content-TYPE') : line))) as [string[], Buffer[]]],
+    ['an Origin header sent twice', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo' }), ['origin: https://site.example', 'Origin: https://site.example'])],
     ['a same-origin request', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo' }), ['origin: http://proxy.test'])],
     ['a forbidden origin', () => post(JSON.stringify({ message: 'hi', bot_id: 'demo' }), ['origin: https://evil.example'])],
     ['the body split into one-byte writes', () => {
@@ -207,12 +222,20 @@ describe('fast path and general path give the same bytes', () => {
   });
 
   it('logs one line per request from both paths, with the same fields', async () => {
-    const from = logs.length;
-    const [head, pieces] = post(JSON.stringify({ message: 'hi', bot_id: 'demo' }));
-    await both(head, pieces);
-    const [a, b] = logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.ok(a && b);
-    assert.deepEqual(Object.keys(a), Object.keys(b));
-    for (const field of ['level', 'msg', 'method', 'path', 'status', 'bytes', 'bot', 'stream', 'outcome']) assert.equal(a[field], b[field], field);
+    for (const stream of [false, true]) {
+      const from = logs.length;
+      const [head, pieces] = post(JSON.stringify({ message: 'hi', bot_id: 'demo', stream }));
+      const [fastRaw] = await both(head, pieces);
+      const [a, b] = logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.ok(a && b);
+      assert.deepEqual(Object.keys(a), Object.keys(b));
+      for (const field of ['level', 'msg', 'method', 'path', 'status', 'bytes', 'bot', 'stream', 'outcome']) assert.equal(a[field], b[field], field);
+      if (stream) {
+        // The streamed body is chunked: its bytes are the chunks' contents (the answer has non-ASCII text).
+        const body = dechunk(fastRaw.body);
+        assert.equal(a.bytes, body.byteLength);
+        assert.match(body.toString('utf8'), /Grüße/);
+      }
+    }
   });
 });
