@@ -57,6 +57,10 @@ export default defineConfig({
       ecma: 2020,
       compress: { passes: 3 },
       format: { comments: false },
+      // The element's private members (`_turns`, `_run`, ...) get short names. Every other property name in the
+      // bundle is left alone, and terser never picks a name used as a property anywhere in it; marked's own
+      // `_backpedal` rule is kept by name.
+      mangle: { properties: { regex: /^_[a-z]/, reserved: ['_backpedal'] } },
     },
     emptyOutDir: true,
     lib: {

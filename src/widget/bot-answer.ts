@@ -181,7 +181,7 @@ export class BotAnswer extends LitElement {
   async show() {
     this.open = true;
     await this.updateComplete;
-    this._$('textarea')?.focus();
+    this._q('textarea')?.focus();
   }
 
   /** Closes the floating dialog (which returns focus where it was: the launcher, when it opened it). */
@@ -189,7 +189,8 @@ export class BotAnswer extends LitElement {
     this.open = false;
   }
 
-  private _$ = <E extends HTMLElement>(s: string) => this.renderRoot.querySelector<E>(s);
+  /** The first match of `s` in the shadow root. */
+  private _q = <E extends HTMLElement>(s: string) => this.renderRoot.querySelector<E>(s);
 
   private _key = (e: KeyboardEvent) => {
     if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
@@ -272,7 +273,7 @@ export class BotAnswer extends LitElement {
   }
 
   private _follow() {
-    const th = this._$('.thread');
+    const th = this._q('.thread');
     if (th && this._stick) th.scrollTop = th.scrollHeight;
   }
 
@@ -291,10 +292,10 @@ export class BotAnswer extends LitElement {
   }
 
   override updated() {
-    const d = this._$<HTMLDialogElement>('dialog');
+    const d = this._q<HTMLDialogElement>('dialog');
     if (d && this.open != d.open) this.open ? d.showModal() : d.close();
     this._follow();
-    const b = this._$('.cc:not([hidden])');
+    const b = this._q('.cc:not([hidden])');
     // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
     if (b) b.style.top = (this._code() as HTMLElement)?.offsetTop + 4 + 'px';
   }
@@ -395,7 +396,7 @@ export class BotAnswer extends LitElement {
 
   private _submit(e: Event) {
     e.preventDefault();
-    const input = this._$<HTMLTextAreaElement>('textarea')!;
+    const input = this._q<HTMLTextAreaElement>('textarea')!;
     // A cancelled submit keeps the text.
     if (this.ask(input.value)) input.value = '';
   }
@@ -405,7 +406,7 @@ export class BotAnswer extends LitElement {
   }
 
   private _scroll() {
-    const th = this._$('.thread')!;
+    const th = this._q('.thread')!;
     this._stick = th.scrollHeight - th.scrollTop - th.clientHeight < 40;
   }
 
@@ -418,7 +419,7 @@ export class BotAnswer extends LitElement {
       this._views.get(this._turns[i])!.open = true;
       this.requestUpdate();
       // Focusing scrolls the entry into view.
-      this.updateComplete.then(() => (this._$(`#s${i}`)?.children[+a.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
+      this.updateComplete.then(() => (this._q(`#s${i}`)?.children[+a.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
     }
   }
 
