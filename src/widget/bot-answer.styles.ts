@@ -16,7 +16,7 @@ export const styles = unsafeCSS(`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(-
 dialog{width:min(640px,90vw);height:min(720px,90vh)}
 dialog::backdrop{background:#0008}
 @media(max-width:640px){dialog{min-width:100%;min-height:100%;margin:0;border-radius:0}}
-header,form,.acts,.sg{display:flex;flex-wrap:wrap;gap:var(--s);align-items:center}
+.hd,form,.acts,.sg{display:flex;flex-wrap:wrap;gap:var(--s);align-items:center}
 h2{flex:1;font-size:1.1em}
 h2,.status,[part=source] p{margin:0}
 button{padding:2px var(--s);cursor:pointer}

@@ -304,11 +304,12 @@ export class BotAnswer extends LitElement {
     const t = this._t;
     const last = this._turns.at(-1);
     if (!this.botId) return html`<p part="error">${t.config}</p>`;
-    const body = html`<header><h2 id="h">${this.heading || t.heading}</h2>${
+    // Not a <header>: in the floating dialog it would add a second banner landmark to the page.
+    const body = html`<div class="hd"><h2 id="h">${this.heading || t.heading}</h2>${
       last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
       this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>✕</button>` : _
-    }</header><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
+    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
       last || !this.suggestions.length

@@ -375,7 +375,7 @@ describe('<bot-answer>', () => {
     el.suggestions = ['S?'];
     el.ask('Q');
     await settled(el);
-    const over = $$(el, 'header button').find((b) => b.textContent == 'Start over')!;
+    const over = $$(el, '.hd button').find((b) => b.textContent == 'Start over')!;
     over.click();
     await el.updateComplete;
     expect(el.state).to.equal('idle');
@@ -402,6 +402,18 @@ describe('<bot-answer>', () => {
     expect(other.state).to.equal('idle');
     again.clear();
     expect(sessionStorage.getItem('bot-answer:' + id)).to.equal(null);
+  });
+
+  it('adds no landmark of its own to the page: an open floating box beside the page\'s banner passes axe', async () => {
+    const wrap = await fixture<HTMLElement>(html`<div>
+      <header><p>Site</p></header>
+      <main><p>Page</p></main>
+      <bot-answer bot-id=${bot('ok')} endpoint="/stub/answer" mode="floating"></bot-answer>
+    </div>`);
+    const el = wrap.querySelector('bot-answer')!;
+    await el.show();
+    await expect(wrap).to.be.accessible();
+    el.hide();
   });
 
   it('floating: the launcher opens a modal dialog, focus moves in and stays, Escape closes and returns focus', async () => {
