@@ -50,6 +50,7 @@ interface View {
  * @csspart sources-toggle - A turn's button that shows or hides its sources.
  * @csspart sources - A turn's list of sources.
  * @csspart source - One source.
+ * @csspart suggestion - A suggested question's button (shown while the thread is empty).
  * @csspart input - The question field.
  * @csspart send - The send button.
  * @csspart stop - The stop button, while answering.
@@ -315,7 +316,7 @@ export class BotAnswer extends LitElement {
       last || !this.suggestions.length
         ? _
         : html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
-            (q) => html`<li><button @click=${() => this.ask(q)}>${q}</button>`,
+            (q) => html`<li><button part="suggestion" @click=${() => this.ask(q)}>${q}</button>`,
           )}</ul>`
     }<form @submit=${this._submit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
       this.state == 'answering' ? html`<button type="button" part="stop" @click=${this.stop}>${t.stop}</button>` : _

@@ -85,7 +85,7 @@ describe('<bot-answer>', () => {
     expect($(el, '[part=thread]').getAttribute('role')).to.equal('log');
     await accessible(el);
     const log = record(el, ...EVENTS);
-    $(el, 'ul.sg button').click();
+    $(el, '[part=suggestion]').click();
     await settled(el);
     expect(log.map((e) => e.type)).to.deep.equal(EVENTS.slice(0, 3));
     expect(log[0].detail).to.deep.equal({ message: 'How do I travel?' });
