@@ -8,7 +8,7 @@ import { StreamNormaliser } from './normalise.js';
 import { checkRateLimit, clientKey, memoryRateLimiter } from './rate-limit.js';
 import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
 import { createRedactor } from './redact.js';
-import { ACCEPTS_LIGHT, isLightRequest, LightResponse, type LightRequest } from './light.js';
+import { ACCEPTS_LIGHT, ACCEPTS_LIGHT_SIGNAL, isLightRequest, LightResponse, LightSignal, type LightRequest } from './light.js';
 import { RequestTimers } from './timers.js';
 import { Utf8Pieces } from './utf8.js';
 
@@ -74,6 +74,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const redact = createRedactor(cfg.apiKey);
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const streams = new Set<AnswerStream>();
+  const lightSignals = (cfg.fetch as { [ACCEPTS_LIGHT_SIGNAL]?: boolean })[ACCEPTS_LIGHT_SIGNAL] === true;
   let shuttingDown = false;
   let drained: (() => void) | undefined;
 
@@ -167,7 +168,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     respond: (status: number, body: string | null, headers: Record<string, string>) => Response | LightResponse,
     fail: (error: ProxyError, extra?: Record<string, string>) => Response | LightResponse,
   ): Promise<Response | LightResponse> {
-    const upstreamAbort = new AbortController();
+    // The pooled Node client takes a plain signal object: an AbortSignal is heavy to keep per open stream.
+    const upstreamAbort = lightSignals ? new LightSignal() : new AbortController();
+    const upstreamSignal = upstreamAbort instanceof LightSignal ? (upstreamAbort as unknown as AbortSignal) : upstreamAbort.signal;
     const timers = new RequestTimers(upstreamAbort, cfg, startedAt);
     const onClientGone = () => timers.abortUpstream();
     request.signal.addEventListener('abort', onClientGone, { once: true });
@@ -177,7 +180,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     };
     let keepOpen = false;
     try {
-      const upstream = await callUpstream(cfg, body, upstreamAbort.signal, timers);
+      const upstream = await callUpstream(cfg, body, upstreamSignal, timers);
       record.upstream_status = upstream.status;
       checkUpstreamStatus(upstream, record, cfg);
       const type = (upstream.headers.get('content-type') ?? '').toLowerCase();

@@ -10,6 +10,9 @@
 /** Marks a handler that accepts a {@link LightRequest} in place of a `Request`. */
 export const ACCEPTS_LIGHT = Symbol.for('bot-answer.proxy.accepts-light');
 
+/** Marks an upstream client that takes a {@link LightSignal} as `init.signal` in place of an `AbortSignal`. */
+export const ACCEPTS_LIGHT_SIGNAL = Symbol.for('bot-answer.proxy.accepts-light-signal');
+
 /** Marks a {@link LightRequest}. */
 export const LIGHT = Symbol.for('bot-answer.proxy.light-request');
 
@@ -36,6 +39,34 @@ export interface ClientSignal {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * An abort signal without an `EventTarget`: `aborted`, and `abort` listeners called once. An
+ * `AbortSignal` (two maps and a listener object) is heavy to keep for every open stream; the
+ * Node adapter and the pooled upstream client use this instead.
+ */
+export class LightSignal implements ClientSignal {
+  aborted = false;
+  private listeners: (() => void)[] | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const at = this.listeners?.indexOf(listener) ?? -1;
+    if (at >= 0) this.listeners!.splice(at, 1);
+  }
+
+  /** Sets `aborted` and calls the listeners (once). */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
 }
 
 /** Where a {@link StreamSource} writes: the client's response. */

@@ -2,7 +2,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { BodyReader, UpstreamFetch, UpstreamResponse } from './config.js';
+import { ACCEPTS_LIGHT_SIGNAL } from './light.js';
 import { nodeReader, webStreamOf } from './node-body.js';
+import { RawHeaders } from './raw-headers.js';
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
@@ -30,7 +32,8 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
   // Request options per URL, parsed once: the proxy calls one fixed URL, so the cache stays tiny.
-  const targets = new Map<string, { secure: boolean; options: RequestOptions }>();
+  // Only what the request needs: the agent keeps a copy of these options for each pooled socket.
+  const targets = new Map<string, { secure: boolean; host: string; options: RequestOptions }>();
 
   const fetchFn = ((input: string, init: RequestInit = {}) =>
     new Promise<UpstreamResponse>((resolve, reject) => {
@@ -38,15 +41,18 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       if (!target) {
         const url = new URL(input);
         const secure = url.protocol === 'https:';
-        target = { secure, options: { ...urlToHttpOptions(url), agent: secure ? https : http } };
+        const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+        const options: RequestOptions = { protocol, hostname, port, path, agent: secure ? https : http };
+        if (auth) options.auth = auth;
+        target = { secure, host: url.host, options };
         if (targets.size < 16) targets.set(input, target);
       }
       const secure = target.secure;
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(abortError());
-      const headers = plainHeaders(init.headers);
       const body = typeof init.body === 'string' ? Buffer.from(init.body) : undefined;
-      if (body) headers['content-length'] = String(body.byteLength);
+      // A flat header list is written as it is: no header map is built and kept with the request.
+      const headers = headerList(init.headers, target.host, target.options.auth, body?.byteLength);
       const method = init.method ?? 'GET';
       const req = (secure ? httpsRequest : httpRequest)({ ...target.options, method, headers }, (res) => {
         const status = res.statusCode ?? 0;
@@ -67,6 +73,8 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       });
       req.end(body);
     })) as NodeFetch;
+  // Takes the proxy's LightSignal as init.signal (it only listens for `abort`).
+  Object.defineProperty(fetchFn, ACCEPTS_LIGHT_SIGNAL, { value: true });
   fetchFn.close = () => {
     http.destroy();
     https.destroy();
@@ -86,13 +94,8 @@ class NodeUpstreamResponse implements UpstreamResponse {
     private readonly empty: boolean,
   ) {
     this.status = res.statusCode!;
-    const raw = res.headers;
-    this.headers = {
-      get(name: string): string | null {
-        const value = raw[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
+    // Read from the raw list: Node builds its header map only when asked.
+    this.headers = new RawHeaders(res.rawHeaders);
     if (empty) res.resume();
   }
 
@@ -123,12 +126,22 @@ class NodeUpstreamResponse implements UpstreamResponse {
   }
 }
 
-function plainHeaders(init: RequestInit['headers']): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (!init) return headers;
-  if (init instanceof Headers || Array.isArray(init)) new Headers(init).forEach((value, name) => (headers[name] = value));
-  else for (const [name, value] of Object.entries(init as Record<string, string>)) headers[name.toLowerCase()] = value;
-  return headers;
+/** The request's headers as a flat `[name, value, ...]` list, with Host (and Content-Length, Basic auth) as Node would add them. */
+function headerList(init: RequestInit['headers'], host: string, auth: string | null | undefined, length: number | undefined): string[] {
+  const list: string[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, value: string) => {
+    // The body's real length replaces any the caller gave.
+    if (length !== undefined && name === 'content-length') return;
+    seen.add(name);
+    list.push(name, value);
+  };
+  if (init instanceof Headers || Array.isArray(init)) new Headers(init).forEach((value, name) => add(name, value));
+  else if (init) for (const [name, value] of Object.entries(init as Record<string, string>)) add(name.toLowerCase(), value);
+  if (length !== undefined) list.push('content-length', String(length));
+  if (!seen.has('host')) list.unshift('host', host);
+  if (auth && !seen.has('authorization')) add('authorization', `Basic ${Buffer.from(auth).toString('base64')}`);
+  return list;
 }
 
 function abortError(): Error {

@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ProxyError } from './errors.js';
 import type { HandlerContext, WebHandler } from './handler.js';
-import { ACCEPTS_LIGHT, LIGHT, LightResponse, type ClientSignal, type LightRequest, type StreamSink, type StreamSource } from './light.js';
+import { ACCEPTS_LIGHT, LIGHT, LightResponse, LightSignal, type ClientSignal, type LightRequest, type StreamSink, type StreamSource } from './light.js';
 import { webStreamOf } from './node-body.js';
+import { RawHeaders } from './raw-headers.js';
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -72,14 +73,14 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The proxy's handler gets a plain object for a signal: an AbortSignal is an EventTarget, heavy to keep per open stream.
-    const gone = light ? new ClientGone() : new AbortController();
+    const gone = light ? new LightSignal() : new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
     let response: Response | LightResponse;
     try {
       const context: HandlerContext = { clientAddress: req.socket.remoteAddress };
-      response = light ? await lightHandler(new NodeLightRequest(req, gone as ClientGone, host), context) : await handler(toRequest(req, (gone as AbortController).signal, host), context);
+      response = light ? await lightHandler(new NodeLightRequest(req, gone as LightSignal, host), context) : await handler(toRequest(req, (gone as AbortController).signal, host), context);
     } catch {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
@@ -215,48 +216,6 @@ class ResponseSink implements StreamSink {
   end(): void {
     this.res.off('close', this.onClose);
     this.res.end();
-  }
-}
-
-/** A client's going away as the proxy's handler watches it: `aborted`, and listeners called once. */
-class ClientGone implements ClientSignal {
-  aborted = false;
-  private listeners: (() => void)[] | undefined;
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) (this.listeners ??= []).push(listener);
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    const at = this.listeners?.indexOf(listener) ?? -1;
-    if (at >= 0) this.listeners!.splice(at, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const listeners = this.listeners;
-    this.listeners = undefined;
-    if (listeners) for (const listener of listeners) listener();
-  }
-}
-
-/** Joins the values of header `name` (lower case) in Node's raw header list, as the Fetch API's Headers.get joins them. */
-function rawHeader(raw: string[], name: string): string | null {
-  let value: string | null = null;
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key.length === name.length && (key === name || key.toLowerCase() === name)) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
-  }
-  return value;
-}
-
-/** Header lookups straight from Node's raw list: nothing built or kept per request. */
-export class RawHeaders {
-  constructor(private readonly raw: string[]) {}
-
-  get(name: string): string | null {
-    return rawHeader(this.raw, name.toLowerCase());
   }
 }
 

@@ -17,7 +17,8 @@ export class RequestTimers {
   private cleared = false;
 
   constructor(
-    private readonly upstream: AbortController,
+    /** Aborts the upstream request: an `AbortController`, or a `LightSignal`. */
+    private readonly upstream: { abort(): void },
     private readonly limits: { headersTimeoutMs: number; idleTimeoutMs: number; totalTimeoutMs: number },
     startedAt: number,
   ) {
