@@ -214,6 +214,18 @@ export class AnswerStream implements StreamSource {
         }
         this.flush();
       }
+    } catch {
+      // A bug here must not become an unhandled rejection that stops the server: this stream
+      // ends with an internal error event instead.
+      if (!this.finished) {
+        try {
+          this.normaliser.broken('internal');
+          this.flush();
+        } catch {
+          this.sink!.end();
+          this.finish(FAILURES.internal.outcome);
+        }
+      }
     } finally {
       this.reading = false;
     }

@@ -235,4 +235,37 @@ describe('graceful shutdown', { timeout: 60_000 }, () => {
     assert.equal(response.status, 503);
     assert.equal(JSON.parse(text).error.code, 'shutting_down');
   });
+
+  it('a log function that throws at the end of a stream does not take the server down', async () => {
+    const upstream = await rawUpstream((_req, res) => {
+      res.writeHead(200, sse);
+      res.end('event: delta\ndata: {"text":"whole"}\n\nevent: done\ndata: {}\n\n');
+    });
+    const handler = createProxyHandler({
+      apiKey: key,
+      baseUrl: upstream.url,
+      rateLimitPerMinute: 0,
+      log: (line) => {
+        observe(line);
+        if (line.includes('"stream":true')) throw new Error('log sink broke');
+      },
+    });
+    const server = await serveNode(handler, { port: 0, log: false });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const response = await streamRequest(server.url);
+        assert.equal(response.status, 200);
+        assert.equal(replay(parseStream(await readAll(response)).events).text, 'whole');
+      }
+      await sleep(20);
+      assert.deepEqual(rejections, []);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await server.close();
+      await upstream.close();
+    }
+  });
 });
