@@ -37,7 +37,7 @@ const SETTINGS = quick
       streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
     }
   : {
-      render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 3 },
+      render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
