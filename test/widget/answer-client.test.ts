@@ -83,7 +83,7 @@ describe('answer-client', () => {
     );
   });
 
-  it('reads a stream of small writes in batches (at most one read a frame), losing nothing', async () => {
+  it('reads a stream of small writes in batches (a read, then a pause while more gathers), losing nothing', async () => {
     const { out, on } = collect();
     // Batches: runs of delta calls within one task (a read delivers all it holds at once).
     let batches = 0;
