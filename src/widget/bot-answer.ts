@@ -143,6 +143,8 @@ export class BotAnswer extends LitElement {
   private _stick = true;
   /** The code block under the pointer or focus, as its index among all answers' code blocks. */
   private _pi = 0;
+  /** The date formatter and the `lang` it was made for. */
+  private _df?: [string, Intl.DateTimeFormat];
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
@@ -370,13 +372,6 @@ export class BotAnswer extends LitElement {
     const name = cap(s.author?.name, 100);
     const photo = safeUrl(s.author?.photo, /^https:\/\//i);
     const date = sourceDate(s.modified_time);
-    let when;
-    try {
-      when = date?.toLocaleDateString(this.lang || undefined, { dateStyle: 'medium' });
-    } catch {
-      // An invalid lang tag: the browser's own locale.
-      when = date!.toLocaleDateString();
-    }
     return html`<li part="source" tabindex="-1">${
       href
         ? html`<a href=${href} target="_blank" rel="noopener noreferrer" @click=${() =>
@@ -391,9 +386,25 @@ export class BotAnswer extends LitElement {
               : _
           }</span><bdi>${name}</bdi></span>`
         : _
-    }${date ? html`<time datetime=${date.toISOString()}>${when}</time>` : _}</span>${
+    }${date ? html`<time datetime=${date.toISOString()}>${this._date(date)}</time>` : _}</span>${
       s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
     }</li>`;
+  }
+
+  /** A date in the box's language, by one formatter per language (toLocaleDateString with options makes a new one per call). */
+  private _date(d: Date) {
+    const l = this.lang || '';
+    if (this._df?.[0] !== l) {
+      let f;
+      try {
+        f = new Intl.DateTimeFormat(l || undefined, { dateStyle: 'medium' });
+      } catch {
+        // An invalid lang tag: the browser's own locale.
+        f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+      }
+      this._df = [l, f];
+    }
+    return this._df[1].format(d);
   }
 
   private _submit(e: Event) {

@@ -287,6 +287,19 @@ describe('<bot-answer>', () => {
     expect(s1.querySelector('time')!.dateTime).to.equal('2024-10-29T23:11:22.000Z');
     expect(s2.querySelector('time')!.dateTime).to.equal('2024-10-29T23:11:22.000Z');
     expect(s3.querySelector('time')).to.equal(null);
+    // The date is written in the box's language, which can change; an invalid tag falls back to the browser's.
+    const when = new Date('2024-10-29T23:11:22.000Z');
+    const medium = (l?: string) => new Intl.DateTimeFormat(l, { dateStyle: 'medium' }).format(when);
+    const shown = () => $$(el, '[part=source] time')[0].textContent;
+    expect(shown()).to.equal(medium());
+    for (const [lang, expected] of [['de', medium('de')], ['fr', medium('fr')], ['not a tag!', medium()]]) {
+      el.lang = lang;
+      await el.updateComplete;
+      expect(shown(), lang).to.equal(expected);
+    }
+    expect(medium('de')).not.to.equal(medium());
+    el.lang = '';
+    await el.updateComplete;
     expect(s3.textContent).to.contain('No link');
     a.addEventListener('click', (e) => e.preventDefault());
     a.click();
