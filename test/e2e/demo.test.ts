@@ -239,6 +239,8 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
       const second = slow.upstream!.waitForAbort(slow.upstream!.requests.at(-1)!.id);
       await widget.stop.click();
       await within(5_000, 'the upstream to see the second abort', second);
+      // The upstream can see the abort before the page has rendered the stopped state: wait for it.
+      await widget.root.locator('article.turn.stopped').nth(1).waitFor();
       assert.equal(await widget.root.locator('article.turn.stopped').count(), 2);
       assert.deepEqual(demo.errors, []);
     } finally {
