@@ -1,5 +1,6 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import type { BodyReader } from './config.js';
 import type { StreamSink, StreamSource } from './light.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
@@ -94,9 +95,8 @@ export class AnswerStream implements StreamSource {
   /** The sink is not keeping up: no upstream read until {@link resume}. */
   private full = false;
   private reading = false;
-  private heartbeat: ReturnType<typeof setTimeout> | undefined;
-  /** When the heartbeat timer fires; output only moves {@link lastOutputAt}, the timer re-arms itself. */
-  private heartbeatAt = Infinity;
+  /** Output only moves {@link lastOutputAt}; the heartbeat timer re-arms itself when it fires. */
+  private readonly heartbeat = new DeadlineTimer(() => this.beat());
   private lastOutputAt = 0;
   private web: ReadableStream<Uint8Array> | undefined;
 
@@ -252,8 +252,7 @@ export class AnswerStream implements StreamSource {
   private finish(outcome: string): void {
     if (this.finished) return;
     this.finished = true;
-    clearTimeout(this.heartbeat);
-    this.heartbeat = undefined;
+    this.heartbeat.clear();
     this.timers.clear();
     if (!this.upstreamEnded) {
       // After an end marker the body's own end normally follows at once: reading it keeps the
@@ -273,17 +272,10 @@ export class AnswerStream implements StreamSource {
   /** Arms the heartbeat timer for `heartbeatMs` after the last output, unless it is armed for then already. */
   private armHeartbeat(): void {
     const every = this.options.heartbeatMs;
-    if (every <= 0 || this.finished) return;
-    const at = this.lastOutputAt + every;
-    if (this.heartbeat !== undefined && this.heartbeatAt <= at) return;
-    clearTimeout(this.heartbeat);
-    this.heartbeatAt = at;
-    this.heartbeat = setTimeout(() => this.beat(), Math.max(0, at - Date.now()));
+    if (every > 0 && !this.finished) this.heartbeat.arm(this.lastOutputAt + every);
   }
 
   private beat(): void {
-    this.heartbeat = undefined;
-    this.heartbeatAt = Infinity;
     if (this.finished) return;
     if (Date.now() - this.lastOutputAt >= this.options.heartbeatMs) {
       // Only when the client is keeping up: a heartbeat must never pile up in a full buffer.

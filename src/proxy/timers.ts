@@ -1,3 +1,4 @@
+import { DeadlineTimer } from './deadline-timer.js';
 import type { Failure } from './errors.js';
 
 /**
@@ -11,9 +12,7 @@ export class RequestTimers {
   private headersAt = Infinity;
   private idleAt = Infinity;
   private readonly totalAt: number;
-  private timer?: ReturnType<typeof setTimeout>;
-  /** When the armed timer fires. */
-  private timerAt = Infinity;
+  private readonly timer = new DeadlineTimer(() => this.fire());
   private cleared = false;
 
   constructor(
@@ -43,7 +42,7 @@ export class RequestTimers {
     if (this.limits.idleTimeoutMs <= 0 || this.reason || this.cleared) return;
     this.idleAt = Date.now() + this.limits.idleTimeoutMs;
     // A later deadline needs no new timer: the armed one wakes up earlier and re-arms.
-    if (this.idleAt < this.timerAt) this.arm();
+    this.arm();
   }
 
   /** Stops the upstream request for `failure` (the first reason wins). */
@@ -62,24 +61,15 @@ export class RequestTimers {
   /** Stops every timeout for good. */
   clear(): void {
     this.cleared = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
+    this.timer.clear();
   }
 
   /** Arms the timer for the earliest deadline, unless it is already armed for that time or sooner. */
   private arm(): void {
-    if (this.cleared) return;
-    const at = Math.min(this.headersAt, this.idleAt, this.totalAt);
-    if (at === Infinity || at >= this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
+    if (!this.cleared) this.timer.arm(Math.min(this.headersAt, this.idleAt, this.totalAt));
   }
 
   private fire(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
     const now = Date.now();
     // The deadline that passed first names the failure.
     let failure: Failure | undefined;
