@@ -3,7 +3,7 @@
  * against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,render,startup,proxy-json,proxy-streams` runs some sections (results in
+ * `--only=size,retrieval,render,startup,proxy-json,proxy-streams` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
 import { benchProxyLoad } from './proxy-load.js';
 import { benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
+import { benchRetrieval } from './retrieval.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 
@@ -64,14 +65,16 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
 }
 
 const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js') };
-if (!existsSync(dist.iife) || !existsSync(dist.es)) {
+if ((wanted('size') || wanted('startup') || wanted('render')) && (!existsSync(dist.iife) || !existsSync(dist.es))) {
   console.error('bench: dist/bot-answer.js is missing; run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
 await mkdir(OUT_DIR, { recursive: true });
-const floor = await buildFloor();
+// The floor element is built only for the sections that compare with it.
+const floor = wanted('size') || wanted('startup') ? await buildFloor() : undefined;
 
-await section('size', () => benchSize(report, dist, floor));
+await section('size', () => benchSize(report, dist, floor!));
+await section('retrieval', () => benchRetrieval(report));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;
@@ -80,7 +83,7 @@ if (wanted('startup') || wanted('render')) {
   chromiumVersion = browser.version();
 }
 try {
-  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, floor: floor.iife }, SETTINGS.startupRepeats));
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, floor: floor!.iife }, SETTINGS.startupRepeats));
   await section('render', async () => {
     const naive = await buildNaive();
     await benchRender(report, browser!, dist.es, naive.es, SETTINGS.render);
