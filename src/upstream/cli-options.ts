@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { STREAM_DIALECTS } from './dialects.js';
+import { checkUrlSettings } from './document-url.js';
 import type { AnswerApiOptions, FaultOptions, StreamDialect } from './options.js';
 
 /** A command line or environment value that cannot be used; the message names it. */
@@ -17,7 +18,16 @@ Markdown knowledge bases. Every option can also come from the environment variab
   --keys K1,K2                 ANSWER_API_KEYS; unset: one random key, printed at start
   --revoked-keys K1,K2         ANSWER_REVOKED_KEYS: rejected with 401 like deleted keys
   --kb FOLDER                  ANSWER_KB: Markdown documents of bot "demo" (default: the sample knowledge base)
-  --bots FILE                  ANSWER_BOTS: JSON {"bots": [{"id": "hr", "kb": "./hr-docs"}]}
+  --kb-base-url URL            ANSWER_KB_BASE_URL: where the folder is published; files without a url in
+                               their front-matter are cited as URL + path (guide/setup.md -> URL/guide/setup)
+  --kb-url-extension EXT       ANSWER_KB_URL_EXTENSION: what replaces .md/.mdx in those URLs: empty (default,
+                               dropped), .html, or / (folder style); index.md and README.md stand for their folder
+  --kb-app-name NAME           ANSWER_KB_APP_NAME: app_name of documents without one (default: the folder's name)
+  --kb-anchors on|off|auto     ANSWER_KB_ANCHORS: sources link to the passage's section (url#heading-slug);
+                               auto (default): for URLs formed from the base URL, not for front-matter URLs
+  --no-watch                   ANSWER_KB_WATCH=false: do not re-index when files of the folders change
+  --bots FILE                  ANSWER_BOTS: JSON {"bots": [{"id": "hr", "kb": "./hr-docs"}]}; an entry may also
+                               set base_url, url_extension, app_name and anchors (true, false, "auto")
   --dialect NAME               ANSWER_DIALECT: ${STREAM_DIALECTS.join(' | ')} (default named)
   --no-end-marker              ANSWER_END_MARKER=false: streams end by closing the body
   --pace-ms N                  ANSWER_PACE_MS: milliseconds between streamed pieces (default 30; 0: no pacing)
@@ -52,6 +62,11 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
         keys: { type: 'string' },
         'revoked-keys': { type: 'string' },
         kb: { type: 'string' },
+        'kb-base-url': { type: 'string' },
+        'kb-url-extension': { type: 'string' },
+        'kb-app-name': { type: 'string' },
+        'kb-anchors': { type: 'string' },
+        'no-watch': { type: 'boolean' },
         bots: { type: 'string' },
         dialect: { type: 'string' },
         'no-end-marker': { type: 'boolean' },
@@ -86,6 +101,10 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     throw new CliOptionsError(`ANSWER_END_MARKER must be true or false, not "${env.ANSWER_END_MARKER}"`);
   }
 
+  const watch = values['no-watch'] ? false : flag('ANSWER_KB_WATCH', env.ANSWER_KB_WATCH);
+  const anchorsText = values['kb-anchors'] ?? env.ANSWER_KB_ANCHORS;
+  const anchors = anchorsText === undefined || anchorsText.trim() === '' ? undefined : anchorsText.trim().toLowerCase() === 'auto' ? 'auto' : flag('ANSWER_KB_ANCHORS', anchorsText, 'auto');
+
   const faults: FaultOptions = {
     headerDelayMs: integer('--fault-header-delay-ms', values['fault-header-delay-ms']),
     stallAfterChunks: integer('--fault-stall-after-chunks', values['fault-stall-after-chunks']),
@@ -107,6 +126,11 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     keys: list(values.keys ?? env.ANSWER_API_KEYS),
     revokedKeys: list(values['revoked-keys'] ?? env.ANSWER_REVOKED_KEYS),
     kb: values.kb ?? (env.ANSWER_KB || undefined),
+    kbBaseUrl: values['kb-base-url'] ?? (env.ANSWER_KB_BASE_URL?.trim() || undefined),
+    kbUrlExtension: values['kb-url-extension'] ?? env.ANSWER_KB_URL_EXTENSION?.trim(),
+    kbAppName: values['kb-app-name'] ?? (env.ANSWER_KB_APP_NAME?.trim() || undefined),
+    kbAnchors: anchors,
+    watch,
     botsFile: values.bots ?? (env.ANSWER_BOTS || undefined),
     dialect: dialect as StreamDialect | undefined,
     endMarker: values['no-end-marker'] ? false : endMarkerEnv === 'false' || endMarkerEnv === '0' ? false : undefined,
@@ -117,9 +141,23 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? env.ANSWER_MAX_BODY_BYTES),
     faults: Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined)) as FaultOptions,
   };
+  const urlProblem = checkUrlSettings(
+    { baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension },
+    { baseUrl: 'ANSWER_KB_BASE_URL (--kb-base-url)', urlExtension: 'ANSWER_KB_URL_EXTENSION (--kb-url-extension)' },
+  );
+  if (urlProblem) throw new CliOptionsError(urlProblem);
   if (options.wordsPerChunk === 0) throw new CliOptionsError('--words-per-chunk must be at least 1');
   if (options.port! > 65535) throw new CliOptionsError(`PORT must be 0-65535, not ${options.port}`);
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as AnswerApiOptions;
+}
+
+/** A yes/no setting: true/false, 1/0, on/off, yes/no; `extra` names another accepted word in the message. */
+function flag(name: string, value: string | undefined, extra?: string): boolean | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'on', 'yes'].includes(v)) return true;
+  if (['false', '0', 'off', 'no'].includes(v)) return false;
+  throw new CliOptionsError(`${name} must be on or off${extra ? ` or ${extra}` : ''}, not "${value}"`);
 }
 
 function integer(name: string, value: string | undefined): number | undefined {

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const generated = !options.keys?.length;
   const api = await startAnswerApi({ ...options, log });
   log(`listening on ${api.url}: POST ${api.url}/v1/answer`);
-  for (const bot of api.bots) log(`bot "${bot.id}": ${bot.documents} documents from ${bot.kb}`);
+  const watching = options.watch === false ? '' : ', watched for changes';
+  for (const bot of api.bots) log(`bot "${bot.id}": ${bot.documents} documents from ${bot.kb}${watching}`);
   log(`streams: dialect ${options.dialect ?? 'named'}, ${options.paceMs ?? 30} ms between pieces${options.endMarker === false ? ', no end marker' : ''}`);
   if (options.rateLimitPerMinute) log(`rate limit: ${options.rateLimitPerMinute} request(s) per minute per workspace`);
   const faults = Object.keys(options.faults ?? {});

@@ -1,5 +1,6 @@
 import type { AnswerResponse, Source } from '../protocol/types.js';
 import type { Passage } from './knowledge-base.js';
+import { plainHeading } from './markdown-text.js';
 
 /** The whole answer when nothing in the knowledge base is relevant enough. */
 export const NO_ANSWER_TEXT = "I couldn't find an answer to that in the knowledge base.";
@@ -12,23 +13,27 @@ const MAX_SNIPPET_CHARS = 200;
  * Builds the answer from the chosen passages, best first (passages of one document are kept
  * together). Each passage becomes a bold lead line
  * naming where it comes from, followed by its Markdown quoted as written (lists, tables and code
- * intact). With `inlineSources`, the lead line cites the document as `[[n]](url)`; either way
- * `sources` lists each document once, numbered in the order first cited.
+ * intact). With `inlineSources`, the lead line cites the passage as `[[n]](url)`; either way
+ * `sources` lists each URL once (a document, or a section of it when anchors are on), numbered
+ * in the order first cited.
  */
 export function composeAnswer(passages: Passage[], inlineSources: boolean): AnswerResponse {
   if (passages.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
   const sources: Source[] = [];
-  const numbers = new Map<number, number>();
+  const numbers = new Map<string, number>();
   const parts = groupByDocument(passages).map((passage) => {
     const { document } = passage;
-    let n = numbers.get(document.index);
+    // A passage's URL is its document's, or its section's when anchors are on: one source each.
+    let n = numbers.get(passage.url);
     if (n === undefined) {
       n = sources.length + 1;
-      numbers.set(document.index, n);
-      sources.push({ ...document.source, snippet: snippetOf(passage.markdown) });
+      numbers.set(passage.url, n);
+      const section = passage.url === document.source.url ? undefined : passage.headings[passage.headings.length - 1];
+      const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
+      sources.push({ ...document.source, title, url: passage.url, snippet: snippetOf(passage.markdown) });
     }
     const label = [document.source.title, ...passage.headings].join(' › ');
-    const citation = inlineSources ? ` [[${n}]](${linkTarget(document.source.url)})` : '';
+    const citation = inlineSources ? ` [[${n}]](${linkTarget(passage.url)})` : '';
     return `**${label}**${citation}\n\n${excerptOf(passage.markdown)}`;
   });
   return { answer: parts.join('\n\n'), answer_found: true, sources };

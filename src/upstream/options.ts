@@ -49,6 +49,22 @@ export interface AnswerApiOptions {
   revokedKeys?: string[];
   /** Folder of Markdown documents for bot `demo`. Default: the sample knowledge base. */
   kb?: string;
+  /**
+   * For a folder used as it is (files without `url` front-matter): the address it is published
+   * at; a file's URL is this plus its path (`guide/setup.md` -> `${kbBaseUrl}/guide/setup`).
+   */
+  kbBaseUrl?: string;
+  /** What replaces `.md` / `.mdx` in formed URLs: `''` drops it (default), `'.html'`, or `'/'`. */
+  kbUrlExtension?: string;
+  /** `app_name` of documents that do not set one. Default: the folder's name. */
+  kbAppName?: string;
+  /**
+   * Sources link to the passage's section (`url#heading-slug`). Default `'auto'`: for URLs
+   * formed from `kbBaseUrl`, not for URLs written in front-matter.
+   */
+  kbAnchors?: boolean | 'auto';
+  /** Watch the knowledge-base folders and re-index when files change. Default true. */
+  watch?: boolean;
   /** Path of a bots config file defining more bots, each with its own folder. */
   botsFile?: string;
   /** Stream dialect for `stream: true`. Default `named`. */
@@ -90,7 +106,7 @@ export interface RunningAnswerApi {
   url: string;
   /** The accepted keys (the generated one when none was given). */
   keys: string[];
-  /** The bots it answers for: id, knowledge-base folder and how many documents it holds. */
+  /** The bots it answers for: id, knowledge-base folder and how many documents it holds now. */
   bots: ReadonlyArray<{ id: string; kb: string; documents: number }>;
   /** Every request seen, in order. Callers may empty it (ids keep counting). */
   requests: RecordedRequest[];

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import MiniSearch from 'minisearch';
 import type { Passage } from './knowledge-base.js';
 
@@ -104,7 +105,7 @@ export class PassageIndex {
   /** In how many passages each term occurs. */
   readonly #documentFrequency = new Map<string, number>();
 
-  constructor(passages: Passage[], relevance: RelevanceOptions = {}) {
+  constructor(passages: Passage[], relevance: RelevanceOptions = {}, populate = true) {
     this.#passages = passages;
     this.#relevance = { ...DEFAULT_RELEVANCE, ...relevance };
     this.#search = new MiniSearch<IndexedPassage>({
@@ -119,9 +120,28 @@ export class PassageIndex {
         fuzzy: (term) => (term.length >= 6 ? 1 : false),
       },
     });
-    const documents = passages.map((p) => ({ id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown }));
-    this.#search.addAll(documents);
-    for (const { title, headings, text } of documents) {
+    if (!populate) return;
+    this.#search.addAll(passages.map(indexed));
+    this.#countTerms(0, passages.length);
+  }
+
+  /**
+   * Builds the index a few hundred passages at a time, yielding to the event loop between
+   * them, so a server re-indexing a large folder keeps answering from its current index.
+   */
+  static async build(passages: Passage[], relevance: RelevanceOptions = {}): Promise<PassageIndex> {
+    const index = new PassageIndex(passages, relevance, false);
+    await index.#search.addAllAsync(passages.map(indexed), { chunkSize: BUILD_CHUNK });
+    for (let from = 0; from < passages.length; from += BUILD_CHUNK) {
+      index.#countTerms(from, from + BUILD_CHUNK);
+      await yieldToEventLoop();
+    }
+    return index;
+  }
+
+  #countTerms(from: number, to: number): void {
+    for (const passage of this.#passages.slice(from, to)) {
+      const { title, headings, text } = indexed(passage);
       for (const term of new Set(termsOf(`${title}\n${headings}\n${text}`, tokenizeForIndex))) {
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
       }
@@ -174,6 +194,12 @@ export class PassageIndex {
     const count = this.#passages.length;
     return Math.log(1 + (count - n + 0.5) / (n + 0.5));
   }
+}
+
+const BUILD_CHUNK = 200;
+
+function indexed(p: Passage): IndexedPassage {
+  return { id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown };
 }
 
 function termsOf(text: string, split: (text: string) => string[]): string[] {

@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
 import { loadBots } from './bots.js';
+import { checkUrlSettings } from './document-url.js';
+import { KnowledgeBaseError } from './knowledge-base.js';
 import { faultStatusBody } from './faults.js';
 import { bodyForRecord, readBody, sendJson } from './http-io.js';
 import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from './options.js';
@@ -24,7 +26,12 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const log = options.log ?? ((): void => {});
   const keys = options.keys?.filter(Boolean).length ? options.keys.filter(Boolean) : [generateKey()];
   const keyChecker = new KeyChecker(keys, options.revokedKeys?.filter(Boolean) ?? []);
-  const bots = await loadBots(options.kb, options.botsFile);
+  const kbSettings = Object.fromEntries(
+    Object.entries({ baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension, appName: options.kbAppName, anchors: options.kbAnchors }).filter(([, v]) => v !== undefined),
+  );
+  const urlProblem = checkUrlSettings(kbSettings, { baseUrl: 'ANSWER_KB_BASE_URL', urlExtension: 'ANSWER_KB_URL_EXTENSION' });
+  if (urlProblem) throw new KnowledgeBaseError(urlProblem);
+  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, watch: options.watch, log });
   const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};
@@ -128,19 +135,31 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   });
 
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    for (const bot of bots.values()) bot.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
     url: `http://${host}:${address.port}`,
     keys,
-    bots: [...bots.values()].map((bot) => ({ id: bot.id, kb: bot.knowledgeBase.dir, documents: bot.knowledgeBase.documents.length })),
+    bots: [...bots.values()].map((bot) => ({
+      id: bot.id,
+      kb: bot.knowledgeBase.dir,
+      get documents() {
+        return bot.knowledgeBase.documents.length;
+      },
+    })),
     requests,
     waitForAbort: (id) => aborts.wait(id),
     close: async () => {
       if (closing) return;
       closing = true;
+      for (const bot of bots.values()) bot.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const controller of inFlight) controller.abort();
       server.closeAllConnections();

@@ -100,6 +100,11 @@ describe('CLI options', () => {
         ANSWER_HEARTBEAT_MS: '1000',
         ANSWER_RATE_LIMIT_PER_MINUTE: '1',
         ANSWER_MAX_BODY_BYTES: '1024',
+        ANSWER_KB_BASE_URL: ' https://docs.example.com/v2 ',
+        ANSWER_KB_URL_EXTENSION: '.html',
+        ANSWER_KB_APP_NAME: 'Acme Docs',
+        ANSWER_KB_ANCHORS: 'off',
+        ANSWER_KB_WATCH: 'false',
       }),
       {
         port: 9000,
@@ -115,9 +120,16 @@ describe('CLI options', () => {
         heartbeatMs: 1000,
         rateLimitPerMinute: 1,
         maxBodyBytes: 1024,
+        kbBaseUrl: 'https://docs.example.com/v2',
+        kbUrlExtension: '.html',
+        kbAppName: 'Acme Docs',
+        kbAnchors: false,
+        watch: false,
         faults: {},
       },
     );
+    assert.equal(parseCliOptions([], { ANSWER_KB_ANCHORS: 'AUTO' })?.kbAnchors, 'auto');
+    assert.equal(parseCliOptions([], { ANSWER_KB_ANCHORS: 'on' })?.kbAnchors, true);
   });
 
   it('lets flags override the environment, and sets faults only from flags', () => {
@@ -139,6 +151,12 @@ describe('CLI options', () => {
       splitMultibyte: true,
       status: 500,
     });
+    const kb = parseCliOptions(['--kb-base-url', 'https://b.example.com', '--kb-url-extension', '/', '--kb-app-name', 'B', '--kb-anchors', 'auto', '--no-watch'], {
+      ANSWER_KB_BASE_URL: 'https://a.example.com',
+      ANSWER_KB_ANCHORS: 'off',
+      ANSWER_KB_WATCH: 'true',
+    });
+    assert.deepEqual([kb?.kbBaseUrl, kb?.kbUrlExtension, kb?.kbAppName, kb?.kbAnchors, kb?.watch], ['https://b.example.com', '/', 'B', 'auto', false]);
     assert.equal(parseCliOptions(['--help'], {}), undefined);
   });
 
@@ -152,6 +170,10 @@ describe('CLI options', () => {
       [['--fault-status', '200'], {}, /--fault-status must be an error status/],
       [['--words-per-chunk', '0'], {}, /--words-per-chunk must be at least 1/],
       [['--frobnicate'], {}, /Unknown option '--frobnicate'/],
+      [[], { ANSWER_KB_BASE_URL: 'docs.example.com' }, /ANSWER_KB_BASE_URL \(--kb-base-url\) must be an http\(s\) URL, not "docs.example.com"/],
+      [['--kb-url-extension', 'html'], {}, /ANSWER_KB_URL_EXTENSION \(--kb-url-extension\) must be empty, "\/" or an extension such as "\.html"/],
+      [[], { ANSWER_KB_ANCHORS: 'sometimes' }, /ANSWER_KB_ANCHORS must be on or off or auto, not "sometimes"/],
+      [[], { ANSWER_KB_WATCH: 'maybe' }, /ANSWER_KB_WATCH must be on or off, not "maybe"/],
     ];
     for (const [argv, env, message] of bad) assert.throws(() => parseCliOptions(argv, env), (e: unknown) => e instanceof CliOptionsError && message.test(e.message));
   });

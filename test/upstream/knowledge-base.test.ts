@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
+import { checkUrlSettings, documentUrl } from '../../src/upstream/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
 import { PassageIndex, stem } from '../../src/upstream/search.js';
 import { FIXTURE_KB } from './helpers.js';
@@ -41,17 +42,46 @@ describe('knowledge-base documents', () => {
 
   it('rejects documents it cannot cite, naming the file and the field', () => {
     const bad: Array<[string, RegExp]> = [
-      ['# No front-matter', /a\.md: missing YAML front-matter/],
+      ['# No front-matter, no base URL', /a\.md: no URL to cite it by: set ANSWER_KB_BASE_URL .* or give the file a "url" in its front-matter/],
       ['---\ntitle: [unclosed\n---\nx', /a\.md: front-matter is not valid YAML/],
       ['---\n- a list\n---\nx', /a\.md: front-matter must be a mapping/],
-      ['---\nurl: https://x.example.com\n---\nx', /a\.md: front-matter field "title" is required/],
-      ['---\ntitle: T\n---\nx', /a\.md: front-matter field "url" is required/],
+      ['---\ntitle: T\n---\nx', /a\.md: no URL to cite it by/],
       ['---\ntitle: T\nurl: javascript:alert(1)\n---\nx', /a\.md: front-matter field "url" must be an http\(s\) URL/],
       ['---\ntitle: 42\nurl: https://x.example.com\n---\nx', /"title" must be a non-empty string/],
       ['---\ntitle: T\nurl: https://x.example.com\nauthor: Dana\n---\nx', /"author" must be a mapping/],
       ['---\ntitle: T\nurl: https://x.example.com\nmodified_time: yesterday\n---\nx', /"modified_time" must be Unix seconds/],
     ];
     for (const [text, message] of bad) assert.throws(() => parseDocument(text, 'a.md'), (e: unknown) => e instanceof KnowledgeBaseError && message.test(e.message));
+    assert.throws(() => parseDocument('x', 'a.md', { baseUrlSetting: '"base_url" of bot "hr"' }), /set "base_url" of bot "hr"/);
+  });
+
+  it('without front-matter: title from the first heading, else the file name; URL from the base URL; time from the file', () => {
+    const settings = { baseUrl: 'https://docs.example.com/v2', appName: 'Acme Docs' };
+    const first = parseDocument('Intro\n```\n# not this\n```\n## The `setup()` [call](x.md) {#setup}\n\nText.', 'guide/setup.md', settings, 1730243482999);
+    assert.deepEqual(first.source, { title: 'The setup() call', url: 'https://docs.example.com/v2/guide/setup', app_name: 'Acme Docs', modified_time: 1730243482 });
+    assert.equal(first.anchors, true, 'anchors default to on for formed URLs');
+    assert.equal(parseDocument('No heading.', 'guide/getting-started_now.md', settings).source.title, 'getting started now');
+    assert.equal(parseDocument('No heading.', 'guide/README.md', settings).source.title, 'guide');
+    const front = parseDocument('---\ntitle: Own\nurl: https://wiki.example.com/own\nmodified_time: 5\n---\n# Heading', 'a.md', settings, 9000);
+    assert.deepEqual(front.source, { title: 'Own', url: 'https://wiki.example.com/own', app_name: 'Acme Docs', modified_time: 5 });
+    assert.equal(front.anchors, false, 'anchors default to off for front-matter URLs');
+    assert.equal(parseDocument('---\nurl: https://wiki.example.com/own\n---\nx', 'a.md', { anchors: true }).anchors, true);
+    assert.equal(parseDocument('---\n---\n# Empty front-matter', 'a.md', settings).source.title, 'Empty front-matter');
+  });
+
+  it('forms URLs the way docs sites publish files', () => {
+    const url = (path: string, urlExtension?: string, baseUrl = 'https://docs.example.com/v2/'): string | undefined => documentUrl(path, { baseUrl, urlExtension });
+    assert.equal(url('guide/setup.md'), 'https://docs.example.com/v2/guide/setup');
+    assert.equal(url('guide/setup.mdx', '.html'), 'https://docs.example.com/v2/guide/setup.html');
+    assert.equal(url('guide/setup.md', '/'), 'https://docs.example.com/v2/guide/setup/');
+    assert.equal(url('guide/index.md', '.html'), 'https://docs.example.com/v2/guide/');
+    assert.equal(url('guide/README.md'), 'https://docs.example.com/v2/guide/');
+    assert.equal(url('Reference/Index.md'), 'https://docs.example.com/v2/Reference/');
+    assert.equal(url('index.md', '', 'https://docs.example.com'), 'https://docs.example.com/');
+    assert.equal(url('my notes/a b#1?.md'), 'https://docs.example.com/v2/my%20notes/a%20b%231%3F');
+    assert.equal(documentUrl('a.md', {}), undefined);
+    assert.match(checkUrlSettings({ baseUrl: 'ftp://x' }, { baseUrl: 'B', urlExtension: 'E' })!, /^B must be an http\(s\) URL/);
+    assert.match(checkUrlSettings({ urlExtension: 'html' }, { baseUrl: 'B', urlExtension: 'E' })!, /^E must be empty, "\/" or an extension/);
   });
 
   it('splits at headings, outside code fences, with the trail of headings above', () => {
@@ -62,10 +92,18 @@ describe('knowledge-base documents', () => {
     assert.deepEqual(sections, [
       { headings: [], markdown: 'Intro.' },
       { headings: [], markdown: 'Under the title.' },
-      { headings: ['Setup'], markdown: 'Install:\n```sh\n# not a heading\n```' },
-      { headings: ['Setup', 'Linux'], markdown: 'apt' },
-      { headings: ['Use'], markdown: 'Run it.' },
+      { headings: ['Setup'], markdown: 'Install:\n```sh\n# not a heading\n```', anchor: 'setup' },
+      { headings: ['Setup', 'Linux'], markdown: 'apt', anchor: 'linux' },
+      { headings: ['Use'], markdown: 'Run it.', anchor: 'use' },
     ]);
+  });
+
+  it('gives sections the anchors docs generators give headings, repeated ones numbered', () => {
+    const anchors = splitSections(
+      ['# Guide', 'a', '## Options', 'b', '### `.redirect(dest, [code])`', 'c', '## Options', 'd', '## Own id {#custom}', 'e', '## Custom', 'f', '## Ünïcode & Ümlauts!', 'g'].join('\n'),
+      'Guide',
+    ).map((s) => s.anchor);
+    assert.deepEqual(anchors, [undefined, 'options', 'redirectdest-code', 'options-1', 'custom', 'custom-1', 'ünïcode--ümlauts']);
   });
 
   it('loads a folder recursively in a stable order, skipping READMEs', async () => {
@@ -80,25 +118,25 @@ describe('knowledge-base documents', () => {
       dir = await mkdtemp(join(tmpdir(), 'answer-kb-'));
       await mkdir(join(dir, 'empty'));
       await mkdir(join(dir, 'docs'));
-      await writeFile(join(dir, 'docs', 'README.md'), '# About this folder\n');
+      await writeFile(join(dir, 'docs', 'README.md'), `${FRONT}# About this folder\n`);
       await writeFile(join(dir, 'docs', 'a.md'), `${FRONT}# Doc\n\nHello.`);
       await writeFile(join(dir, 'docs', 'notes.txt'), 'not Markdown');
     });
     after(() => rm(dir, { recursive: true, force: true }));
 
-    it('a README is not a document, other files are ignored', async () => {
+    it("a README is a document (its folder's page), other files are ignored", async () => {
       const kb = await loadKnowledgeBase(join(dir, 'docs'));
-      assert.deepEqual(kb.documents.map((d) => d.path), ['a.md']);
+      assert.deepEqual(kb.documents.map((d) => d.path), ['README.md', 'a.md']);
     });
 
     it('an empty or missing folder is a clear error', async () => {
-      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no Markdown/);
+      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no Markdown \(\.md, \.mdx\) documents/);
       await assert.rejects(loadKnowledgeBase(join(dir, 'missing')), /Cannot read the knowledge base folder/);
     });
 
     it('a bots file adds bots with folders relative to it, and bad ones are clear errors', async () => {
       await writeFile(join(dir, 'bots.json'), JSON.stringify({ bots: [{ id: 'docs', kb: 'docs' }] }));
-      const bots = await loadBots(join(dir, 'docs'), join(dir, 'bots.json'));
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'bots.json'), { watch: false });
       assert.deepEqual([...bots.keys()], ['demo', 'docs']);
       assert.equal(bots.get('docs')!.knowledgeBase.dir, join(dir, 'docs'));
       const bad: Array<[string, RegExp]> = [
@@ -111,9 +149,9 @@ describe('knowledge-base documents', () => {
       ];
       for (const [text, message] of bad) {
         await writeFile(join(dir, 'bad.json'), text);
-        await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'bad.json')), (e: unknown) => e instanceof BotsConfigError && message.test(e.message));
+        await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'bad.json'), { watch: false }), (e: unknown) => e instanceof BotsConfigError && message.test(e.message));
       }
-      await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'absent.json')), BotsConfigError);
+      await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'absent.json'), { watch: false }), BotsConfigError);
     });
   });
 });
@@ -123,7 +161,8 @@ describe('composing answers', () => {
     index: 0,
     headings,
     markdown,
-    document: { index: 0, path: 'a.md', body: markdown, source: { title: 'Doc (draft)', url: 'https://x.example.com/a b(1)' } },
+    url: 'https://x.example.com/a b(1)',
+    document: { index: 0, path: 'a.md', body: markdown, anchors: false, source: { title: 'Doc (draft)', url: 'https://x.example.com/a b(1)' } },
   });
 
   it('escapes spaces and parentheses in citation links', () => {

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { AnswerResponse } from '../../src/protocol/types.js';
+import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { ask, KEY } from './helpers.js';
+
+/** A docs site's folder as generators keep it: no front-matter, an index and a README, MDX, and files that cannot be read. */
+async function writeDocsSite(dir: string): Promise<void> {
+  await mkdir(join(dir, 'guide'), { recursive: true });
+  await mkdir(join(dir, 'api'), { recursive: true });
+  await mkdir(join(dir, 'odd.md'), { recursive: true });
+  await writeFile(join(dir, 'index.md'), '# Welcome to Quokka\n\nQuokka is a queue for photographs of marsupials.\n');
+  await writeFile(
+    join(dir, 'guide', 'installing.md'),
+    '# Installing Quokka\n\n## Requirements\n\nQuokka needs a kettle.\n\n## Rolling back an upgrade\n\nTo downgrade, reinstall the previous tarball with `quokka pin`.\n\n## Requirements\n\nThe second requirements list mentions a teapot.\n',
+  );
+  await writeFile(join(dir, 'guide', 'README.md'), 'The guide folder explains how wombat herding works, step by step.\n');
+  await writeFile(
+    join(dir, 'api', 'client.mdx'),
+    [
+      "import Tabs from '@theme/Tabs';",
+      'import {',
+      '  TabItem,',
+      "} from '@theme/TabItem';",
+      'export const meta = { sidebar: true };',
+      '',
+      '# Client API',
+      '',
+      '## Platypus uploads',
+      '',
+      '<Tabs groupId="os">',
+      '<TabItem value="npm" label="npm">',
+      'Upload a platypus picture with the client uploader.',
+      '</TabItem>',
+      '</Tabs>',
+      '{/* an MDX comment about echidnas */}',
+      '<Note type="tip" onClick={() => a > b} />',
+      '',
+      '```jsx',
+      "import Keep from 'keep';",
+      '<Tabs>kept inside code</Tabs>',
+      '```',
+    ].join('\n'),
+  );
+  await writeFile(join(dir, 'own.md'), '---\ntitle: Numbat notes\nurl: https://wiki.example.com/numbats\napp_name: Wiki\n---\n## Feeding numbats\n\nNumbats eat termites.\n');
+  await writeFile(join(dir, 'odd.md', 'inner.md'), '# Inner\n\nA folder named like a file holds the bilby page.\n');
+  await writeFile(join(dir, 'bad-bytes.md'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a, 0x62, 0x69, 0x6c, 0x62, 0x79]));
+  await writeFile(join(dir, 'bad-yaml.md'), '---\ntitle: [unclosed\n---\nwallaby\n');
+  await symlink(join(dir, 'nowhere.md'), join(dir, 'dangling.md'));
+  await writeFile(join(dir, 'notes.txt'), 'Not Markdown: kangaroo.');
+  const time = new Date('2026-01-02T03:04:05Z');
+  for (const file of ['index.md', 'guide/installing.md', 'guide/README.md', 'api/client.mdx']) await utimes(join(dir, file), time, time);
+}
+
+describe('a documentation folder used as it is', () => {
+  let dir: string;
+  let api: RunningAnswerApi;
+  const logs: string[] = [];
+  const start = (options: AnswerApiOptions = {}): Promise<RunningAnswerApi> =>
+    startAnswerApi({ kb: dir, keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://docs.example.com/quokka', log: (line) => logs.push(line), ...options });
+  const answer = async (target: RunningAnswerApi, message: string): Promise<AnswerResponse> => {
+    const response = await ask(target, { message, bot_id: 'demo' });
+    assert.equal(response.status, 200);
+    return (await response.json()) as AnswerResponse;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-docs-'));
+    await writeDocsSite(dir);
+    api = await start({ kbAppName: 'Quokka Docs' });
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves every readable file, and logs each one it skips with the reason', () => {
+    assert.equal(api.bots[0]!.documents, 6);
+    const skipped = logs.filter((line) => line.includes('skipped'));
+    assert.equal(skipped.length, 3, skipped.join('\n'));
+    assert.ok(skipped.some((line) => /skipped bad-bytes\.md in .*: not valid UTF-8 text/.test(line)));
+    assert.ok(skipped.some((line) => /skipped bad-yaml\.md in .*: front-matter is not valid YAML/.test(line)));
+    assert.ok(skipped.some((line) => /skipped dangling\.md in .*: cannot be read: ENOENT/.test(line)));
+  });
+
+  it('cites a file by the docs-site URL of its section, with its first heading as title and its time', async () => {
+    const result = await answer(api, 'How do I roll back an upgrade?');
+    assert.equal(result.answer_found, true);
+    assert.deepEqual(result.sources[0], {
+      title: 'Installing Quokka › Rolling back an upgrade',
+      url: 'https://docs.example.com/quokka/guide/installing#rolling-back-an-upgrade',
+      app_name: 'Quokka Docs',
+      modified_time: Date.parse('2026-01-02T03:04:05Z') / 1000,
+      snippet: 'To downgrade, reinstall the previous tarball with quokka pin.',
+    });
+    assert.ok(result.answer.includes('[[1]](https://docs.example.com/quokka/guide/installing#rolling-back-an-upgrade)'));
+    const second = await answer(api, 'teapot');
+    assert.equal(second.sources[0]?.url, 'https://docs.example.com/quokka/guide/installing#requirements-1', 'a repeated heading gets -1');
+  });
+
+  it('an index or README stands for its folder; a folder named x.md is a folder', async () => {
+    assert.equal((await answer(api, 'marsupial photographs queue')).sources[0]?.url, 'https://docs.example.com/quokka/');
+    const readme = await answer(api, 'wombat herding');
+    assert.equal(readme.sources[0]?.url, 'https://docs.example.com/quokka/guide/');
+    assert.equal(readme.sources[0]?.title, 'guide');
+    assert.equal((await answer(api, 'bilby page')).sources[0]?.url, 'https://docs.example.com/quokka/odd.md/inner');
+  });
+
+  it('front-matter wins over what the file says, and its URL gets no anchor by default', async () => {
+    const result = await answer(api, 'What do numbats eat?');
+    assert.equal(result.sources[0]?.url, 'https://wiki.example.com/numbats');
+    assert.equal(result.sources[0]?.title, 'Numbat notes');
+    assert.equal(result.sources[0]?.app_name, 'Wiki');
+  });
+
+  it('reads MDX without its imports, exports, comments and component tags, keeping their text and code blocks', async () => {
+    const result = await answer(api, 'platypus uploads');
+    assert.equal(result.sources[0]?.url, 'https://docs.example.com/quokka/api/client#platypus-uploads');
+    assert.ok(result.answer.includes('Upload a platypus picture with the client uploader.'));
+    assert.ok(result.answer.includes("```jsx\nimport Keep from 'keep';\n<Tabs>kept inside code</Tabs>\n```"), result.answer);
+    for (const gone of ['@theme', 'TabItem', 'groupId', 'echidnas', '<Note', 'sidebar']) assert.ok(!result.answer.replace(/```[\s\S]*```/, '').includes(gone), gone);
+    assert.equal((await answer(api, 'echidnas')).answer_found, false);
+  });
+
+  it('anchors off: sources are pages; on: front-matter URLs get them too', async () => {
+    const off = await start({ kbAnchors: false, kbUrlExtension: '.html' });
+    const on = await start({ kbAnchors: true });
+    try {
+      assert.equal((await answer(off, 'How do I roll back an upgrade?')).sources[0]?.url, 'https://docs.example.com/quokka/guide/installing.html');
+      assert.equal((await answer(off, 'How do I roll back an upgrade?')).sources[0]?.title, 'Installing Quokka');
+      assert.equal((await answer(on, 'What do numbats eat?')).sources[0]?.url, 'https://wiki.example.com/numbats#feeding-numbats');
+      assert.equal((await answer(off, 'What do numbats eat?')).sources[0]?.app_name, 'Wiki');
+    } finally {
+      await Promise.all([off.close(), on.close()]);
+    }
+  });
+
+  it('the app name defaults to the folder name', async () => {
+    const plain = await start();
+    try {
+      assert.equal((await answer(plain, 'wombat herding')).sources[0]?.app_name, dir.split('/').pop());
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('without a base URL, start fails naming the file and the setting that fixes it', async () => {
+    await assert.rejects(start({ kbBaseUrl: undefined }), /^KnowledgeBaseError: api\/client\.mdx: no URL to cite it by: set ANSWER_KB_BASE_URL to the address the folder is published at, or give the file a "url" in its front-matter \(and 4 more files in /);
+    await assert.rejects(start({ kbBaseUrl: 'javascript:alert(1)' }), /ANSWER_KB_BASE_URL must be an http\(s\) URL/);
+  });
+});
