@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { Passage } from './knowledge-base.js';
 
 /** A passage that matched a question, with how well. */
@@ -60,34 +61,16 @@ export function tokenizeForIndex(text: string): string[] {
   return [...tokenize(text), ...joined.map((word) => word.replace(/[-\u2010\u2011]/g, ''))];
 }
 
-/** Lower-cases, drops stop words and one-letter words, and strips common English suffixes. */
+/** Lower-cases, drops stop words and one-letter words, and stems (Porter), so "booking" and "booked" meet at "book". */
 export function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
   if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
   return stem(lower);
 }
 
-/**
- * A light suffix stripper, so "booking", "booked" and "books" meet at "book", "naming" and
- * "name" at "nam", "approval" and "approve" at "approv". Stems need not be words: the index
- * and the question go through the same function.
- */
+/** The Porter stem of a lower-case word; stems need not be words, as the index and the question go through the same function. */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  let w = word;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (/(sses|xes|zes|ches|shes)$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
-  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
-  else if (w.endsWith('ation') && w.length > 7) w = w.slice(0, -5);
-  else if (w.endsWith('al') && w.length > 6) w = w.slice(0, -2);
-  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
-  return w;
-}
-
-function undouble(w: string): string {
-  return /([^aeioulsz])\1$/.test(w) ? w.slice(0, -1) : w;
+  return /\d/.test(word) ? word : stemmer(word);
 }
 
 interface IndexedPassage {

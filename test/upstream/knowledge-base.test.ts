@@ -186,7 +186,7 @@ describe('composing answers', () => {
 });
 
 describe('search', () => {
-  it('stems the common English endings so forms of a word meet', () => {
+  it('stems (Porter, from the stemmer package) so forms of a word meet', () => {
     const same: string[][] = [
       ['book', 'books', 'booking', 'booked'],
       ['policy', 'policies'],
