@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Query } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Passage } from './knowledge-base.js';
 
@@ -55,10 +55,47 @@ export function tokenize(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
-/** Like `tokenize`, plus the joined form of hyphenated words, so "Wi-Fi" in a document also matches "wifi". */
+const WORD = /[\p{L}\p{N}]+/gu;
+const LETTERS = /^\p{L}+$/u;
+const HYPHEN_GAP = /^[-\u2010\u2011]$/;
+const SPACE_GAP = /^[ \t]+$/;
+const MAX_JOINED = 24;
+
+/**
+ * Adjacent words written apart, joined: "roll back" gives "rollback", "log in" "login",
+ * "e-mail" "email", so the compound and the split form of a word meet whichever way the
+ * document and the question write it. Pairs are of letters only, apart by spaces or one
+ * hyphen; a pair apart by spaces whose first word is a stop word ("the kettle") or whose
+ * second is a single letter ("back a") is no compound and is left out.
+ */
+export function joinedPairs(text: string): Array<{ joined: string; parts: [string, string] }> {
+  const pairs: Array<{ joined: string; parts: [string, string] }> = [];
+  let previous: RegExpExecArray | undefined;
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    if (previous && LETTERS.test(word) && LETTERS.test(previous[0]) && previous[0].length + word.length <= MAX_JOINED) {
+      const gap = text.slice(previous.index + previous[0].length, match.index);
+      const apart = SPACE_GAP.test(gap) && word.length > 1 && !STOP_WORDS.has(previous[0].toLowerCase());
+      if (apart || HYPHEN_GAP.test(gap)) {
+        pairs.push({ joined: previous[0] + word, parts: [previous[0], word] });
+      }
+    }
+    previous = match;
+  }
+  return pairs;
+}
+
+/** Like `tokenize`, plus the joined form of words of several hyphens ("end-to-end"); two-part ones are `joinedPairs`. */
 export function tokenizeForIndex(text: string): string[] {
-  const joined = text.match(/[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+)+/gu) ?? [];
-  return [...tokenize(text), ...joined.map((word) => word.replace(/[-\u2010\u2011]/g, ''))];
+  const hyphenated = text.match(/[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+){2,}/gu) ?? [];
+  return [...tokenize(text), ...hyphenated.map((word) => word.replace(/[-\u2010\u2011]/g, ''))];
+}
+
+/** The joined pairs of a passage's title, headings and text, space-separated (the `compounds` field). */
+function compoundsOf({ title, headings, text }: IndexedPassage): string {
+  return joinedPairs(`${title}\n${headings}\n${text}`)
+    .map((pair) => pair.joined)
+    .join(' ');
 }
 
 /** Lower-cases, drops stop words and one-letter words, and stems (Porter), so "booking" and "booked" meet at "book". */
@@ -92,12 +129,15 @@ export class PassageIndex {
     this.#passages = passages;
     this.#relevance = { ...DEFAULT_RELEVANCE, ...relevance };
     this.#search = new MiniSearch<IndexedPassage>({
-      fields: ['title', 'headings', 'text'],
-      tokenize: tokenizeForIndex,
+      // Joined word pairs go to a field of their own, so the words' own fields keep their
+      // lengths (BM25 normalises by them) and a compound adds to a passage's score only once.
+      fields: ['title', 'headings', 'text', 'compounds'],
+      extractField: (document, field) => (field === 'compounds' ? compoundsOf(document as IndexedPassage) : (document as unknown as Record<string, string>)[field]!),
+      tokenize: (text, field) => (field === 'compounds' ? text.split(' ') : tokenizeForIndex(text)),
       processTerm,
       searchOptions: {
         tokenize,
-        boost: { title: 1.5, headings: 2 },
+        boost: FIELD_BOOST,
         prefix: (term) => term.length >= 5,
         // One typo is forgiven in longer words only; short nonsense must not match real words.
         fuzzy: (term) => (term.length >= 6 ? 1 : false),
@@ -125,7 +165,7 @@ export class PassageIndex {
   #countTerms(from: number, to: number): void {
     for (const passage of this.#passages.slice(from, to)) {
       const { title, headings, text } = indexed(passage);
-      for (const term of new Set(termsOf(`${title}\n${headings}\n${text}`, tokenizeForIndex))) {
+      for (const term of new Set(termsOf(`${title}\n${headings}\n${text}`, (all) => [...tokenizeForIndex(all), ...joinedPairs(all).map((pair) => pair.joined)]))) {
         this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -137,16 +177,46 @@ export class PassageIndex {
     const total = terms.reduce((sum, term) => sum + this.#idf(term), 0);
     if (terms.length === 0) return [];
     const rarest = this.#idf('');
+    // The question's word pairs joined, where the knowledge base has that compound; a match
+    // of one counts for the words it joins.
+    const compounds = joinedPairs(question).flatMap(({ joined, parts }) => {
+      const term = processTerm(joined);
+      if (!term || !this.#documentFrequency.has(term) || terms.includes(term)) return [];
+      return [{ joined, term, parts: parts.map(processTerm).filter((part): part is string => Boolean(part)) }];
+    });
+    const words = tokenize(question);
+    // The words by prefix and typo too, but in the compounds field only exactly: "first" must not
+    // find "firstweek", while "rollback" must find a document's "roll back".
+    const query: Query = {
+      combineWith: 'OR',
+      queries: [
+        { queries: words, fields: WORD_FIELDS, boost: FIELD_BOOST },
+        { queries: words, fields: ['compounds'], prefix: false, fuzzy: false, boost: { compounds: COMPOUND_WEIGHT } },
+        ...(compounds.length
+          ? [{ queries: compounds.map((c) => c.joined), fields: WORD_FIELDS, prefix: false, fuzzy: false, boost: scaled(FIELD_BOOST, COMPOUND_WEIGHT) }]
+          : []),
+      ],
+    };
     return this.#search
-      .search(question)
+      .search(query)
       .map((result) => {
-        const matched = [...new Set(result.queryTerms)];
+        const matched = new Set(result.queryTerms);
         // `match` is keyed by the document terms found: the query term itself when it matched exactly.
-        const weight = matched.reduce((sum, term) => sum + this.#idf(term) * (Object.hasOwn(result.match, term) ? 1 : 0.5), 0);
+        const credit = (term: string): number => (Object.hasOwn(result.match, term) ? 1 : matched.has(term) ? 0.5 : 0);
+        let weight = 0;
+        let covered = 0;
+        for (const term of terms) {
+          const viaCompound = compounds.reduce((best, c) => (c.parts.includes(term) ? Math.max(best, credit(c.term)) : best), 0);
+          const got = Math.max(credit(term), viaCompound);
+          weight += this.#idf(term) * got;
+          if (got > 0) covered++;
+        }
         return {
           passage: this.#passages[result.id as number]!,
-          score: result.score,
-          matchedTerms: matched,
+          // MiniSearch multiplies the score by the number of query terms matched; a compound is
+          // no word of its own, so it counts as the words it covers.
+          score: (result.score / Math.max(1, matched.size)) * Math.max(1, covered),
+          matchedTerms: [...matched],
           coverage: weight / total,
           strength: weight / rarest,
         };
@@ -180,6 +250,17 @@ export class PassageIndex {
 }
 
 const BUILD_CHUNK = 200;
+const WORD_FIELDS = ['title', 'headings', 'text'];
+const FIELD_BOOST = { title: 1.5, headings: 2, text: 1 };
+/**
+ * A compound is another spelling of words the question may also match one by one: it scores at
+ * this share, so a passage holding both forms does not outscore the rest twice over.
+ */
+const COMPOUND_WEIGHT = 0.25;
+
+function scaled(boost: Record<string, number>, factor: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(boost).map(([field, value]) => [field, value * factor]));
+}
 
 function indexed(p: Passage): IndexedPassage {
   return { id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown };

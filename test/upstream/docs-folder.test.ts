@@ -152,3 +152,45 @@ describe('a documentation folder used as it is', () => {
     await assert.rejects(start({ kbBaseUrl: 'javascript:alert(1)' }), /ANSWER_KB_BASE_URL must be an http\(s\) URL/);
   });
 });
+
+describe('compound and split forms of a word', () => {
+  let dir: string;
+  let api: RunningAnswerApi;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-compounds-'));
+    const docs: Record<string, string> = {
+      'deploys.md': '# Deploys\n\n## Rollback\n\nA rollback restores the previous release of the quokka service.\n',
+      'releases.md': '# Releases\n\nTo roll back a wombat release, run the revert command.\n',
+      'accounts.md': '# Accounts\n\nTo log in, open the numbat portal and enter your badge number.\n',
+      'workstations.md': '# Workstations\n\nThe setup of a bilby workstation takes one afternoon.\n',
+      'contact.md': '# Contact\n\nSend an e-mail to the potoroo office.\n',
+      'kettles.md': '# Kettles\n\nFill the kettle with water.\n',
+    };
+    for (const [name, text] of Object.entries(docs)) await writeFile(join(dir, name), text);
+    api = await startAnswerApi({ kb: dir, keys: [KEY], watch: false, kbBaseUrl: 'https://docs.example.com/' });
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cases: Array<[string, string]> = [
+    ['How do I roll back the quokka service?', 'https://docs.example.com/deploys#rollback'],
+    ['wombat rollback', 'https://docs.example.com/releases'],
+    ['numbat portal login', 'https://docs.example.com/accounts'],
+    ['How do I set up a bilby workstation?', 'https://docs.example.com/workstations'],
+    ['What is the email of the potoroo office?', 'https://docs.example.com/contact'],
+  ];
+  for (const [question, url] of cases) {
+    it(`"${question}" finds the page that writes it the other way`, async () => {
+      const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+      assert.equal(result.answer_found, true);
+      assert.equal(result.sources[0]?.url, url);
+    });
+  }
+
+  it('a stop word and the next word are no compound ("the kettle" is not "thekettle")', async () => {
+    const result = (await (await ask(api, { message: 'thekettle', bot_id: 'demo' })).json()) as AnswerResponse;
+    assert.equal(result.answer_found, false);
+  });
+});
