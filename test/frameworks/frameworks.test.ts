@@ -31,6 +31,8 @@ interface App {
 
 const APPS: App[] = [
   { name: 'react', serverEntry: 'src/entry-server.tsx', typecheck: [join(BIN, 'tsc'), '-p', 'tsconfig.json'] },
+  { name: 'vue', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'vue-tsc'), '-p', 'tsconfig.json'] },
+  { name: 'svelte', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'svelte-check'), '--tsconfig', './tsconfig.json', '--fail-on-warnings'] },
 ];
 
 let browser: Browser;
