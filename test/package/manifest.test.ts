@@ -123,7 +123,12 @@ test('every public method and getter of the element is in the manifest, document
 });
 
 test('every event the element fires is in the manifest, documented', () => {
-  const events = unique([...matches(sources, /emit\(\s*\w+,\s*'([^']+)'/g), ...matches(sources, /'(bot-answer-[a-z-]+)'\s*:\s*CustomEvent/g)]);
+  const events = unique([
+    // emit(this, 'name', ...) or emit(this.host, 'name', ...), new CustomEvent('name'), and the typed event map's keys.
+    ...matches(sources, /emit\(\s*[\w.]+,\s*'([^']+)'/g),
+    ...matches(sources, /new CustomEvent\(\s*'([^']+)'/g),
+    ...matches(sources, /'(bot-answer-[a-z-]+)'\s*:\s*CustomEvent/g),
+  ]);
   for (const name of CONTRACT.events) assert.ok(events.includes(name), `contract event ${name} found in the source`);
   assertDocumented('events', events, element.events);
 });
