@@ -27,12 +27,18 @@ interface App {
   serverEntry: string;
   /** The type check its framework's documentation recommends (command and arguments, run in the app's folder). */
   typecheck: [string, ...string[]];
+  /**
+   * Pages also tried with the element defined only after the app has hydrated or mounted (a CDN
+   * script, a lazy import). React's client-only page is not: React 19 turns a JSX prop into an
+   * attribute on an element that is not defined yet, and an array into the string "a,b".
+   */
+  late: string[];
 }
 
 const APPS: App[] = [
-  { name: 'react', serverEntry: 'src/entry-server.tsx', typecheck: [join(BIN, 'tsc'), '-p', 'tsconfig.json'] },
-  { name: 'vue', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'vue-tsc'), '-p', 'tsconfig.json'] },
-  { name: 'svelte', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'svelte-check'), '--tsconfig', './tsconfig.json', '--fail-on-warnings'] },
+  { name: 'react', serverEntry: 'src/entry-server.tsx', typecheck: [join(BIN, 'tsc'), '-p', 'tsconfig.json'], late: ['/'] },
+  { name: 'vue', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'vue-tsc'), '-p', 'tsconfig.json'], late: ['/', '/client'] },
+  { name: 'svelte', serverEntry: 'src/entry-server.ts', typecheck: [join(BIN, 'svelte-check'), '--tsconfig', './tsconfig.json', '--fail-on-warnings'], late: ['/', '/client'] },
 ];
 
 let browser: Browser;
@@ -66,9 +72,26 @@ async function buildApp(app: App): Promise<{ client: string; render: () => strin
 /** The page-side checks, as strings: this Node-typed file has no DOM types. */
 const SUGGESTIONS = `[...document.querySelector('bot-answer').shadowRoot.querySelectorAll('[part="suggestion"]')].map((b) => b.textContent)`;
 
-async function drive(page: Page, url: string, errors: string[]) {
+/**
+ * Holds back the definition of bot-answer until the page calls `defineBotAnswer()`: as when the
+ * element's script (a CDN script tag, a lazy import) arrives after the framework has hydrated.
+ */
+const DEFER_DEFINITION = `{
+  const define = customElements.define.bind(customElements);
+  customElements.define = (name, cls, options) => {
+    if (name !== 'bot-answer') return define(name, cls, options);
+    window.defineBotAnswer = () => define(name, cls, options);
+  };
+}`;
+
+async function drive(page: Page, url: string, errors: string[], late = false) {
+  if (late) await page.addInitScript(DEFER_DEFINITION);
   await page.goto(url);
   await page.locator('main[data-hydrated]').waitFor();
+  if (late) {
+    assert.equal(await page.evaluate<boolean>(`!customElements.get('bot-answer') && typeof defineBotAnswer == 'function'`), true);
+    await page.evaluate(`defineBotAnswer()`);
+  }
   // Upgraded: the element's shadow root rendered its form (bot-id set), and the suggestions property (an array) reached it.
   await page.locator('bot-answer [part="input"]').waitFor();
   assert.equal(await page.locator('bot-answer').getAttribute('bot-id'), 'demo');
@@ -90,7 +113,7 @@ for (const app of APPS) {
       });
     });
 
-    test('server-rendered then hydrated, and rendered on the client alone, the element works', async (t) => {
+    test('server-rendered then hydrated, and rendered on the client alone, the element works, also when defined late', async (t) => {
       const { client, render } = await buildApp(app);
       const template = await readFile(join(client, 'index.html'), 'utf8');
       const ssr = await render();
@@ -98,7 +121,8 @@ for (const app of APPS) {
       assert.match(ssr, /<bot-answer[^>]*bot-id="demo"/);
       const site = await startSite({ dir: client, pages: { '/': () => template.replace('<!--app-->', ssr), '/client': () => template.replace('<!--app-->', '') } });
       t.after(() => site.close());
-      for (const path of ['/', '/client']) {
+      const runs: Array<[string, boolean]> = [['/', false], ['/client', false], ...app.late.map((path): [string, boolean] => [path, true])];
+      for (const [path, late] of runs) {
         const context = await browser.newContext();
         const page = await context.newPage();
         const errors: string[] = [];
@@ -106,9 +130,9 @@ for (const app of APPS) {
         page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
         page.setDefaultTimeout(10_000);
         try {
-          await drive(page, site.url + path, errors);
+          await drive(page, site.url + path, errors, late);
         } catch (error) {
-          throw new Error(`${app.name} ${path}: ${(error as Error).message}`, { cause: error });
+          throw new Error(`${app.name} ${path}${late ? ' (defined late)' : ''}: ${(error as Error).message}`, { cause: error });
         } finally {
           await context.close();
         }
