@@ -1,10 +1,11 @@
 // Runs Node's built-in test runner over the TypeScript tests in the given folders
-// (or files; default: every folder under test/ except the browser tests), through tsx.
+// (or files; default: every folder under test/ except the browser tests and those that
+// need the built package), through tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BROWSER_DIRS = new Set(['test/widget', 'test/e2e', 'test/adversarial']);
+const BROWSER_DIRS = new Set(['test/widget', 'test/e2e', 'test/adversarial', 'test/package', 'test/frameworks']);
 const args = process.argv.slice(2);
 const roots = args.length ? args : readdirSync('test').map((d) => join('test', d)).filter((d) => statSync(d).isDirectory() && !BROWSER_DIRS.has(d));
 

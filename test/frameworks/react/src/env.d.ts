@@ -1,0 +1,2 @@
+// `<bot-answer>` in JSX: its props, properties and `on<event>` listeners.
+import type {} from 'bot-answer/react';

@@ -1,0 +1,2 @@
+// `<bot-answer>` in templates: its props, properties and events.
+import type {} from 'bot-answer/vue';
