@@ -56,7 +56,7 @@ after(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-/** Builds the app's client bundle and its server-rendering module; returns their folders. */
+/** Builds the app's client bundle and its server-rendering module: the client folder, and the server's render(). */
 async function buildApp(app: App): Promise<{ client: string; render: () => string | Promise<string> }> {
   const root = join(import.meta.dirname, app.name);
   const client = join(work, app.name, 'client');

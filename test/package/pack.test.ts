@@ -63,12 +63,39 @@ test('bot-answer/proxy works from the install', async () => {
   assert.equal(out, '200 {"ok":true}');
 });
 
+test('the bot-answer-proxy command is installed and runs', async () => {
+  const { stdout } = await run(join(app, 'node_modules', '.bin', 'bot-answer-proxy'), ['--help'], { cwd: app });
+  assert.match(stdout, /ANSWER_API_KEY/);
+});
+
 test('bot-answer imports in Node (no DOM) from the install', async () => {
   const out = await inApp(`
     const { BotAnswer } = await import('bot-answer');
     console.log(typeof BotAnswer, customElements.get('bot-answer') === BotAnswer, import.meta.resolve('bot-answer').includes('/dist/ssr/'));
   `);
   assert.equal(out, 'function true true');
+});
+
+test('the installed types check in a TypeScript app', async () => {
+  await writeFile(
+    join(app, 'main.ts'),
+    `import 'bot-answer';
+import type { BotAnswer, BotAnswerDoneDetail } from 'bot-answer';
+import { createProxyHandler } from 'bot-answer/proxy';
+const box: BotAnswer = document.createElement('bot-answer');
+box.suggestions = ['How?'];
+box.addEventListener('bot-answer-done', (event) => {
+  const detail: BotAnswerDoneDetail = event.detail;
+  console.log(detail.answer_found);
+});
+export const handler = createProxyHandler({ apiKey: 'k', baseUrl: 'https://answers.example.com' });
+`,
+  );
+  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, types: [] }, files: ['main.ts'] };
+  await writeFile(join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
+  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app }).catch((error: { stdout?: string }) => {
+    assert.fail(`tsc in the consumer app:\n${error.stdout}`);
+  });
 });
 
 test('the manifest is found through package.json and describes <bot-answer>', async () => {
