@@ -3,7 +3,7 @@
  * against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,render,startup,proxy-json,proxy-streams` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,7 @@ import { benchProxyLoad } from './proxy-load.js';
 import { benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
+import { benchKbScale } from './kb-scale.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 
@@ -36,12 +37,14 @@ const SETTINGS = quick
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
+      kbScale: { megabytes: 1, rounds: 1 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
+      kbScale: { megabytes: 20, rounds: 5 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -75,6 +78,7 @@ const floor = wanted('size') || wanted('startup') ? await buildFloor() : undefin
 
 await section('size', () => benchSize(report, dist, floor!));
 await section('retrieval', () => benchRetrieval(report));
+await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;

@@ -1,5 +1,4 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import MiniSearch, { type Query } from 'minisearch';
+import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Passage } from './knowledge-base.js';
 
@@ -56,58 +55,135 @@ export function tokenize(text: string): string[] {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const LETTERS = /^\p{L}+$/u;
-const HYPHEN_GAP = /^[-\u2010\u2011]$/;
-const SPACE_GAP = /^[ \t]+$/;
+const NOT_LETTERS = /[^\p{L}]/u;
 const MAX_JOINED = 24;
 
+function isHyphen(gap: string): boolean {
+  return gap.length === 1 && (gap === '-' || gap === '\u2010' || gap === '\u2011');
+}
+
+function isSpace(gap: string): boolean {
+  for (let i = 0; i < gap.length; i++) if (gap[i] !== ' ' && gap[i] !== '\t') return false;
+  return gap.length > 0;
+}
+
 /**
- * Adjacent words written apart, joined: "roll back" gives "rollback", "log in" "login",
- * "e-mail" "email", so the compound and the split form of a word meet whichever way the
- * document and the question write it. Pairs are of letters only, apart by spaces or one
- * hyphen; a pair apart by spaces whose first word is a stop word ("the kettle") or whose
- * second is a single letter ("back a") is no compound and is left out.
+ * The words of a text in one pass, with what they make together:
+ * - `pairs`: adjacent words written apart, joined: "roll back" gives "rollback", "log in"
+ *   "login", "e-mail" "email", so the compound and the split form of a word meet whichever way
+ *   the document and the question write it. Pairs are of letters only, apart by spaces or one
+ *   hyphen; a pair apart by spaces whose first word is a stop word ("the kettle") or whose
+ *   second is a single letter ("back a") is no compound and is left out.
+ * - `chains`: words of three or more joined by hyphens, joined whole ("end-to-end": "endtoend").
  */
-export function joinedPairs(text: string): Array<{ joined: string; parts: [string, string] }> {
+export function scanWords(text: string): { words: string[]; pairs: Array<{ joined: string; parts: [string, string] }>; chains: string[] } {
+  const words: string[] = [];
   const pairs: Array<{ joined: string; parts: [string, string] }> = [];
-  let previous: RegExpExecArray | undefined;
+  const chains: string[] = [];
+  let previous = '';
+  let previousEnd = -1;
+  let previousIsLetters = false;
+  let chain: string[] = [];
+  const endChain = (): void => {
+    if (chain.length >= 3) chains.push(chain.join(''));
+  };
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
-    if (previous && LETTERS.test(word) && LETTERS.test(previous[0]) && previous[0].length + word.length <= MAX_JOINED) {
-      const gap = text.slice(previous.index + previous[0].length, match.index);
-      const apart = SPACE_GAP.test(gap) && word.length > 1 && !STOP_WORDS.has(previous[0].toLowerCase());
-      if (apart || HYPHEN_GAP.test(gap)) {
-        pairs.push({ joined: previous[0] + word, parts: [previous[0], word] });
-      }
+    const isLetters = !NOT_LETTERS.test(word);
+    const gap = previousEnd < 0 ? '' : text.slice(previousEnd, match.index);
+    const hyphen = previousEnd >= 0 && isHyphen(gap);
+    if (previousIsLetters && isLetters && previous.length + word.length <= MAX_JOINED) {
+      const apart = word.length > 1 && isSpace(gap) && !STOP_WORDS.has(previous.toLowerCase());
+      if (apart || hyphen) pairs.push({ joined: previous + word, parts: [previous, word] });
     }
-    previous = match;
+    if (hyphen) chain.push(word);
+    else {
+      endChain();
+      chain = [word];
+    }
+    words.push(word);
+    previous = word;
+    previousEnd = match.index + word.length;
+    previousIsLetters = isLetters;
   }
-  return pairs;
+  endChain();
+  return { words, pairs, chains };
+}
+
+/** The joined pairs of a text (see `scanWords`). */
+export function joinedPairs(text: string): Array<{ joined: string; parts: [string, string] }> {
+  return scanWords(text).pairs;
 }
 
 /** Like `tokenize`, plus the joined form of words of several hyphens ("end-to-end"); two-part ones are `joinedPairs`. */
 export function tokenizeForIndex(text: string): string[] {
-  const hyphenated = text.match(/[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+){2,}/gu) ?? [];
-  return [...tokenize(text), ...hyphenated.map((word) => word.replace(/[-\u2010\u2011]/g, ''))];
+  const { words, chains } = scanWords(text);
+  return [...words, ...chains];
 }
 
-/** The joined pairs of a passage's title, headings and text, space-separated (the `compounds` field). */
-function compoundsOf({ title, headings, text }: IndexedPassage): string {
-  return joinedPairs(`${title}\n${headings}\n${text}`)
-    .map((pair) => pair.joined)
-    .join(' ');
-}
+// Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
+const processed = new Map<string, string | null>();
+const MAX_PROCESSED = 500_000;
 
 /** Lower-cases, drops stop words and one-letter words, and stems (Porter), so "booking" and "booked" meet at "book". */
 export function processTerm(term: string): string | null {
+  const known = processed.get(term);
+  if (known !== undefined) return known;
   const lower = term.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  return stem(lower);
+  const result = lower.length < 2 || STOP_WORDS.has(lower) ? null : stem(lower);
+  if (processed.size >= MAX_PROCESSED) processed.clear();
+  processed.set(term, result);
+  return result;
 }
 
 /** The Porter stem of a lower-case word; stems need not be words, as the index and the question go through the same function. */
 export function stem(word: string): string {
   return /\d/.test(word) ? word : stemmer(word);
+}
+
+/**
+ * Turns passages into MiniSearch's terms while indexing, counting in how many passages each term
+ * occurs on the way (one pass over the text): MiniSearch asks for a passage's fields in turn,
+ * and the compounds field gets the pairs found in the others.
+ */
+class TermCollector {
+  readonly documentFrequency = new Map<string, number>();
+  #passage: IndexedPassage | undefined;
+  #terms = new Set<string>();
+  #compounds: string[] = [];
+
+  field(passage: IndexedPassage, field: string): string {
+    if (passage !== this.#passage) {
+      this.flush();
+      this.#passage = passage;
+    }
+    return field === 'compounds' ? '' : (passage[field as keyof IndexedPassage] as string);
+  }
+
+  tokenize(text: string, field: string | undefined): string[] {
+    if (field === 'compounds') return this.#compounds;
+    const { words, pairs, chains } = scanWords(text);
+    const terms: string[] = [];
+    for (const word of words) this.#add(word, terms);
+    for (const chain of chains) this.#add(chain, terms);
+    for (const pair of pairs) this.#add(pair.joined, this.#compounds);
+    return terms;
+  }
+
+  /** Counts the last passage's terms; call once indexing is done. */
+  flush(): void {
+    for (const term of this.#terms) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    this.#terms = new Set();
+    this.#compounds = [];
+    this.#passage = undefined;
+  }
+
+  #add(word: string, into: string[]): void {
+    const term = processTerm(word);
+    if (!term) return;
+    into.push(term);
+    this.#terms.add(term);
+  }
 }
 
 interface IndexedPassage {
@@ -122,21 +198,27 @@ export class PassageIndex {
   readonly #passages: Passage[];
   readonly #search: MiniSearch<IndexedPassage>;
   readonly #relevance: Required<RelevanceOptions>;
+  readonly #collector: TermCollector;
   /** In how many passages each term occurs. */
-  readonly #documentFrequency = new Map<string, number>();
+  readonly #documentFrequency: Map<string, number>;
 
   constructor(passages: Passage[], relevance: RelevanceOptions = {}, populate = true) {
     this.#passages = passages;
     this.#relevance = { ...DEFAULT_RELEVANCE, ...relevance };
+    const collector = new TermCollector();
+    this.#collector = collector;
+    this.#documentFrequency = collector.documentFrequency;
     this.#search = new MiniSearch<IndexedPassage>({
       // Joined word pairs go to a field of their own, so the words' own fields keep their
       // lengths (BM25 normalises by them) and a compound adds to a passage's score only once.
       fields: ['title', 'headings', 'text', 'compounds'],
-      extractField: (document, field) => (field === 'compounds' ? compoundsOf(document as IndexedPassage) : (document as unknown as Record<string, string>)[field]!),
-      tokenize: (text, field) => (field === 'compounds' ? text.split(' ') : tokenizeForIndex(text)),
-      processTerm,
+      extractField: (passage, field) => (field === 'id' ? (passage as IndexedPassage).id : collector.field(passage as IndexedPassage, field)),
+      // Terms come out of the collector processed already.
+      tokenize: (text, field) => collector.tokenize(text, field),
+      processTerm: (term) => term,
       searchOptions: {
         tokenize,
+        processTerm,
         boost: FIELD_BOOST,
         prefix: (term) => term.length >= 5,
         // One typo is forgiven in longer words only; short nonsense must not match real words.
@@ -145,7 +227,7 @@ export class PassageIndex {
     });
     if (!populate) return;
     this.#search.addAll(passages.map(indexed));
-    this.#countTerms(0, passages.length);
+    collector.flush();
   }
 
   /**
@@ -155,20 +237,8 @@ export class PassageIndex {
   static async build(passages: Passage[], relevance: RelevanceOptions = {}): Promise<PassageIndex> {
     const index = new PassageIndex(passages, relevance, false);
     await index.#search.addAllAsync(passages.map(indexed), { chunkSize: BUILD_CHUNK });
-    for (let from = 0; from < passages.length; from += BUILD_CHUNK) {
-      index.#countTerms(from, from + BUILD_CHUNK);
-      await yieldToEventLoop();
-    }
+    index.#collector.flush();
     return index;
-  }
-
-  #countTerms(from: number, to: number): void {
-    for (const passage of this.#passages.slice(from, to)) {
-      const { title, headings, text } = indexed(passage);
-      for (const term of new Set(termsOf(`${title}\n${headings}\n${text}`, (all) => [...tokenizeForIndex(all), ...joinedPairs(all).map((pair) => pair.joined)]))) {
-        this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
-      }
-    }
   }
 
   /** Every passage matching any of the question's terms, best first (ties by position, so deterministic). */
@@ -197,30 +267,30 @@ export class PassageIndex {
           : []),
       ],
     };
-    return this.#search
-      .search(query)
-      .map((result) => {
-        const matched = new Set(result.queryTerms);
-        // `match` is keyed by the document terms found: the query term itself when it matched exactly.
-        const credit = (term: string): number => (Object.hasOwn(result.match, term) ? 1 : matched.has(term) ? 0.5 : 0);
-        let weight = 0;
-        let covered = 0;
-        for (const term of terms) {
-          const viaCompound = compounds.reduce((best, c) => (c.parts.includes(term) ? Math.max(best, credit(c.term)) : best), 0);
-          const got = Math.max(credit(term), viaCompound);
-          weight += this.#idf(term) * got;
-          if (got > 0) covered++;
-        }
-        return {
-          passage: this.#passages[result.id as number]!,
-          // MiniSearch multiplies the score by the number of query terms matched; a compound is
-          // no word of its own, so it counts as the words it covers.
-          score: (result.score / Math.max(1, matched.size)) * Math.max(1, covered),
-          matchedTerms: [...matched],
-          coverage: weight / total,
-          strength: weight / rarest,
-        };
-      })
+    const idf = terms.map((term) => this.#idf(term));
+    const viaCompounds = terms.map((term) => compounds.filter((c) => c.parts.includes(term)).map((c) => c.term));
+    const hits: SearchHit[] = [];
+    for (const result of this.#search.search(query)) {
+      const matched = [...new Set(result.queryTerms)];
+      let weight = 0;
+      let covered = 0;
+      for (let i = 0; i < terms.length; i++) {
+        let got = credit(result, terms[i]!);
+        for (const compound of viaCompounds[i]!) got = Math.max(got, credit(result, compound));
+        weight += idf[i]! * got;
+        if (got > 0) covered++;
+      }
+      hits.push({
+        passage: this.#passages[result.id as number]!,
+        // MiniSearch multiplies the score by the number of query terms matched; a compound is
+        // no word of its own, so it counts as the words it covers.
+        score: (result.score / Math.max(1, matched.length)) * Math.max(1, covered),
+        matchedTerms: matched,
+        coverage: weight / total,
+        strength: weight / rarest,
+      });
+    }
+    return hits
       .sort((a, b) => b.score - a.score || a.passage.index - b.passage.index);
   }
 
@@ -250,6 +320,11 @@ export class PassageIndex {
 }
 
 const BUILD_CHUNK = 200;
+
+/** How much a search result matched a query term: 1 exactly (`match` is keyed by the document terms found), 0.5 by prefix or typo. */
+function credit(result: SearchResult, term: string): number {
+  return Object.hasOwn(result.match, term) ? 1 : result.queryTerms.includes(term) ? 0.5 : 0;
+}
 const WORD_FIELDS = ['title', 'headings', 'text'];
 const FIELD_BOOST = { title: 1.5, headings: 2, text: 1 };
 /**
