@@ -60,6 +60,7 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'stream_interrupted'
   | 'shutting_down'
+  | 'unavailable'
   | 'internal';
 
 /** Payload of an error: JSON body `{"error": ErrorBody}` or the stream's `error` event. */

@@ -33,6 +33,7 @@ export type Failure =
   | 'total_timeout'
   | 'stream_broken'
   | 'shutting_down'
+  | 'store_unavailable'
   | 'internal';
 
 /** What a failure looks like to the client: status (before a stream starts), code and message. */
@@ -81,6 +82,7 @@ export const FAILURES: Record<Failure, FailureInfo> = {
   total_timeout: { status: 504, code: 'upstream_timeout', message: 'The answer took too long.', outcome: 'timeout' },
   stream_broken: { status: 502, code: 'stream_interrupted', message: 'The answer was interrupted.', outcome: 'interrupted' },
   shutting_down: { status: 503, code: 'shutting_down', message: 'The server is restarting. Please try again.', outcome: 'shutdown' },
+  store_unavailable: { status: 503, code: 'unavailable', message: 'The service is unavailable. Please try again in a moment.', outcome: 'store_unavailable' },
   internal: { status: 500, code: 'internal', message: 'Something went wrong on the server.', outcome: 'internal' },
 };
 
