@@ -3,7 +3,8 @@ import type { AnswerRequest, ErrorBody } from '../protocol/types.js';
 import { formatStreamEvent, HEARTBEAT } from '../protocol/stream-events.js';
 import { cacheKey } from './cache-key.js';
 import { FAILURES, ProxyError } from './errors.js';
-import type { AnswerCacheStore, CachedAnswer, StoreFailureMode } from './stores/types.js';
+import { memoryAnswerCache } from './stores/memory-cache.js';
+import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './stores/types.js';
 
 /** Settings of the answer cache. */
 export interface AnswerCacheSettings {
@@ -17,6 +18,23 @@ export interface AnswerCacheSettings {
   lockTtlMs: number;
   failure: StoreFailureMode;
   heartbeatMs: number;
+}
+
+export const CACHE_DEFAULTS = { maxEntryBytes: 256 * 1024, lockWaitMs: 15_000 } as const;
+
+/** The cache's settings from the handler's; `undefined` when the cache is off. */
+export function resolveCache(config: StoreConfig, timing: { heartbeatMs: number; totalTimeoutMs: number }): AnswerCacheSettings | undefined {
+  const ttlSeconds = config.cacheTtlSeconds ?? 0;
+  if (!(ttlSeconds > 0)) return undefined;
+  return {
+    store: config.cacheStore ?? memoryAnswerCache({ maxBytes: config.cacheMaxBytes }),
+    ttlSeconds,
+    maxEntryBytes: config.cacheMaxEntryBytes ?? CACHE_DEFAULTS.maxEntryBytes,
+    lockWaitMs: config.cacheLockWaitMs ?? CACHE_DEFAULTS.lockWaitMs,
+    lockTtlMs: timing.totalTimeoutMs + 5_000,
+    failure: config.storeFailure ?? 'fallback',
+    heartbeatMs: timing.heartbeatMs,
+  };
 }
 
 /** How the cache served a request, for its log line. */
@@ -188,9 +206,14 @@ export class AnswerCache {
     const { store, lockWaitMs, lockTtlMs } = this.settings;
     const deadline = Date.now() + lockWaitMs;
     for (;;) {
-      if (await this.guard(() => store.lock!(key, lockTtlMs), true)) return 'locked';
+      const locked = await this.guard(() => store.lock!(key, lockTtlMs), true);
+      // Looked up after the lock too: the other instance stores its answer, then lets go.
       const found = await this.guard(() => store.get(key), undefined);
-      if (found) return found;
+      if (found) {
+        if (locked) void this.quietly(() => store.unlock!(key));
+        return found;
+      }
+      if (locked) return 'locked';
       if (Date.now() >= deadline || signal.aborted) return undefined;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

@@ -1,3 +1,5 @@
+import type { StoreConfig } from './stores/types.js';
+
 /**
  * What the proxy reads of an upstream response: a subset of `Response`, so a real `Response`
  * (from `fetch`) fits, and so does the lighter object {@link createNodeFetch} returns.
@@ -36,7 +38,7 @@ export interface RateLimiter {
 }
 
 /** Options of {@link createProxyHandler}. Only `apiKey` and `baseUrl` are required. */
-export interface ProxyConfig {
+export interface ProxyConfig extends StoreConfig {
   /** Upstream API key; added server-side as `Authorization: Bearer <key>`, never sent to a client. */
   apiKey: string;
   /** Upstream base URL; requests go to `${baseUrl}/v1/answer`. */
@@ -82,7 +84,7 @@ export interface ProxyConfig {
   debug?: boolean;
 }
 
-export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log'>> & {
+export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | keyof StoreConfig>> & {
   rateLimiter?: RateLimiter;
   log: (line: string) => void;
   upstreamUrl: string;

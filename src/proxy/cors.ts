@@ -24,7 +24,7 @@ export function corsHeaders(headers: Record<string, string>, decision: OriginDec
   headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
   if (decision === 'allowed' && origin !== null) {
     headers['access-control-allow-origin'] = origin;
-    headers['access-control-expose-headers'] = 'Retry-After, X-Request-Id';
+    headers['access-control-expose-headers'] = 'Retry-After, X-Request-Id, X-Cache';
   }
 }
 

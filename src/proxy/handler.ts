@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
+import { AnswerCache, resolveCache, type CacheReply } from './answer-cache.js';
 import { createAnswerStream, frame, type AnswerStream } from './answer-stream.js';
 import { resolveConfig, type BodyReader, type ProxyConfig, type ResolvedConfig, type UpstreamResponse } from './config.js';
 import { corsHeaders, decideOrigin, preflightHeaders, type OriginDecision } from './cors.js';
@@ -31,6 +32,8 @@ export interface ProxyHandler extends WebHandler {
   shutdown(deadlineMs?: number): Promise<void>;
   /** Answer streams currently open. */
   readonly activeStreams: number;
+  /** Removes every cached answer (resolves to how many, when the store can tell); 0 without a cache. */
+  clearCache(): Promise<number | undefined>;
 }
 
 /** The fields of one request's log line. */
@@ -52,9 +55,13 @@ interface LogRecord {
   malformed_events?: number;
   message?: string;
   upstream_note?: string;
+  /** How the answer cache served it: hit, miss, shared (another request's answer), when the cache is on. */
+  cache?: string;
 }
 
 const encoder = new TextEncoder();
+
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -73,6 +80,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const cfg = resolveConfig(config);
   const redact = createRedactor(cfg.apiKey);
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
+  const cacheSettings = resolveCache(config, cfg);
+  const cache = cacheSettings ? new AnswerCache(cacheSettings) : undefined;
+  const storeFailure = config.storeFailure ?? 'fallback';
   const streams = new Set<AnswerStream>();
   const lightSignals = (cfg.fetch as { [ACCEPTS_LIGHT_SIGNAL]?: boolean })[ACCEPTS_LIGHT_SIGNAL] === true;
   let shuttingDown = false;
@@ -143,7 +153,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (request.method !== 'POST') return fail(new ProxyError('method_not_allowed'), { allow: 'POST, OPTIONS' });
       if (decision === 'forbidden') return fail(new ProxyError('origin_not_allowed'));
       if (limiter) {
-        const wait = await checkRateLimit(limiter, clientKey(request.headers, context.clientAddress, cfg.trustProxy));
+        const wait = await checkRateLimit(limiter, clientKey(request.headers, context.clientAddress, cfg.trustProxy), storeFailure);
         if (wait !== undefined) return fail(new ProxyError('rate_limited', { retryAfter: wait }));
       }
       if (!isJsonContentType(request.headers.get('content-type'))) return fail(new ProxyError('not_json_content_type'));
@@ -153,6 +163,19 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (cfg.debug) record.message = body.message;
       if (cfg.allowedBotIds.length > 0 && !cfg.allowedBotIds.includes(body.bot_id)) return fail(new ProxyError('bot_not_allowed'));
       if (shuttingDown) return fail(new ProxyError('shutting_down'));
+      if (cache && !light) {
+        const reply: CacheReply = (status, payload, kind, headers) => {
+          const all: Record<string, string> = { ...(kind === 'json' ? JSON_HEADERS : SSE_HEADERS), ...headers };
+          if (typeof payload === 'string') return respond(status, payload, all) as Response;
+          all['x-request-id'] = id;
+          corsHeaders(all, decision, origin);
+          record.status = status;
+          writeLog(record, startedAt);
+          return new Response(payload, { status, headers: all });
+        };
+        const produce = () => answer(request, body, record, startedAt, decision, respond, fail) as Promise<Response>;
+        return await cache.serve(body, request.signal, produce, reply, (outcome) => (record.cache = outcome));
+      }
       return await answer(request, body, record, startedAt, decision, respond, fail);
     } catch (error) {
       return fail(toProxyError(error));
@@ -262,7 +285,9 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   }
 
   const handler = handle as unknown as ProxyHandler;
-  Object.defineProperty(handler, ACCEPTS_LIGHT, { value: true });
+  // The cache works on Web responses: with it on, the Node adapter passes Web requests.
+  Object.defineProperty(handler, ACCEPTS_LIGHT, { value: !cache });
+  handler.clearCache = async () => (cache ? cache.clear() : 0);
   handler.shutdown = async (deadlineMs = 10_000) => {
     shuttingDown = true;
     if (streams.size === 0) return;

@@ -1,5 +1,7 @@
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import type { RateLimiter } from './config.js';
+import { ProxyError } from './errors.js';
+import type { StoreFailureMode } from './stores/types.js';
 
 /** The default limiter: `perMinute` answer requests per key in a fixed one-minute window, in memory. */
 export function memoryRateLimiter(perMinute: number): RateLimiter {
@@ -8,15 +10,19 @@ export function memoryRateLimiter(perMinute: number): RateLimiter {
 
 /**
  * Counts one request for `key`. Returns `undefined` when allowed, or the seconds to wait.
- * A limiter failing for another reason lets the request through (the upstream has its own limit).
+ * A limiter failing for another reason (its store is away) lets the request through (the
+ * upstream has its own limit), or with `failure: 'refuse'` throws `store_unavailable` (503).
  */
-export async function checkRateLimit(limiter: RateLimiter, key: string): Promise<number | undefined> {
+export async function checkRateLimit(limiter: RateLimiter, key: string, failure: StoreFailureMode = 'fallback'): Promise<number | undefined> {
   try {
     await limiter.consume(key);
     return undefined;
   } catch (rejection) {
     const ms = (rejection as { msBeforeNext?: unknown } | null)?.msBeforeNext;
-    if (typeof ms !== 'number' || !Number.isFinite(ms)) return undefined;
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+      if (failure === 'refuse') throw new ProxyError('store_unavailable', { retryAfter: 5 });
+      return undefined;
+    }
     return Math.max(1, Math.ceil(ms / 1000));
   }
 }

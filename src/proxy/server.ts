@@ -3,9 +3,10 @@ import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { createNodeFetch } from './node-fetch.js';
 import { serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
+import { openStores, type SharedStateOptions } from './stores/open.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
-export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'> {
+export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'>, SharedStateOptions {
   /** Upstream API key. Unset or empty: demo mode (the local Answer API runs in-process). */
   apiKey?: string;
   /** Upstream base URL; required with `apiKey`. */
@@ -54,7 +55,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     throw new TypeError('bot-answer proxy: ANSWER_BASE_URL is required when ANSWER_API_KEY is set');
   }
   const upstreamFetch = options.fetch ?? createNodeFetch();
-  const handler = createProxyHandler({ ...options, apiKey: apiKey!, baseUrl: baseUrl!, fetch: upstreamFetch, log });
+  const stores = await openStores(options, log);
+  const handler = createProxyHandler({ ...options, ...stores.config, apiKey: apiKey!, baseUrl: baseUrl!, fetch: upstreamFetch, log });
   const served = options.compose ? options.compose(handler) : handler;
   const server = await serveNode(served, {
     ...options,
@@ -70,6 +72,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       await closeServer();
       if (!options.fetch) (upstreamFetch as ReturnType<typeof createNodeFetch>).close();
       await closeUpstream?.();
+      await stores.close();
       stdoutLog?.flush();
     })());
   if (options.handleSignals) {

@@ -11,7 +11,7 @@ export interface TestRedis {
   port: number;
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
-  /** Starts it again on the same port. */
+  /** Starts it again on the same port (nothing when it runs). */
   start(): Promise<void>;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
@@ -34,6 +34,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
+    if (child && child.exitCode === null) return;
     const proc = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     let output = '';
@@ -54,6 +55,7 @@ export async function startTestRedis(): Promise<TestRedis> {
       });
       proc.once('exit', (code) => {
         clearTimeout(timer);
+        if (child === proc) child = undefined;
         reject(new Error(`redis-server exited with ${code}:\n${output}`));
       });
     });

@@ -36,3 +36,19 @@ export interface AnswerCacheStore {
  * answer cache is skipped; `'refuse'` refuses answer requests with `503 unavailable`.
  */
 export type StoreFailureMode = 'fallback' | 'refuse';
+
+/** The handler's settings for shared state and the answer cache (part of `ProxyConfig`). */
+export interface StoreConfig {
+  /** Turns the answer cache on: complete answers are kept this long. Default: no cache. */
+  cacheTtlSeconds?: number;
+  /** Where answers are kept. Default: `memoryAnswerCache` of `cacheMaxBytes`. */
+  cacheStore?: AnswerCacheStore;
+  /** Largest answer kept, in UTF-8 bytes of its JSON; larger ones are served, never kept. Default 262144. */
+  cacheMaxEntryBytes?: number;
+  /** The default memory store's size in bytes. Default 64 MiB. */
+  cacheMaxBytes?: number;
+  /** How long a question waits for another instance asking it (stores with a lock). Default 15000 ms. */
+  cacheLockWaitMs?: number;
+  /** What happens while a shared store fails. Default `'fallback'`. */
+  storeFailure?: StoreFailureMode;
+}
