@@ -5,6 +5,7 @@
  * - {@link serveNode}: serves any Web handler over `node:http` with back-pressure, client aborts and graceful shutdown.
  * - {@link startProxy}: the whole server as the `bot-answer-proxy` command runs it (demo mode included).
  * - {@link createNodeFetch}: a pooled keep-alive upstream client for Node.
+ * - {@link createRedisStores}: rate limits and the answer cache shared by every instance through Redis (ioredis).
  */
 export * from './index.js';
 export { createNodeListener, serveNode, toRequest } from './node-server.js';
@@ -13,3 +14,7 @@ export { createNodeFetch } from './node-fetch.js';
 export type { NodeFetch, NodeFetchOptions } from './node-fetch.js';
 export { startProxy } from './server.js';
 export type { RunningProxy, StartProxyOptions } from './server.js';
+export { createRedisStores, redisAnswerCache } from './stores/redis.js';
+export type { RedisStores, RedisStoresOptions } from './stores/redis.js';
+export { clearRedisCache } from './stores/open.js';
+export type { SharedStateOptions } from './stores/open.js';
