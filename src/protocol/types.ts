@@ -51,6 +51,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'forbidden_origin'
   | 'forbidden_bot'
+  | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'rate_limited'

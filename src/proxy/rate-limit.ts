@@ -1,9 +1,9 @@
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
-import type { RateLimiter } from './config.js';
+import type { HandlerContext, RateLimiter, ResolvedConfig } from './config.js';
 import { ProxyError } from './errors.js';
 import type { StoreFailureMode } from './stores/types.js';
 
-/** The default limiter: `perMinute` answer requests per key in a fixed one-minute window, in memory. */
+/** The default limiter: `perMinute` requests per key in a fixed one-minute window, in memory. */
 export function memoryRateLimiter(perMinute: number): RateLimiter {
   return new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'bot-answer' });
 }
@@ -27,20 +27,24 @@ export async function checkRateLimit(limiter: RateLimiter, key: string, failure:
   }
 }
 
+/** True inside Cloudflare Workers, where Cloudflare sets `CF-Connecting-IP` and a client cannot. */
+export function isWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+}
+
 /**
- * The address a request is counted under. `X-Forwarded-For` is read only when `trustProxy`
- * says how many proxies in front append to it; the entry they appended is used, never one
- * the client could have written itself.
+ * The visitor's address: the `clientAddress` option when given; else `X-Forwarded-For` as far as
+ * `trustProxy` trusts it (the entry the trusted proxies appended, never one the client could have
+ * written); else `CF-Connecting-IP` on Workers; else what the host passed (the Node adapter: the socket).
  */
-export function clientKey(headers: { get(name: string): string | null }, clientAddress: string | undefined, trustProxy: boolean | number): string {
-  const hops = trustProxy === true ? 1 : typeof trustProxy === 'number' ? Math.floor(trustProxy) : 0;
+export function clientAddressOf(request: Request, host: HandlerContext, cfg: ResolvedConfig): string | undefined {
+  if (cfg.clientAddress) return cfg.clientAddress(request, host) || undefined;
+  const hops = cfg.trustProxy === true ? 1 : typeof cfg.trustProxy === 'number' ? Math.floor(cfg.trustProxy) : 0;
   if (hops > 0) {
-    const forwarded = headers.get('x-forwarded-for');
-    if (forwarded) {
-      const list = forwarded.split(',').map((part) => part.trim()).filter(Boolean);
-      const entry = list[Math.max(0, list.length - hops)];
-      if (entry) return entry;
-    }
+    const list = (request.headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+    const entry = list[Math.max(0, list.length - hops)];
+    if (entry) return entry;
   }
-  return clientAddress ?? 'unknown';
+  if (isWorkers()) return request.headers.get('cf-connecting-ip') ?? undefined;
+  return typeof host.clientAddress === 'string' && host.clientAddress !== '' ? host.clientAddress : undefined;
 }

@@ -1,60 +1,71 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AnswerCache, type AnswerCacheSettings, type CacheOutcome, type CacheReply } from '../../src/proxy/answer-cache.js';
+import type { Answer } from '../../src/proxy/answer.js';
+import { AnswerCache, type AnswerCacheSettings, type CacheOutcome } from '../../src/proxy/answer-cache.js';
 import { cacheKey, normaliseQuestion } from '../../src/proxy/cache-key.js';
-import { ProxyError } from '../../src/proxy/errors.js';
+import { ProxyError, type Failure } from '../../src/proxy/errors.js';
+import type { NormalisedEvent } from '../../src/proxy/normalise.js';
 import { memoryAnswerCache } from '../../src/proxy/stores/memory-cache.js';
 import type { AnswerCacheStore, CachedAnswer } from '../../src/proxy/stores/types.js';
 import type { AnswerRequest } from '../../src/protocol/types.js';
-import { parseStream, replay, sleep } from './helpers.js';
+import { sleep } from './helpers.js';
 
 const ANSWER: CachedAnswer = { answer: 'Book through the portal [[1]](https://a.example/x).', answer_found: true, sources: [{ url: 'https://a.example/x', title: 'Travel' }] };
 const PIECES = ['Book through ', 'the portal ', '[[1]](https://a.example/x).'];
-const encoder = new TextEncoder();
-const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** A fake upstream side of the handler: counts calls, answers as told. */
-function producer(kind: 'json' | 'sse' | 'error' | 'stream-error' | 'slow-sse' = 'json', pauseMs = 0) {
-  const state = { calls: 0 };
-  const produce = async (): Promise<Response> => {
+/** A fake upstream side of the handler (`fetchAnswer`): counts calls, answers as told. */
+function producer(kind: 'result' | 'events' | 'error' | 'event-error' = 'result', pauseMs = 20) {
+  const state = { calls: 0, stopped: 0 };
+  const fetch = async (): Promise<Answer> => {
     state.calls++;
-    if (kind === 'json') {
-      if (pauseMs) await sleep(pauseMs);
-      return new Response(JSON.stringify(ANSWER), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-    }
-    if (kind === 'error') return new Response(JSON.stringify({ error: { code: 'upstream_error', message: 'The answer service failed.' } }), { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' } });
-    const frames =
-      kind === 'stream-error'
-        ? [sse('delta', { text: PIECES[0] }), sse('error', { code: 'stream_interrupted', message: 'The answer was interrupted.' })]
-        : [...PIECES.map((text) => sse('delta', { text })), sse('sources', { sources: ANSWER.sources }), sse('done', { answer_found: true })];
+    await sleep(pauseMs);
+    if (kind === 'result') return { result: ANSWER };
+    if (kind === 'error') throw new ProxyError('upstream_failed');
+    const script: NormalisedEvent[] =
+      kind === 'event-error'
+        ? [{ type: 'delta', text: PIECES[0]! }, { type: 'error', failure: 'stream_broken' }]
+        : [...PIECES.map((text): NormalisedEvent => ({ type: 'delta', text })), { type: 'sources', sources: ANSWER.sources }, { type: 'done', answer_found: true }];
     let i = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (kind === 'slow-sse' || pauseMs) await sleep(pauseMs || 30);
-        if (i < frames.length) controller.enqueue(encoder.encode(frames[i++]!));
-        else controller.close();
+    let stopped: Failure | undefined;
+    return {
+      events: {
+        malformed: 0,
+        async next() {
+          if (i >= script.length) return [];
+          if (stopped) {
+            i = script.length;
+            return [{ type: 'error', failure: stopped }];
+          }
+          await sleep(pauseMs);
+          return [script[i++]!];
+        },
+        stop(failure?: Failure) {
+          state.stopped++;
+          stopped = failure ?? 'stream_broken';
+        },
       },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+    };
   };
-  return { state, produce };
+  return { state, fetch };
 }
 
-const reply: CacheReply = (status, body, kind, headers) =>
-  new Response(body, { status, headers: { 'content-type': kind === 'json' ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8', ...headers } });
-
 function cache(overrides: Partial<AnswerCacheSettings> = {}) {
-  return new AnswerCache({ store: memoryAnswerCache(), ttlSeconds: 60, maxEntryBytes: 256 * 1024, lockWaitMs: 2_000, lockTtlMs: 10_000, failure: 'fallback', heartbeatMs: 15_000, ...overrides });
+  return new AnswerCache({ store: memoryAnswerCache(), ttlSeconds: 60, maxEntryBytes: 256 * 1024, lockWaitMs: 2_000, lockTtlMs: 10_000, failure: 'fallback', ...overrides });
 }
 
 const question = (message: string, stream = false, extra: Partial<AnswerRequest> = {}): AnswerRequest => ({ message, bot_id: 'demo', inline_sources: true, stream, ...extra });
 
-async function ask(c: AnswerCache, body: AnswerRequest, produce: () => Promise<Response>, signal = new AbortController().signal) {
+/** Asks through the cache and reads the answer whole, as the handler would send it. */
+async function ask(c: AnswerCache, body: AnswerRequest, fetch: () => Promise<Answer>, signal = new AbortController().signal) {
   const outcomes: CacheOutcome[] = [];
-  const response = await c.serve(body, signal, produce, reply, (o) => outcomes.push(o));
-  const text = await response.text();
-  return { status: response.status, xCache: response.headers.get('x-cache'), text, outcomes };
+  const answer = await c.answer(body, signal, fetch, (o) => outcomes.push(o));
+  if (answer.result) return { outcomes, result: answer.result, events: undefined };
+  const events: NormalisedEvent[] = [];
+  for (let batch = await answer.events.next(); batch.length > 0; batch = await answer.events.next()) events.push(...batch);
+  return { outcomes, result: undefined, events };
 }
+
+const text = (events: NormalisedEvent[]) => events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
 
 describe('the cache key', () => {
   it('trims, collapses white space and folds case; bot id and inline_sources count', async () => {
@@ -70,100 +81,79 @@ describe('the cache key', () => {
 });
 
 describe('the answer cache', () => {
-  it('misses, keeps the complete answer, then replays it as JSON and as the stream protocol', async () => {
+  it('misses, keeps the complete answer of a stream, then gives it whole', async () => {
     const c = cache();
-    const up = producer('sse');
-    const first = await ask(c, question('Hotels?', true), up.produce);
-    assert.equal(first.xCache, 'MISS');
+    const up = producer('events', 5);
+    const first = await ask(c, question('Hotels?', true), up.fetch);
     assert.deepEqual(first.outcomes, ['miss']);
+    assert.equal(text(first.events!), ANSWER.answer);
     await sleep(10);
-    const json = await ask(c, question('  hotels? '), up.produce);
-    assert.equal(json.xCache, 'HIT');
-    assert.deepEqual(JSON.parse(json.text), ANSWER);
-    const stream = await ask(c, question('HOTELS?', true), up.produce);
-    assert.equal(stream.xCache, 'HIT');
-    const { events } = parseStream(stream.text);
-    assert.deepEqual(events.map((e) => e.event), ['delta', 'sources', 'done']);
-    const shown = replay(events);
-    assert.equal(shown.text, replay(parseStream(first.text).events).text);
-    assert.deepEqual(shown.sources, ANSWER.sources);
-    assert.deepEqual(shown.end, { event: 'done', data: { answer_found: true } });
+    const again = await ask(c, question('  HOTELS? '), up.fetch);
+    assert.deepEqual(again.outcomes, ['hit']);
+    assert.deepEqual(again.result, ANSWER);
     assert.equal(up.state.calls, 1);
   });
 
   it('never keeps an error, an error event or a stopped stream', async () => {
     const c = cache();
     const failing = producer('error');
-    for (let i = 0; i < 2; i++) assert.equal((await ask(c, question('a'), failing.produce)).status, 502);
+    for (let i = 0; i < 2; i++) await assert.rejects(ask(c, question('a'), failing.fetch), (e: ProxyError) => e.failure === 'upstream_failed');
     assert.equal(failing.state.calls, 2);
 
-    const broken = producer('stream-error');
-    for (let i = 0; i < 2; i++) {
-      const got = await ask(c, question('b', true), broken.produce);
-      assert.equal(replay(parseStream(got.text).events).end?.data.code, 'stream_interrupted');
-      await sleep(5);
-    }
+    const broken = producer('event-error', 5);
+    for (let i = 0; i < 2; i++) assert.deepEqual((await ask(c, question('b', true), broken.fetch)).events!.at(-1), { type: 'error', failure: 'stream_broken' });
     assert.equal(broken.state.calls, 2);
 
-    const slow = producer('slow-sse');
-    const response = await c.serve(question('c', true), new AbortController().signal, slow.produce, reply, () => {});
-    const reader = response.body!.getReader();
-    await reader.read();
-    await reader.cancel();
+    const stopped = producer('events', 5);
+    const answer = await c.answer(question('c', true), new AbortController().signal, stopped.fetch, () => {});
+    await answer.events!.next();
+    answer.events!.stop();
     await sleep(10);
-    await ask(c, question('c', true), slow.produce);
-    assert.equal(slow.state.calls, 2);
+    assert.deepEqual((await ask(c, question('c', true), stopped.fetch)).outcomes, ['miss']);
+    assert.equal(stopped.state.calls, 2);
   });
 
   it('keeps no answer over the size cap', async () => {
     const c = cache({ maxEntryBytes: 20 });
-    const up = producer('json');
-    await ask(c, question('big'), up.produce);
+    const up = producer('result', 0);
+    await ask(c, question('big'), up.fetch);
     await sleep(5);
-    assert.equal((await ask(c, question('big'), up.produce)).xCache, 'MISS');
+    assert.deepEqual((await ask(c, question('big'), up.fetch)).outcomes, ['miss']);
     assert.equal(up.state.calls, 2);
   });
 
-  it('sends concurrent identical questions upstream once: JSON askers wait, stream askers follow live', async () => {
+  it('asks the upstream once for concurrent identical questions: JSON askers wait, stream askers follow live', async () => {
     const c = cache();
-    const up = producer('slow-sse');
-    const asks = [ask(c, question('same', true), up.produce)];
-    await sleep(40); // the first is streaming now
-    asks.push(ask(c, question('SAME', true), up.produce), ask(c, question('same '), up.produce), ask(c, question('same', true), up.produce));
+    const up = producer('events', 20);
+    const asks = [ask(c, question('same', true), up.fetch)];
+    await sleep(50);
+    asks.push(ask(c, question('SAME', true), up.fetch), ask(c, question('same '), up.fetch));
     const got = await Promise.all(asks);
     assert.equal(up.state.calls, 1);
-    assert.deepEqual(got.map((g) => g.xCache), ['MISS', 'HIT', 'HIT', 'HIT']);
-    assert.deepEqual(got.map((g) => g.outcomes[0]), ['miss', 'shared', 'shared', 'shared']);
-    const live = replay(parseStream(got[0]!.text).events);
-    for (const g of [got[1]!, got[3]!]) assert.deepEqual(replay(parseStream(g.text).events), live);
-    assert.deepEqual(JSON.parse(got[2]!.text), { ...ANSWER, answer: live.text });
+    assert.deepEqual(got.map((g) => g.outcomes[0]), ['miss', 'shared', 'shared']);
+    assert.deepEqual(got[1]!.events, got[0]!.events);
+    assert.deepEqual(got[2]!.result, ANSWER);
   });
 
-  it('shares the first asker\'s error with those waiting on it', async () => {
+  it("shares the first asker's error with those waiting on it", async () => {
     const c = cache();
-    let calls = 0;
-    const produce = async () => {
-      calls++;
-      await sleep(30);
-      return producer('error').produce();
-    };
-    const got = await Promise.all([ask(c, question('x'), produce), ask(c, question('x', true), produce)]);
-    assert.equal(calls, 1);
-    assert.deepEqual(got.map((g) => g.status), [502, 502]);
-    assert.equal(JSON.parse(got[1]!.text).error.code, 'upstream_error');
+    const up = producer('error', 30);
+    const got = await Promise.allSettled([ask(c, question('x'), up.fetch), ask(c, question('x', true), up.fetch)]);
+    assert.equal(up.state.calls, 1);
+    for (const g of got) assert.equal(g.status === 'rejected' && (g.reason as ProxyError).failure, 'upstream_failed');
   });
 
   it('lets a waiting asker ask again when the first asker left before any answer', async () => {
     const c = cache();
-    const up = producer('slow-sse', 50);
-    const again = producer('json');
-    const leader = c.serve(question('q', true), new AbortController().signal, up.produce, reply, () => {});
-    const follower = ask(c, question('q'), again.produce);
-    (await leader).body!.cancel();
+    const up = producer('events', 30);
+    const again = producer('result', 0);
+    const leader = c.answer(question('q', true), new AbortController().signal, up.fetch, () => {});
+    const follower = ask(c, question('q'), again.fetch);
+    (await leader).events!.stop();
     const got = await follower;
-    assert.equal(got.status, 200);
-    assert.deepEqual(JSON.parse(got.text), ANSWER);
-    assert.equal(up.state.calls + again.state.calls, 2);
+    assert.deepEqual(got.result, ANSWER);
+    assert.deepEqual(got.outcomes, ['miss']);
+    assert.equal(again.state.calls, 1);
   });
 
   it('skips a failing store by default, and refuses with 503 unavailable when told to', async () => {
@@ -174,20 +164,17 @@ describe('the answer cache', () => {
       lock: () => Promise.reject(new Error('down')),
       unlock: () => Promise.reject(new Error('down')),
     };
-    const up = producer('json');
-    const open = await ask(cache({ store: broken }), question('z'), up.produce);
-    assert.equal(open.status, 200);
-    assert.equal(open.xCache, 'MISS');
-    await assert.rejects(ask(cache({ store: broken, failure: 'refuse' }), question('z'), up.produce), (error: ProxyError) => error.failure === 'store_unavailable' && error.info.status === 503);
+    const up = producer('result', 0);
+    assert.deepEqual((await ask(cache({ store: broken }), question('z'), up.fetch)).result, ANSWER);
+    await assert.rejects(ask(cache({ store: broken, failure: 'refuse' }), question('z'), up.fetch), (error: ProxyError) => error.failure === 'store_unavailable' && error.info.status === 503);
     assert.equal(up.state.calls, 1);
   });
 
   it('times out a store that hangs, within the 5 s bound', async () => {
     const hanging: AnswerCacheStore = { get: () => new Promise(() => {}), set: () => new Promise(() => {}), clear: async () => 0 };
-    const up = producer('json');
+    const up = producer('result', 0);
     const started = Date.now();
-    const got = await ask(cache({ store: hanging }), question('h'), up.produce);
-    assert.equal(got.status, 200);
+    assert.deepEqual((await ask(cache({ store: hanging }), question('h'), up.fetch)).result, ANSWER);
     assert.ok(Date.now() - started < 5_000);
   });
 });
