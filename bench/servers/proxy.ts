@@ -1,6 +1,6 @@
 /**
  * Our proxy in its own process, started the way the command-line program starts it
- * (`startProxy`: the Web handler, the node:http adapter and the pooled upstream client), with
+ * (`startProxy`: the Web handler, @hono/node-server's adapter and undici's pooled upstream client), with
  * per-request log lines on standard output as in production. Rate limiting is off: the
  * load comes from one address. BENCH_CACHE_TTL turns the answer cache on (in memory, or in
  * Redis at BENCH_REDIS_URL).

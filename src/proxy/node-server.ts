@@ -73,8 +73,9 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
       const response = await handler(request, { clientAddress: incoming.socket.remoteAddress });
       // An unread request body (e.g. refused as too large) must not be parsed as the next request.
       if (!incoming.complete || closing()) response.headers.set('connection', 'close');
-      // A stream writes at least a heartbeat while its client reads: a socket quiet this long has a client that stopped.
-      if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) outgoing.setTimeout(drainTimeoutMs, () => outgoing.destroy());
+      // While the response is written, a quiet socket is a client that stopped reading (a stream sends
+      // heartbeats); once it is done, the server's keep-alive timeout takes over.
+      outgoing.setTimeout(drainTimeoutMs, () => outgoing.destroy());
       return response;
     },
     { hostname: options.host ?? 'localhost', overrideGlobalObjects: options.overrideGlobalObjects ?? false },

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { AnswerCacheStore, CachedAnswer } from './types.js';
 
 /** Options of {@link memoryAnswerCache}. */
@@ -9,28 +8,58 @@ export interface MemoryAnswerCacheOptions {
 
 export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** The answer cache of one process: an LRU bounded in bytes, each entry with its own lifetime. */
-export function memoryAnswerCache(options: MemoryAnswerCacheOptions = {}): AnswerCacheStore {
-  const lru = new LRUCache<string, { value: CachedAnswer; size: number }>({
-    maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES),
-    sizeCalculation: (entry) => Math.max(1, entry.size),
-  });
-  return {
-    async get(key) {
-      return lru.get(key)?.value;
-    },
-    async set(key, value, ttlSeconds) {
-      lru.set(key, { value, size: byteLength(JSON.stringify(value)) }, { ttl: ttlSeconds * 1000 });
-    },
-    async clear() {
-      const count = lru.size;
-      lru.clear();
-      return count;
-    },
-  };
+interface Entry {
+  value: CachedAnswer;
+  bytes: number;
+  expiresAt: number;
 }
 
 const encoder = new TextEncoder();
-function byteLength(text: string): number {
-  return encoder.encode(text).byteLength;
+
+/**
+ * The answer cache of one process: least recently used first out beyond `maxBytes`, each entry
+ * with its own lifetime. A `Map` keeps insertion order, so re-inserting on use makes its first
+ * key the least recently used. (Written out rather than lru-cache: that package's default build
+ * imports `node:diagnostics_channel`, which a Worker bundled without the `workerd` condition
+ * cannot load, and this entry must run on edge runtimes as bundled.)
+ */
+export function memoryAnswerCache(options: MemoryAnswerCacheOptions = {}): AnswerCacheStore {
+  const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES);
+  const entries = new Map<string, Entry>();
+  let total = 0;
+  const remove = (key: string, entry: Entry) => {
+    entries.delete(key);
+    total -= entry.bytes;
+  };
+  return {
+    async get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      entries.delete(key);
+      if (entry.expiresAt <= Date.now()) {
+        total -= entry.bytes;
+        return undefined;
+      }
+      entries.set(key, entry);
+      return entry.value;
+    },
+    async set(key, value, ttlSeconds) {
+      const old = entries.get(key);
+      if (old) remove(key, old);
+      const bytes = encoder.encode(JSON.stringify(value)).byteLength;
+      if (bytes > maxBytes) return;
+      entries.set(key, { value, bytes, expiresAt: Date.now() + ttlSeconds * 1000 });
+      total += bytes;
+      for (const [oldest, entry] of entries) {
+        if (total <= maxBytes) break;
+        remove(oldest, entry);
+      }
+    },
+    async clear() {
+      const count = entries.size;
+      entries.clear();
+      total = 0;
+      return count;
+    },
+  };
 }

@@ -3,8 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { ANSWER, cacheUpstream, SOURCES } from './cache-upstream.js';
-import { newKey, parseStream, replay, sleep, type RawUpstream } from './helpers.js';
+import { ANSWER, cacheUpstream, SOURCES } from '../cache-upstream.js';
+import { newKey, parseStream, replay, sleep, type RawUpstream } from '../helpers.js';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 let upstream: RawUpstream;
 let mf: Miniflare;
@@ -12,15 +14,15 @@ const key = newKey();
 
 before(async () => {
   upstream = await cacheUpstream();
+  // Bundled as workers.test.ts bundles the README's Worker (wrangler uses esbuild the same way).
   const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./workers/cache-worker.ts', import.meta.url))],
+    entryPoints: [here('./cache-worker.ts')],
     bundle: true,
     format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
+    platform: 'neutral',
     target: 'es2022',
     write: false,
-    logLevel: 'silent',
+    alias: { 'bot-answer/proxy': here('../../../src/proxy/index.ts') },
   });
   mf = new Miniflare({
     modules: true,

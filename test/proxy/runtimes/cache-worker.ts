@@ -1,5 +1,6 @@
-// A Cloudflare Worker as the README shows it: the proxy with its answer cache on the Workers Cache API.
-import { cacheApiAnswerCache, createProxyHandler, type ProxyHandler } from '../../../src/proxy/index.js';
+// A Cloudflare Worker as the README's Scaling out recipe shows it: the proxy with its answer
+// cache on the Workers Cache API.
+import { cacheApiAnswerCache, createProxyHandler, type ProxyHandler } from 'bot-answer/proxy';
 
 interface Env {
   ANSWER_API_KEY: string;
@@ -20,6 +21,6 @@ export default {
       cacheStore: cacheApiAnswerCache(caches.default, { namespace: 'test' }),
       log: false,
     });
-    return proxy(request, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined });
+    return proxy(request);
   },
 };
