@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { bundleWorker } from './bundle-worker.js';
 import { ANSWER, cacheUpstream, SOURCES } from '../cache-upstream.js';
 import { newKey, parseStream, replay, sleep, type RawUpstream } from '../helpers.js';
 
@@ -14,19 +14,10 @@ const key = newKey();
 
 before(async () => {
   upstream = await cacheUpstream();
-  // Bundled as workers.test.ts bundles the README's Worker (wrangler uses esbuild the same way).
-  const bundle = await build({
-    entryPoints: [here('./cache-worker.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    alias: { 'bot-answer/proxy': here('../../../src/proxy/index.ts') },
-  });
+  const script = await bundleWorker(here('./cache-worker.ts'));
   mf = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0]!.text,
+    script,
     compatibilityDate: '2025-07-01',
     bindings: { ANSWER_API_KEY: key, ANSWER_BASE_URL: upstream.url },
   });

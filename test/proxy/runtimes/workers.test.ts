@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { bundleWorker } from './bundle-worker.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../../src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
 
@@ -15,19 +15,10 @@ let url: URL;
 before(async () => {
   api = await startAnswerApi({ port: 0, host: '127.0.0.1', paceMs: 20 });
   remember(api.keys[0]!);
-  // The worker bundle, as a site would build it (wrangler uses esbuild the same way).
-  const bundle = await build({
-    entryPoints: [here('./worker.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    alias: { 'bot-answer/proxy': here('../../../src/proxy/index.ts') },
-  });
+  const script = await bundleWorker(here('./worker.ts'));
   mf = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0]!.text,
+    script,
     compatibilityDate: '2024-09-23',
     bindings: { ANSWER_API_KEY: api.keys[0]!, ANSWER_BASE_URL: api.url, ALLOWED_ORIGINS: 'https://docs.example.com' },
     // The worker's log lines (console.log there) are checked for the key like everything else.
