@@ -10,7 +10,7 @@ export interface CacheOptions {
   seed: number;
 }
 
-/** One proxy configuration to measure: its answer endpoint, and how many requests its upstream saw. */
+/** One proxy configuration to measure: its answer endpoint, and how many requests its own upstream saw. */
 export interface CacheTarget {
   name: string;
   url: string;
@@ -66,27 +66,38 @@ function questionText(i: number): string {
   return form.replace('{t}', topic) + (round ? ` (${round})` : '');
 }
 
-async function askAll(target: CacheTarget, sequence: number[]): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  for (const i of sequence) {
-    const started = performance.now();
-    const response = await fetch(target.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: questionText(i), bot_id: 'demo', stream: false }),
-    });
-    await response.arrayBuffer();
-    const ms = performance.now() - started;
-    if (response.status !== 200) throw new Error(`${target.name}: status ${response.status}`);
-    samples.push({ ms, cache: response.headers.get('x-cache') });
+async function askOne(target: CacheTarget, question: number): Promise<Sample> {
+  const started = performance.now();
+  const response = await fetch(target.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: questionText(question), bot_id: 'demo', stream: false }),
+  });
+  await response.arrayBuffer();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${target.name}: status ${response.status}`);
+  return { ms, cache: response.headers.get('x-cache') };
+}
+
+/**
+ * Asks every target each question in turn (the targets' order rotating), so a burst of load on
+ * the shared machine lands on every configuration alike instead of on one run.
+ */
+async function askAll(targets: CacheTarget[], sequence: number[]): Promise<Sample[][]> {
+  const samples: Sample[][] = targets.map(() => []);
+  for (const [n, question] of sequence.entries()) {
+    for (let k = 0; k < targets.length; k++) {
+      const t = (n + k) % targets.length;
+      samples[t]!.push(await askOne(targets[t]!, question));
+    }
   }
   return samples;
 }
 
 /**
  * The cost side of the answer cache: the same Zipf(1.0) question mix (seeded) through a proxy
- * without the cache and through proxies with it (memory; Redis when given), one after another
- * in the same run. Reports the share of questions that reached the upstream, and hit and miss
+ * without the cache and through proxies with it (memory; Redis when given), each with its own
+ * upstream, asked in turn question by question in the same run. Reports the share of questions that reached the upstream, and hit and miss
  * latencies against the uncached answers to the same questions (paired by position).
  */
 export async function benchProxyCache(report: Report, off: CacheTarget, cached: CacheTarget[], options: CacheOptions): Promise<void> {
@@ -94,19 +105,20 @@ export async function benchProxyCache(report: Report, off: CacheTarget, cached: 
   const distinctAsked = new Set(sequence).size;
   // Warm-up: other questions, so no configuration starts with a cold JIT and the cache tables stay empty.
   const warm = Array.from({ length: 100 }, (_, i) => options.distinct + i);
-  for (const target of [off, ...cached]) await askAll(target, warm);
-
-  const offBefore = await off.upstreamCount();
-  const base = await askAll(off, sequence);
-  const offUpstream = (await off.upstreamCount()) - offBefore;
+  const targets = [off, ...cached];
+  await askAll(targets, warm);
+  const before = await Promise.all(targets.map((t) => t.upstreamCount()));
+  const all = await askAll(targets, sequence);
+  const upstreamRequests = await Promise.all(targets.map(async (t, i) => (await t.upstreamCount()) - before[i]!));
+  const base = all[0]!;
+  const offUpstream = upstreamRequests[0]!;
   const baseP50 = median(base.map((s) => s.ms));
   const baseP99 = percentile(base.map((s) => s.ms), 99);
   const section = 'proxy-cache';
 
-  for (const target of cached) {
-    const before = await target.upstreamCount();
-    const samples = await askAll(target, sequence);
-    const upstream = (await target.upstreamCount()) - before;
+  for (const [t, target] of cached.entries()) {
+    const samples = all[t + 1]!;
+    const upstream = upstreamRequests[t + 1]!;
     const hits: number[] = [];
     const misses: number[] = [];
     const hitBase: number[] = [];

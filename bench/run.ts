@@ -141,11 +141,11 @@ await section('proxy-cache', async () => {
   const children: ServerChild[] = [];
   let redis: Awaited<ReturnType<typeof import('../test/proxy/redis-server.js').startTestRedis>> | undefined;
   try {
-    const upstream = await startChild('upstream', { BENCH_PACE_MS: '0', BENCH_UPSTREAM_KEY: key });
-    children.push(upstream);
-    const env = { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key };
+    // Each configuration has its own upstream, so each one's count is its own.
     const target = async (name: string, extra: Record<string, string>): Promise<CacheTarget> => {
-      const proxy = await startChild('proxy', { ...env, ...extra }, { quiet: true });
+      const upstream = await startChild('upstream', { BENCH_PACE_MS: '0', BENCH_UPSTREAM_KEY: key });
+      children.push(upstream);
+      const proxy = await startChild('proxy', { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key, ...extra }, { quiet: true });
       children.push(proxy);
       return { name, url: `${proxy.url}/api/answer`, upstreamCount: () => upstream.ask<number>('count') };
     };
