@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../config.js';
+import { DEFAULTS, type RateLimiter } from '../config.js';
 import { createRedisStores } from './redis.js';
 import type { StoreConfig, StoreFailureMode } from './types.js';
 
@@ -29,7 +29,7 @@ export async function openStores(options: SharedStateOptions & StoreConfig & { r
   const stores = createRedisStores({
     url: options.redisUrl,
     keyPrefix: options.redisKeyPrefix,
-    rateLimitPerMinute: options.rateLimitPerMinute ?? 20,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute,
     failure: options.redisFailureMode,
     log,
   });
