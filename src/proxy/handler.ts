@@ -54,7 +54,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     try {
       return await route(ctx);
     } catch (error) {
-      return ctx.fail(toProxyError(error), error instanceof ProxyError && error.failure === 'body_too_large' ? { connection: 'close' } : undefined);
+      return ctx.fail(toProxyError(error));
     }
   }
 
