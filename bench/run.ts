@@ -3,7 +3,7 @@
  * against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams,proxy-cache` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -16,6 +16,7 @@ import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
 import { startChild, type ServerChild } from './lib/child.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
 import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
+import { benchProxyCache, type CacheTarget } from './proxy-cache.js';
 import { benchProxyLoad } from './proxy-load.js';
 import { benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
@@ -38,6 +39,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
       kbScale: { megabytes: 1, rounds: 1 },
+      cache: { distinct: 200, asked: 300, seed: 1 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
@@ -45,6 +47,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
       kbScale: { megabytes: 20, rounds: 5 },
+      cache: { distinct: 200, asked: 2000, seed: 1 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -138,6 +141,35 @@ await section('proxy-streams', async () => {
     process.stderr.write(`bench: open-file limit ${limit}: ${streams} concurrent streams instead of ${SETTINGS.streams.streams} (raise it with ulimit -n)\n`);
   }
   await withServers(SETTINGS.streams.paceMs, false, (s) => benchProxyStreams(report, s, { ...SETTINGS.streams, streams, message: MESSAGE }));
+});
+
+await section('proxy-cache', async () => {
+  const key = `bench-${randomBytes(12).toString('hex')}`;
+  const children: ServerChild[] = [];
+  let redis: Awaited<ReturnType<typeof import('../test/proxy/redis-server.js').startTestRedis>> | undefined;
+  try {
+    // Each configuration has its own upstream, so each one's count is its own.
+    const target = async (name: string, extra: Record<string, string>): Promise<CacheTarget> => {
+      const upstream = await startChild('upstream', { BENCH_PACE_MS: '0', BENCH_UPSTREAM_KEY: key });
+      children.push(upstream);
+      const proxy = await startChild('proxy', { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key, ...extra }, { quiet: true });
+      children.push(proxy);
+      return { name, url: `${proxy.url}/api/answer`, upstreamCount: () => upstream.ask<number>('count') };
+    };
+    const off = await target('off', {});
+    const cached = [await target('memory', { BENCH_CACHE_TTL: '3600' })];
+    try {
+      const { startTestRedis } = await import('../test/proxy/redis-server.js');
+      redis = await startTestRedis();
+      cached.push(await target('redis', { BENCH_CACHE_TTL: '3600', BENCH_REDIS_URL: redis.url }));
+    } catch (error) {
+      process.stderr.write(`bench: proxy-cache: no Redis run (${(error as Error).message.split('\n')[0]})\n`);
+    }
+    await benchProxyCache(report, off, cached, SETTINGS.cache);
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    await redis?.close();
+  }
 });
 
 for (const f of failures) report.add({ section: f.section, id: 'failed', label: 'section failed (error in results.json)', value: Number.NaN, unit: '', goal: 'runs', met: false, note: f.error });

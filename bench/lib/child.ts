@@ -22,7 +22,9 @@ export interface ServerChild {
  */
 export function startChild(name: string, env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<ServerChild> {
   const script = fileURLToPath(new URL(`../servers/${name}.ts`, import.meta.url));
-  return forkServer(name, script, ['--import', 'tsx', '--expose-gc'], env, options.quiet ? 'ignore' : 'inherit');
+  // BENCH_CPU_PROF=proxy (a server's name): that server writes a V8 CPU profile to bench/out/profiles at exit.
+  const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../out/profiles', import.meta.url))}`] : [];
+  return forkServer(name, script, ['--import', 'tsx', '--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
 }
 
 function forkServer(

@@ -31,6 +31,7 @@ try {
   });
   // The request log grows with every request; the load runs make hundreds of thousands.
   onAsk('forget', () => void api.requests.splice(0));
+  onAsk('count', () => api.requests.length);
   process.on('SIGTERM', () => void api.close().then(() => process.exit(0)));
   ready(api.url, api.keys);
 } catch (error) {

@@ -36,3 +36,13 @@ export function formatStreamEvent<K extends StreamEventName>(name: K, data: Stre
 
 /** A heartbeat: an SSE comment that keeps intermediaries from timing the stream out. */
 export const HEARTBEAT = ': ping\n\n';
+
+/**
+ * The version of this protocol the proxy speaks, sent on every answer response as
+ * {@link PROTOCOL_HEADER}. A client that does not know the version stops and reports it
+ * (see docs/protocol.md); a response without the header speaks version 1.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** The response header naming the protocol version. */
+export const PROTOCOL_HEADER = 'X-Bot-Answer-Protocol';

@@ -51,6 +51,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'forbidden_origin'
   | 'forbidden_bot'
+  | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
   | 'rate_limited'
@@ -60,6 +62,7 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'stream_interrupted'
   | 'shutting_down'
+  | 'unavailable'
   | 'internal';
 
 /** Payload of an error: JSON body `{"error": ErrorBody}` or the stream's `error` event. */

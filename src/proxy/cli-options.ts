@@ -26,6 +26,17 @@ environment only (ANSWER_API_KEY), so it never shows in a process list.
   --client-request-timeout-ms N  CLIENT_REQUEST_TIMEOUT_MS  client must send the request within (default 30000)
   --shutdown-timeout-ms N     SHUTDOWN_TIMEOUT_MS      streams may finish for this long on SIGTERM (default 10000)
   --debug                     BOT_ANSWER_DEBUG=1       log message text and upstream error details
+
+Shared state and the answer cache (docs/scaling.md):
+  --redis-url URL             REDIS_URL                Redis shared by every instance: rate limits and cache
+                                                       (default: in memory, per instance)
+  --redis-failure-mode MODE   REDIS_FAILURE_MODE       while Redis is away: fallback (default: limits per
+                                                       instance, cache skipped) or refuse (503 unavailable)
+  --redis-key-prefix TEXT     REDIS_KEY_PREFIX         prefix of every Redis key (default bot-answer)
+  --cache-ttl-seconds N       CACHE_TTL_SECONDS        keep complete answers N seconds (default: no cache)
+  --cache-max-entry-bytes N   CACHE_MAX_ENTRY_BYTES    largest answer kept (default 262144)
+  --cache-max-bytes N         CACHE_MAX_BYTES          memory cache size (default 67108864; Redis: its maxmemory)
+  --clear-cache                                        remove every cached answer from Redis, then exit
   --help
 
 Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process.`;
@@ -47,17 +58,27 @@ const FLAGS = {
   'client-headers-timeout-ms': 'CLIENT_HEADERS_TIMEOUT_MS',
   'client-request-timeout-ms': 'CLIENT_REQUEST_TIMEOUT_MS',
   'shutdown-timeout-ms': 'SHUTDOWN_TIMEOUT_MS',
+  'redis-url': 'REDIS_URL',
+  'redis-failure-mode': 'REDIS_FAILURE_MODE',
+  'redis-key-prefix': 'REDIS_KEY_PREFIX',
+  'cache-ttl-seconds': 'CACHE_TTL_SECONDS',
+  'cache-max-entry-bytes': 'CACHE_MAX_ENTRY_BYTES',
+  'cache-max-bytes': 'CACHE_MAX_BYTES',
 } as const;
 
 type Flag = keyof typeof FLAGS;
 
+/** What the command was asked to do: serve (the options), print help, or clear the answer cache. */
+export type CommandOptions = StartProxyOptions & { clearCache?: boolean };
+
 /** Options from flags and environment; throws a readable error for a bad value. */
-export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): StartProxyOptions | 'help' {
+export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
       ...(Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<Flag, { type: 'string' }>),
       debug: { type: 'boolean' },
+      'clear-cache': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -82,9 +103,13 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): StartProxyO
     else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
     else throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
   }
+  const failureMode = get('redis-failure-mode');
+  if (failureMode !== undefined && failureMode !== 'fallback' && failureMode !== 'refuse') throw new Error(`--redis-failure-mode (REDIS_FAILURE_MODE) must be fallback or refuse, got "${failureMode}"`);
+  const redisUrl = get('redis-url');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
   const port = int('port');
   if (port !== undefined && port > 65535) throw new Error(`--port (PORT) must be at most 65535, got ${port}`);
-  const options: StartProxyOptions = {
+  const options: CommandOptions = {
     apiKey: env.ANSWER_API_KEY || undefined,
     baseUrl: get('base-url'),
     port: port ?? 8787,
@@ -104,6 +129,13 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): StartProxyO
     heartbeatMs: int('heartbeat-ms'),
     debug: values.debug === true || env.BOT_ANSWER_DEBUG === '1' || env.BOT_ANSWER_DEBUG === 'true',
     handleSignals: true,
+    redisUrl,
+    redisFailureMode: failureMode,
+    redisKeyPrefix: get('redis-key-prefix'),
+    cacheTtlSeconds: int('cache-ttl-seconds'),
+    cacheMaxEntryBytes: int('cache-max-entry-bytes'),
+    cacheMaxBytes: int('cache-max-bytes'),
+    clearCache: values['clear-cache'] === true,
   };
   return options;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { HELP, optionsFrom } from './cli-options.js';
-import { startProxy, type StartProxyOptions } from './server.js';
+import { startProxy } from './server.js';
+import { clearRedisCache } from './stores/open.js';
 
 async function main(): Promise<void> {
-  let options: StartProxyOptions | 'help';
+  let options: ReturnType<typeof optionsFrom>;
   try {
     options = optionsFrom(process.argv.slice(2), process.env);
   } catch (error) {
@@ -13,6 +14,16 @@ async function main(): Promise<void> {
   if (options === 'help') {
     console.log(HELP);
     return;
+  }
+  if (options.clearCache) {
+    try {
+      const removed = await clearRedisCache(options);
+      console.log(`bot-answer-proxy: removed ${removed} cached answer${removed === 1 ? '' : 's'}`);
+      return;
+    } catch (error) {
+      console.error(`bot-answer-proxy: --clear-cache: ${(error as Error).message}`);
+      process.exit(1);
+    }
   }
   try {
     await startProxy(options);

@@ -1,32 +1,29 @@
-/**
- * What the proxy reads of an upstream response: a subset of `Response`, so a real `Response`
- * (from `fetch`) fits, and so does the lighter object {@link createNodeFetch} returns.
- */
+import type { StoreConfig, StoreFailureMode } from './stores/types.js';
+/** What the proxy reads of an upstream response. */
 export interface UpstreamResponse {
   status: number;
-  /** `'opaqueredirect'` from a browser-like fetch with `redirect: 'manual'`. */
-  type?: string;
-  headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
-  /** The whole body as text; used instead of `body` when `Content-Length` shows the body is small enough. */
-  text?(): Promise<string>;
-  /** A reader of the body, used instead of `body` when present (null: no body); cheaper than a Web stream's. */
-  reader?(): BodyReader | null;
+  /** A response header, case-insensitive; repeated ones joined with `, `. */
+  header(name: string): string | null;
+  /** The body, chunk by chunk; stopping the iteration early discards the rest. */
+  body: AsyncIterable<Uint8Array>;
 }
 
-/** One read of a {@link BodyReader}, as a Web stream reader gives it. */
-export type BodyReadResult = { done: false; value: Uint8Array } | { done: true; value?: Uint8Array };
-
-/** What the proxy uses of a body reader: a `ReadableStreamDefaultReader` fits. */
-export interface BodyReader {
-  read(): Promise<BodyReadResult>;
-  cancel(): Promise<void>;
+/** One upstream request, as the proxy makes it. */
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
 }
 
-/** A `fetch`-compatible function the proxy uses to reach the upstream (`globalThis.fetch` fits). */
-export type UpstreamFetch = (url: string, init: RequestInit) => Promise<UpstreamResponse>;
+/**
+ * The client the proxy reaches the upstream with: one POST, never a followed redirect.
+ * `fetchUpstream(fetch)` (the default, over `globalThis.fetch`) fits anywhere; the Node entry
+ * offers `undiciUpstream()`, a keep-alive pool.
+ */
+export type UpstreamClient = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
-/** The rate limiter the proxy needs: one `consume` per answer request. */
+/** The rate limiter the proxy needs (rate-limiter-flexible's limiters fit). */
 export interface RateLimiter {
   /**
    * Counts one request for `key`. Resolves when allowed; rejects (with anything carrying
@@ -35,21 +32,36 @@ export interface RateLimiter {
   consume(key: string): Promise<unknown>;
 }
 
+/** What the host gives the handler with each request: the Node adapter's, or a runtime's second argument. */
+export interface HandlerContext {
+  /** The client's address (the TCP peer). */
+  clientAddress?: string;
+  [name: string]: unknown;
+}
+
+/**
+ * An `authorize` hook's verdict: `true` or `{user}` allows (the user then keys the rate limit),
+ * `false` or `'forbidden'` refuses with 403, `'unauthenticated'` with 401.
+ */
+export type Authorization = boolean | 'forbidden' | 'unauthenticated' | { user: string };
+
 /** Options of {@link createProxyHandler}. Only `apiKey` and `baseUrl` are required. */
-export interface ProxyConfig {
+export interface ProxyConfig extends StoreConfig {
   /** Upstream API key; added server-side as `Authorization: Bearer <key>`, never sent to a client. */
   apiKey: string;
   /** Upstream base URL; requests go to `${baseUrl}/v1/answer`. */
   baseUrl: string;
-  /** Path of the answer endpoint. Default `/api/answer`. */
+  /** Path of the answer endpoint (feedback goes to this path + `/feedback`). Default `/api/answer`. */
   answerPath?: string;
   /** Path of the health check. Default `/healthz`. */
   healthPath?: string;
-  /** Origins (exact `scheme://host[:port]`) allowed to call cross-origin. Default none: same-origin only. */
+  /** Origins (exact `scheme://host[:port]`) allowed to call cross-origin. Default none: same-origin only. No `*`. */
   allowedOrigins?: string[];
+  /** Let allowed origins send cookies and an `Authorization` header (CORS credentials). Default false. */
+  allowCredentials?: boolean;
   /** Bot ids the proxy forwards; others get 403. Default: any. */
   allowedBotIds?: string[];
-  /** Answer requests per client address per minute; 429 beyond. Default 20; 0 turns limiting off. */
+  /** Answer requests per visitor per minute; 429 beyond. Default 20; 0 turns limiting off. */
   rateLimitPerMinute?: number;
   /** A custom limiter (e.g. a shared store); replaces the in-memory one built from `rateLimitPerMinute`. */
   rateLimiter?: RateLimiter;
@@ -58,6 +70,16 @@ export interface ProxyConfig {
    * `true` or `1`: one trusted proxy in front (the rightmost entry); `n`: n trusted proxies.
    */
   trustProxy?: boolean | number;
+  /**
+   * The visitor's address, for the rate limit. Default: `X-Forwarded-For` as `trustProxy` allows,
+   * else `CF-Connecting-IP` on Cloudflare Workers, else the Node adapter's socket address.
+   * A request with no address while a limit is on is refused (500), never counted in a shared bucket.
+   */
+  clientAddress?: (request: Request, context: HandlerContext) => string | undefined;
+  /** Checks the visitor before anything is forwarded (a session cookie, a signed token). See {@link Authorization}. */
+  authorize?: (request: Request) => Authorization | Promise<Authorization>;
+  /** The rate-limit key. Default: the authorized user, else the client address. */
+  rateLimitKey?: (request: Request, who: { user?: string; clientAddress?: string }) => string | undefined;
   /** Longest message in characters. Default 4000. */
   maxMessageChars?: number;
   /** Largest request body in bytes, counted while reading. Default 32768. */
@@ -74,19 +96,23 @@ export interface ProxyConfig {
   totalTimeoutMs?: number;
   /** Heartbeat comment sent to the client after this many quiet milliseconds. Default 15000. */
   heartbeatMs?: number;
-  /** Upstream client. Default `globalThis.fetch`; the Node adapter's CLI supplies a pooled keep-alive one. */
-  fetch?: UpstreamFetch;
+  /** Upstream client. Default: over `fetch` (below); the Node entry's `startProxy` uses an undici pool. */
+  upstreamClient?: UpstreamClient;
+  /** A `fetch` for the default upstream client. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
   /** Receives one JSON log line per request (and a few server events). Default `console.log`; `false` silences. */
   log?: ((line: string) => void) | false;
   /** Log message text and upstream error details (never the key). Default false. */
   debug?: boolean;
 }
 
-export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log'>> & {
-  rateLimiter?: RateLimiter;
-  log: (line: string) => void;
-  upstreamUrl: string;
-};
+export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'fetch' | keyof StoreConfig>> &
+  Pick<ProxyConfig, 'rateLimiter' | 'clientAddress' | 'authorize' | 'rateLimitKey'> & {
+    log: (line: string) => void;
+    upstreamUrl: string;
+    feedbackPath: string;
+    storeFailure: StoreFailureMode;
+  };
 
 export const DEFAULTS = {
   answerPath: '/api/answer',
@@ -103,30 +129,39 @@ export const DEFAULTS = {
 } as const;
 
 /** Fills defaults and checks the configuration; throws on a config that cannot work. */
-export function resolveConfig(config: ProxyConfig): ResolvedConfig {
-  if (typeof config.apiKey !== 'string' || config.apiKey === '') throw new TypeError('bot-answer proxy: apiKey is required');
-  let base: URL;
+export function resolveConfig(config: ProxyConfig, fetchUpstream: (fetchFn: typeof fetch) => UpstreamClient): ResolvedConfig {
+  const fail = (message: string) => {
+    throw new TypeError(`bot-answer proxy: ${message}`);
+  };
+  if (typeof config.apiKey !== 'string' || config.apiKey === '') fail('apiKey is required');
+  let base: URL | undefined;
   try {
     base = new URL(config.baseUrl);
   } catch {
-    throw new TypeError('bot-answer proxy: baseUrl must be an absolute http(s) URL');
+    // reported below
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError('bot-answer proxy: baseUrl must be an absolute http(s) URL');
-  const upstreamUrl = `${base.href.replace(/\/+$/, '')}/v1/answer`;
-  const fetchFn = config.fetch ?? ((url: string, init: RequestInit) => globalThis.fetch(url, init));
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') return fail('baseUrl must be an absolute http(s) URL');
+  const allowedOrigins = (config.allowedOrigins ?? []).map((o) => o.trim()).filter(Boolean);
+  if (allowedOrigins.includes('*')) fail('allowedOrigins lists exact origins; "*" is not allowed (it would let any site use your key)');
   const log = config.log === false ? () => {} : (config.log ?? ((line: string) => console.log(line)));
   const num = (value: number | undefined, fallback: number) => (value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback);
-  return {
+  const answerPath = config.answerPath ?? DEFAULTS.answerPath;
+  const resolved: ResolvedConfig = {
     apiKey: config.apiKey,
     baseUrl: config.baseUrl,
-    upstreamUrl,
-    answerPath: config.answerPath ?? DEFAULTS.answerPath,
+    upstreamUrl: `${base.href.replace(/\/+$/, '')}/v1/answer`,
+    answerPath,
+    feedbackPath: `${answerPath}/feedback`,
     healthPath: config.healthPath ?? DEFAULTS.healthPath,
-    allowedOrigins: (config.allowedOrigins ?? []).map((o) => o.trim()).filter(Boolean),
+    allowedOrigins,
+    allowCredentials: config.allowCredentials ?? false,
     allowedBotIds: (config.allowedBotIds ?? []).map((b) => b.trim()).filter(Boolean),
     rateLimitPerMinute: num(config.rateLimitPerMinute, DEFAULTS.rateLimitPerMinute),
     rateLimiter: config.rateLimiter,
     trustProxy: config.trustProxy ?? false,
+    clientAddress: config.clientAddress,
+    authorize: config.authorize,
+    rateLimitKey: config.rateLimitKey,
     maxMessageChars: num(config.maxMessageChars, DEFAULTS.maxMessageChars),
     maxBodyBytes: num(config.maxBodyBytes, DEFAULTS.maxBodyBytes),
     maxUpstreamBytes: num(config.maxUpstreamBytes, DEFAULTS.maxUpstreamBytes),
@@ -135,8 +170,10 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     idleTimeoutMs: num(config.idleTimeoutMs, DEFAULTS.idleTimeoutMs),
     totalTimeoutMs: num(config.totalTimeoutMs, DEFAULTS.totalTimeoutMs),
     heartbeatMs: num(config.heartbeatMs, DEFAULTS.heartbeatMs),
-    fetch: fetchFn,
+    upstreamClient: config.upstreamClient ?? fetchUpstream(config.fetch ?? ((input, init) => globalThis.fetch(input, init))),
     log,
     debug: config.debug ?? false,
+    storeFailure: config.storeFailure ?? 'fallback',
   };
+  return resolved;
 }

@@ -1,3 +1,5 @@
+import { PROTOCOL_HEADER } from '../protocol/stream-events.js';
+
 /** How a request's `Origin` relates to the configured origins. */
 export type OriginDecision = 'none' | 'same' | 'allowed' | 'forbidden';
 
@@ -6,12 +8,12 @@ export type OriginDecision = 'none' | 'same' | 'allowed' | 'forbidden';
  * page's own host (same-origin always works, whatever the scheme a TLS terminator in front
  * rewrote), an exact member of `allowed`, or forbidden.
  */
-export function decideOrigin(origin: string | null, requestHost: () => string, allowed: readonly string[]): OriginDecision {
+export function decideOrigin(origin: string | null, requestHost: string, allowed: readonly string[]): OriginDecision {
   if (origin === null) return 'none';
   if (allowed.includes(origin)) return 'allowed';
   if (origin !== 'null') {
     try {
-      if (new URL(origin).host === requestHost()) return 'same';
+      if (new URL(origin).host === requestHost) return 'same';
     } catch {
       // a malformed Origin is simply not same-origin
     }
@@ -19,18 +21,22 @@ export function decideOrigin(origin: string | null, requestHost: () => string, a
   return 'forbidden';
 }
 
-/** CORS headers for a response to `origin` (only when it was explicitly allowed). */
-export function corsHeaders(headers: Record<string, string>, decision: OriginDecision, origin: string | null): void {
+/**
+ * CORS headers for a response to `origin` (only when it was explicitly allowed: the origin is
+ * echoed, never `*`, so credentials can be allowed when configured).
+ */
+export function corsHeaders(headers: Record<string, string>, decision: OriginDecision, origin: string | null, credentials: boolean): void {
   headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
   if (decision === 'allowed' && origin !== null) {
     headers['access-control-allow-origin'] = origin;
-    headers['access-control-expose-headers'] = 'Retry-After, X-Request-Id';
+    headers['access-control-expose-headers'] = `Retry-After, X-Request-Id, X-Cache, ${PROTOCOL_HEADER}`;
+    if (credentials) headers['access-control-allow-credentials'] = 'true';
   }
 }
 
 /** Extra headers of a successful preflight. */
-export function preflightHeaders(headers: Record<string, string>): void {
+export function preflightHeaders(headers: Record<string, string>, credentials: boolean): void {
   headers['access-control-allow-methods'] = 'POST, OPTIONS';
-  headers['access-control-allow-headers'] = 'Content-Type';
+  headers['access-control-allow-headers'] = credentials ? 'Content-Type, Authorization' : 'Content-Type';
   headers['access-control-max-age'] = '600';
 }

@@ -18,6 +18,10 @@ export type Failure =
   | 'not_found'
   | 'method_not_allowed'
   | 'rate_limited'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'client_unknown'
+  | 'bad_feedback'
   | 'upstream_unauthorized'
   | 'upstream_unknown_bot'
   | 'upstream_rejected'
@@ -33,6 +37,7 @@ export type Failure =
   | 'total_timeout'
   | 'stream_broken'
   | 'shutting_down'
+  | 'store_unavailable'
   | 'internal';
 
 /** What a failure looks like to the client: status (before a stream starts), code and message. */
@@ -65,6 +70,10 @@ export const FAILURES: Record<Failure, FailureInfo> = {
   bot_not_allowed: { status: 403, code: 'forbidden_bot', message: 'This bot may not be used through this endpoint.', outcome: 'rejected' },
   not_found: { status: 404, code: 'not_found', message: 'Not found.', outcome: 'rejected' },
   method_not_allowed: { status: 405, code: 'method_not_allowed', message: 'Method not allowed.', outcome: 'rejected' },
+  unauthenticated: { status: 401, code: 'unauthorized', message: 'Sign in to ask questions here.', outcome: 'unauthorized' },
+  forbidden: { status: 403, code: 'forbidden', message: 'You may not ask questions here.', outcome: 'forbidden' },
+  client_unknown: { status: 500, code: 'internal', message: 'The server cannot tell visitors apart for its rate limit, so it does not answer.', outcome: 'misconfigured' },
+  bad_feedback: { status: 400, code: 'bad_request', message: 'The feedback must be a JSON object {request_id, bot_id, rating: "up" | "down", comment?}.', outcome: 'rejected' },
   rate_limited: { status: 429, code: 'rate_limited', message: 'Too many questions. Please wait a moment and try again.', outcome: 'rate_limited' },
   upstream_unauthorized: { status: 502, code: 'upstream_auth', message: 'The answer service refused the server\'s credentials.', outcome: 'upstream_auth' },
   upstream_unknown_bot: { status: 404, code: 'unknown_bot', message: 'The answer service does not know this bot.', outcome: 'upstream_error' },
@@ -81,6 +90,7 @@ export const FAILURES: Record<Failure, FailureInfo> = {
   total_timeout: { status: 504, code: 'upstream_timeout', message: 'The answer took too long.', outcome: 'timeout' },
   stream_broken: { status: 502, code: 'stream_interrupted', message: 'The answer was interrupted.', outcome: 'interrupted' },
   shutting_down: { status: 503, code: 'shutting_down', message: 'The server is restarting. Please try again.', outcome: 'shutdown' },
+  store_unavailable: { status: 503, code: 'unavailable', message: 'The service is unavailable. Please try again in a moment.', outcome: 'store_unavailable' },
   internal: { status: 500, code: 'internal', message: 'Something went wrong on the server.', outcome: 'internal' },
 };
 

@@ -2,14 +2,18 @@
  * `bot-answer/proxy/node`: everything in `bot-answer/proxy`, plus the Node server around it.
  *
  * - {@link createNodeListener}: a Web handler as a `node:http` `(req, res)` listener (Express, Connect).
- * - {@link serveNode}: serves any Web handler over `node:http` with back-pressure, client aborts and graceful shutdown.
+ * - {@link serveNode}: serves any Web handler over `node:http`, with graceful shutdown.
  * - {@link startProxy}: the whole server as the `bot-answer-proxy` command runs it (demo mode included).
- * - {@link createNodeFetch}: a pooled keep-alive upstream client for Node.
+ * - {@link undiciUpstream}: a keep-alive pooled upstream client (undici) for Node.
  */
 export * from './index.js';
-export { createNodeListener, serveNode, toRequest } from './node-server.js';
+export { createNodeListener, serveNode } from './node-server.js';
 export type { NodeListenerOptions, NodeServer, ServeNodeOptions } from './node-server.js';
-export { createNodeFetch } from './node-fetch.js';
-export type { NodeFetch, NodeFetchOptions } from './node-fetch.js';
+export { undiciUpstream } from './node-upstream.js';
+export type { PooledUpstream } from './node-upstream.js';
 export { startProxy } from './server.js';
 export type { RunningProxy, StartProxyOptions } from './server.js';
+export { createRedisStores, redisAnswerCache } from './stores/redis.js';
+export type { RedisStores, RedisStoresOptions } from './stores/redis.js';
+export { clearRedisCache } from './stores/open.js';
+export type { SharedStateOptions } from './stores/open.js';

@@ -1,6 +1,5 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import { ProxyError } from './errors.js';
-import { isLightRequest, type LightRequest } from './light.js';
 
 /** True when the Content-Type is JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`). */
 export function isJsonContentType(value: string | null): boolean {
@@ -18,10 +17,19 @@ export function isJsonContentType(value: string | null): boolean {
  * Reads a request body as UTF-8 text, counting bytes as they arrive and stopping at
  * `maxBytes` (a Content-Length header is only used to refuse early, never trusted).
  */
-export async function readRequestText(request: Request | LightRequest, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw new ProxyError('body_too_large');
-  if (isLightRequest(request)) return decodeUtf8(await request.readBody(maxBytes));
+export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
+  const length = request.headers.get('content-length');
+  const declared = length === null ? NaN : Number(length);
+  if (declared > maxBytes) throw new ProxyError('body_too_large');
+  // A declared length is enforced by the HTTP framing: such a body is read in one go.
+  if (Number.isInteger(declared)) {
+    try {
+      return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
+    } catch (error) {
+      if (error instanceof ProxyError) throw error;
+      throw new ProxyError('body_unreadable');
+    }
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -91,4 +99,38 @@ export function parseAnswerRequest(text: string, maxMessageChars: number): Answe
     inline_sources: body.inline_sources ?? true,
     stream: body.stream ?? false,
   };
+}
+
+const RATINGS = new Set(['up', 'down']);
+
+/** The longest feedback comment, in characters. */
+export const MAX_COMMENT_CHARS = 1000;
+
+/** A visitor's rating of one answer. */
+export interface Feedback {
+  request_id: string;
+  bot_id: string;
+  rating: 'up' | 'down';
+  comment?: string;
+}
+
+/** Parses and checks a feedback body: `{request_id, bot_id, rating: "up" | "down", comment?}`. */
+export function parseFeedback(text: string): Feedback {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProxyError('malformed_json');
+  }
+  const body = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  const bad = (detail: string) => new ProxyError('bad_feedback', { detail });
+  if (typeof body.request_id !== 'string' || body.request_id.trim() === '' || body.request_id.length > 200) throw bad('"request_id" must be the X-Request-Id of an answer.');
+  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw bad('"bot_id" must be a non-empty string.');
+  if (typeof body.rating !== 'string' || !RATINGS.has(body.rating)) throw bad('"rating" must be "up" or "down".');
+  if (body.comment !== undefined && (typeof body.comment !== 'string' || codePoints(body.comment, MAX_COMMENT_CHARS) > MAX_COMMENT_CHARS)) {
+    throw bad(`"comment" must be a string of at most ${MAX_COMMENT_CHARS} characters.`);
+  }
+  const feedback: Feedback = { request_id: body.request_id, bot_id: body.bot_id, rating: body.rating as Feedback['rating'] };
+  if (typeof body.comment === 'string' && body.comment !== '') feedback.comment = body.comment;
+  return feedback;
 }

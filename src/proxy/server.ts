@@ -1,11 +1,12 @@
 import { writeSync } from 'node:fs';
 import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
-import { createNodeFetch } from './node-fetch.js';
+import { undiciUpstream } from './node-upstream.js';
 import { serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
+import { openStores, type SharedStateOptions } from './stores/open.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
-export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'> {
+export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'>, SharedStateOptions {
   /** Upstream API key. Unset or empty: demo mode (the local Answer API runs in-process). */
   apiKey?: string;
   /** Upstream base URL; required with `apiKey`. */
@@ -25,7 +26,7 @@ export interface RunningProxy extends NodeServer {
 }
 
 /**
- * Starts the proxy on Node with a pooled keep-alive upstream client. Without an API key it
+ * Starts the proxy on Node with a pooled keep-alive upstream client (undici). Without an API key it
  * starts the local Answer API in-process (demo mode), forwards to it with its generated key,
  * and says so in the log (never printing the key).
  */
@@ -53,12 +54,14 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   } else if (!baseUrl) {
     throw new TypeError('bot-answer proxy: ANSWER_BASE_URL is required when ANSWER_API_KEY is set');
   }
-  const upstreamFetch = options.fetch ?? createNodeFetch();
-  const handler = createProxyHandler({ ...options, apiKey: apiKey!, baseUrl: baseUrl!, fetch: upstreamFetch, log });
+  const pooled = options.upstreamClient || options.fetch ? undefined : undiciUpstream();
+  const stores = await openStores(options, log);
+  const handler = createProxyHandler({ ...options, ...stores.config, apiKey: apiKey!, baseUrl: baseUrl!, upstreamClient: options.upstreamClient ?? pooled, log });
   const served = options.compose ? options.compose(handler) : handler;
   const server = await serveNode(served, {
     ...options,
     handleSignals: false,
+    overrideGlobalObjects: options.overrideGlobalObjects ?? true,
     log,
     onShutdown: (deadlineMs) => handler.shutdown(deadlineMs),
   });
@@ -68,8 +71,9 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const close = () =>
     (closed ??= (async () => {
       await closeServer();
-      if (!options.fetch) (upstreamFetch as ReturnType<typeof createNodeFetch>).close();
+      await pooled?.close();
       await closeUpstream?.();
+      await stores.close();
       stdoutLog?.flush();
     })());
   if (options.handleSignals) {

@@ -43,19 +43,3 @@ function completeLength(bytes: Uint8Array): number {
   }
   return n;
 }
-
-/** Bytes of `text` in UTF-8 (a lone surrogate counts as U+FFFD, as TextEncoder writes it). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // A surrogate pair: two UTF-16 units, four bytes.
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}

@@ -6,3 +6,17 @@ declare module 'rate-limiter-flexible/lib/RateLimiterMemory.js' {
     consume(key: string, points?: number): Promise<{ msBeforeNext: number; remainingPoints: number }>;
   }
 }
+
+declare module 'rate-limiter-flexible/lib/RateLimiterRedis.js' {
+  export default class RateLimiterRedis {
+    constructor(options: {
+      storeClient: unknown;
+      points: number;
+      duration: number;
+      keyPrefix?: string;
+      rejectIfRedisNotReady?: boolean;
+      insuranceLimiter?: unknown;
+    });
+    consume(key: string, points?: number): Promise<{ msBeforeNext: number; remainingPoints: number }>;
+  }
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeFetch, createProxyHandler, serveNode, type NodeServer, type ProxyConfig, type ProxyHandler } from '../../src/proxy/node.js';
+import { createProxyHandler, serveNode, undiciUpstream, type NodeServer, type ProxyConfig, type ProxyHandler } from '../../src/proxy/node.js';
 
 /** Every key used in this test file, and every response body, header and log line seen. */
 const keys = new Set<string>();
@@ -45,11 +45,11 @@ export interface TestProxy {
 export async function startTestProxy(config: Partial<ProxyConfig> & { baseUrl: string; apiKey: string }, serve: Parameters<typeof serveNode>[1] = {}): Promise<TestProxy> {
   remember(config.apiKey);
   const logs: string[] = [];
-  const upstreamFetch = config.fetch ?? createNodeFetch();
+  const pooled = config.fetch || config.upstreamClient ? undefined : undiciUpstream();
   const handler = createProxyHandler({
     rateLimitPerMinute: 0,
     ...config,
-    fetch: upstreamFetch,
+    upstreamClient: config.upstreamClient ?? pooled,
     log: (line) => {
       logs.push(line);
       observe(line);
@@ -63,7 +63,7 @@ export async function startTestProxy(config: Partial<ProxyConfig> & { baseUrl: s
     logs,
     async close() {
       await server.close();
-      if (!config.fetch) (upstreamFetch as ReturnType<typeof createNodeFetch>).close();
+      await pooled?.close();
     },
   };
 }

@@ -11,7 +11,7 @@ after(() => assertNoKeyLeak());
 /** A fake upstream behind the handler's `fetch`: the body arrives in exactly these pieces. */
 function upstreamOf(pieces: Uint8Array[], options: { contentType?: string; status?: number; breakAtEnd?: boolean; gapMs?: number; stallAfter?: number } = {}): ProxyConfig['fetch'] {
   return async (_url, init) => {
-    const signal = init.signal!;
+    const signal = init!.signal!;
     let i = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

@@ -19,7 +19,7 @@ before(async () => {
     res.writeHead(plan.status, { 'content-type': 'application/json', ...plan.headers });
     res.end(plan.body ?? NASTY);
   });
-  proxy = await startTestProxy({ apiKey: key, baseUrl: upstream.url, headersTimeoutMs: 300 });
+  proxy = await startTestProxy({ apiKey: key, baseUrl: upstream.url, headersTimeoutMs: 1500 });
 });
 after(async () => {
   await proxy.close();
@@ -130,7 +130,7 @@ describe('upstream errors are mapped, never passed raw', () => {
   });
 
   it('upstream headers slower than the headers timeout -> 504 upstream_timeout', async () => {
-    next = { status: 200, delayMs: 800, body: '{"answer":"late","answer_found":true}' };
+    next = { status: 200, delayMs: 3000, body: '{"answer":"late","answer_found":true}' };
     const got = await ask(proxy.url, { message: 'hi', bot_id: 'demo', stream: true });
     assert.equal(got.status, 504);
     assert.equal(got.json().error.code, 'upstream_timeout');

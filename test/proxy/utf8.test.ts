@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Utf8Pieces, utf8Length } from '../../src/proxy/utf8.js';
+import { Utf8Pieces } from '../../src/proxy/utf8.js';
 
-describe('UTF-8 helpers', () => {
-  it('utf8Length counts what TextEncoder writes', () => {
-    const encoder = new TextEncoder();
-    for (const text of ['', 'plain ascii', 'Grüße', '€ and ✓', '😀 emoji 👍🏽', 'a\ud800b', 'end\ud83d', '\udc00start', `x${'é'.repeat(1000)}`]) {
-      assert.equal(utf8Length(text), encoder.encode(text).byteLength, JSON.stringify(text));
-    }
-  });
-
+describe('UTF-8 pieces', () => {
   it('Utf8Pieces decodes characters split across pieces', () => {
     const bytes = new TextEncoder().encode('a€😀b');
     for (let cut = 0; cut <= bytes.length; cut++) {

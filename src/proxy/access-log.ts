@@ -1,0 +1,54 @@
+import type { ResolvedConfig } from './config.js';
+import { createRedactor } from './redact.js';
+
+/** The fields of one request's log line. */
+export interface LogRecord {
+  time: string;
+  level: 'info' | 'warn' | 'error';
+  msg: 'request';
+  id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms?: number;
+  bytes: number;
+  bot?: string;
+  stream?: boolean;
+  outcome: string;
+  code?: string;
+  upstream_status?: number;
+  malformed_events?: number;
+  message?: string;
+  upstream_note?: string;
+  /** How the answer cache served it (`hit`, `miss`, `shared`), when the cache is on. */
+  cache?: string;
+}
+
+/** Writes log lines: one per request, and the few events between (upstream key refused, feedback). */
+export interface AccessLog {
+  request(record: LogRecord, startedAt: number): void;
+  event(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): void;
+  redact(text: string): string;
+}
+
+export function createAccessLog(cfg: ResolvedConfig): AccessLog {
+  const redact = createRedactor(cfg.apiKey);
+  return {
+    redact,
+    request(record, startedAt) {
+      record.time = new Date().toISOString();
+      record.duration_ms = Date.now() - startedAt;
+      // Only these fields carry text from outside (the client, or the upstream, which may echo
+      // the key back): the key never reaches a log line, and the rest is not scanned for it.
+      record.method = redact(record.method);
+      record.path = redact(record.path);
+      if (record.bot !== undefined) record.bot = redact(record.bot);
+      if (record.message !== undefined) record.message = redact(record.message);
+      if (record.upstream_note !== undefined) record.upstream_note = redact(record.upstream_note);
+      cfg.log(JSON.stringify(record));
+    },
+    event(level, msg, fields) {
+      cfg.log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+    },
+  };
+}

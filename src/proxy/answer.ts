@@ -1,0 +1,191 @@
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
+import type { UpstreamResponse } from './config.js';
+import type { RequestContext } from './context.js';
+import { ProxyError, type Failure } from './errors.js';
+import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
+import type { RequestTimers } from './timers.js';
+import { callUpstream } from './upstream.js';
+import { Utf8Pieces } from './utf8.js';
+
+/**
+ * The upstream's answer, normalised: one whole result, or the project's stream events as the
+ * upstream sends them. This is what a cache stores and replays in place of the upstream call.
+ */
+export type Answer = { result: AnswerResponse; events?: undefined } | { events: AnswerEvents; result?: undefined };
+
+/** An answer's stream events, pulled as the client takes them. */
+export interface AnswerEvents {
+  /**
+   * The next events: at least one until the terminal `done` or `error` (the last event given),
+   * then none. Never rejects: a failure is an `error` event.
+   */
+  next(): Promise<NormalisedEvent[]>;
+  /** Stops early: with `failure` the next events end with its error; without, the client is gone. */
+  stop(failure?: Failure): void;
+  /** Upstream events that could not be read, and the upstream's own error text (debug logs only). */
+  readonly malformed: number;
+  readonly upstreamNote?: string;
+}
+
+/** Asks the upstream and normalises what it answers, whatever its dialect. */
+export async function fetchAnswer(ctx: RequestContext, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<Answer> {
+  const upstream = await callUpstream(ctx, body, signal, timers);
+  const type = (upstream.header('content-type') ?? '').toLowerCase();
+  const isSse = type.includes('text/event-stream') || (!type.includes('json') && body.stream === true);
+  if (!isSse) return { result: await readJsonAnswer(upstream, timers, ctx.cfg.maxUpstreamBytes) };
+  const events = new UpstreamEvents(upstream.body, timers, ctx.cfg.maxEventChars);
+  return body.stream ? { events } : { result: await collect(events) };
+}
+
+/** Reads every event into one result; an error event becomes the thrown failure. */
+export async function collect(events: AnswerEvents): Promise<AnswerResponse> {
+  let answer = '';
+  let sources: AnswerResponse['sources'] = [];
+  for (;;) {
+    for (const event of await events.next()) {
+      if (event.type === 'delta') answer += event.text;
+      else if (event.type === 'replace') answer = event.text;
+      else if (event.type === 'sources') sources = event.sources;
+      else if (event.type === 'error') throw new ProxyError(event.failure);
+      else return { answer, answer_found: event.answer_found, sources };
+    }
+  }
+}
+
+async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResponse> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of upstream.body) {
+      timers.touch();
+      if ((total += chunk.byteLength) > maxBytes) throw new ProxyError('upstream_bad_answer');
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    timers.abortUpstream();
+    throw error instanceof ProxyError ? error : new ProxyError(timers.reason ?? 'stream_broken');
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ProxyError('upstream_bad_answer');
+  }
+  const normaliser = new StreamNormaliser(() => {});
+  if (!normaliser.value(json)) throw new ProxyError('upstream_bad_answer');
+  normaliser.end();
+  if (normaliser.errorFailure) throw new ProxyError(normaliser.errorFailure);
+  return { answer: normaliser.text, answer_found: normaliser.answerFound ?? normaliser.text.length > 0, sources: normaliser.sources };
+}
+
+/** Most bytes, and longest time, read and dropped after an end marker before the upstream is cut off. */
+const DRAIN_BYTES = 16 * 1024;
+const DRAIN_MS = 1_000;
+
+/** The upstream's SSE body, in whatever dialect, as the project's events; read only when asked. */
+class UpstreamEvents implements AnswerEvents {
+  private readonly normaliser: StreamNormaliser;
+  private readonly parser: EventSourceParser;
+  private readonly decoder = new Utf8Pieces();
+  private readonly chunks: AsyncIterator<Uint8Array>;
+  private out: NormalisedEvent[] = [];
+  private oversized = false;
+  private bodyEnded = false;
+  private released = false;
+
+  constructor(
+    body: AsyncIterable<Uint8Array>,
+    private readonly timers: RequestTimers,
+    maxEventChars: number,
+  ) {
+    this.chunks = body[Symbol.asyncIterator]();
+    this.normaliser = new StreamNormaliser((event) => this.out.push(event));
+    this.parser = createParser({
+      onEvent: (event) => this.normaliser.event(event.event, event.data),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.oversized = true;
+      },
+      maxBufferSize: maxEventChars,
+    });
+  }
+
+  get malformed(): number {
+    return this.normaliser.malformed;
+  }
+
+  get upstreamNote(): string | undefined {
+    return this.normaliser.upstreamErrorNote;
+  }
+
+  async next(): Promise<NormalisedEvent[]> {
+    const normaliser = this.normaliser;
+    while (this.out.length === 0 && !normaliser.ended) {
+      let result: IteratorResult<Uint8Array>;
+      try {
+        result = await this.chunks.next();
+      } catch {
+        normaliser.broken(this.timers.reason ?? 'stream_broken');
+        break;
+      }
+      if (this.timers.reason) normaliser.broken(this.timers.reason);
+      else if (result.done) {
+        this.bodyEnded = true;
+        // A final event without its blank line still counts on a clean end.
+        this.parser.feed(`${this.decoder.end()}\n\n`);
+        normaliser.end();
+      } else {
+        this.timers.touch();
+        this.parser.feed(this.decoder.decode(result.value));
+        if (this.oversized) normaliser.broken('upstream_event_too_large');
+      }
+    }
+    const events = this.out;
+    this.out = [];
+    if (normaliser.ended) this.release();
+    return events;
+  }
+
+  stop(failure?: Failure): void {
+    if (failure) this.timers.stop(failure);
+    else {
+      this.normaliser.broken('stream_broken');
+      this.release();
+    }
+  }
+
+  /** After the end: the body's own end normally follows an end marker at once; reading it keeps the pooled connection. */
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.timers.clear();
+    if (this.bodyEnded) return;
+    if (this.normaliser.errorFailure) this.timers.abortUpstream();
+    else void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    let left = DRAIN_BYTES;
+    const timer = setTimeout(() => this.timers.abortUpstream(), DRAIN_MS);
+    try {
+      for (;;) {
+        const result = await this.chunks.next();
+        if (result.done) break;
+        if ((left -= result.value.byteLength) < 0) {
+          this.timers.abortUpstream();
+          break;
+        }
+      }
+    } catch {
+      this.timers.abortUpstream();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

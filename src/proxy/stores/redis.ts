@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import type { RateLimiter } from '../config.js';
+import type { AnswerCacheStore, CachedAnswer, StoreFailureMode } from './types.js';
+
+/** Options of {@link createRedisStores}. */
+export interface RedisStoresOptions {
+  /** `redis://[:password@]host:port[/db]` (or `rediss://`). Ignored when `client` is given. */
+  url?: string;
+  /** A client of your own (ioredis); you close it. Give it `enableOfflineQueue: false`, or requests wait while Redis is away. */
+  client?: Redis;
+  /** Prefix of every key. Default `bot-answer`. */
+  keyPrefix?: string;
+  /** Answer requests per client per minute, shared by every instance. 0 or unset: no limiter. */
+  rateLimitPerMinute?: number;
+  /** What the limiter does while Redis is away. Default `'fallback'`: counts per instance in memory. */
+  failure?: StoreFailureMode;
+  /** Receives the outage and recovery lines (JSON), once each per outage. Default `console.log`. */
+  log?: (line: string) => void;
+}
+
+/** The shared stores of every proxy instance, in one Redis. */
+export interface RedisStores {
+  /** The shared rate limiter (rate-limiter-flexible's Redis limiter), when a limit was given. */
+  rateLimiter?: RateLimiter;
+  /** The shared answer cache, with a cross-instance lock so one instance asks each question. */
+  cache: AnswerCacheStore;
+  client: Redis;
+  /** Resolves `true` once connected, `false` if not within `timeoutMs` (default 2000); never rejects. */
+  ready(timeoutMs?: number): Promise<boolean>;
+  /** True while Redis answers. */
+  readonly up: boolean;
+  /** Closes the client it made. */
+  close(): Promise<void>;
+}
+
+/**
+ * Rate limits and the answer cache shared through Redis (ioredis), for several proxy instances.
+ *
+ * The client fails fast while Redis is away (no offline queue, 1 s command timeout) and
+ * reconnects on its own (every 0.2 s to 2 s); the outage is logged once, and so is the recovery.
+ */
+export function createRedisStores(options: RedisStoresOptions): RedisStores {
+  const prefix = options.keyPrefix ?? 'bot-answer';
+  const log = options.log ?? ((line: string) => console.log(line));
+  const own = !options.client;
+  if (own && !options.url) throw new TypeError('bot-answer proxy: createRedisStores needs a url or a client');
+  const client =
+    options.client ??
+    new Redis(options.url!, {
+      enableOfflineQueue: false,
+      commandTimeout: 1_000,
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times) => Math.min(times * 200, 2_000),
+    });
+  const health = watch(client, log);
+  const perMinute = options.rateLimitPerMinute ?? 0;
+  const rateLimiter =
+    perMinute > 0
+      ? new RateLimiterRedis({
+          storeClient: client,
+          points: perMinute,
+          duration: 60,
+          keyPrefix: `${prefix}:rl`,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: (options.failure ?? 'fallback') === 'fallback' ? new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: `${prefix}:rl` }) : undefined,
+        })
+      : undefined;
+  return {
+    rateLimiter,
+    cache: redisAnswerCache(client, prefix),
+    client,
+    ready: (timeoutMs = 2_000) => health.ready(timeoutMs),
+    get up() {
+      return health.up;
+    },
+    async close() {
+      health.stop();
+      if (own) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** The answer cache in Redis: `SET key value EX ttl`, a `SET NX PX` lock per question, `SCAN` + `UNLINK` to clear. */
+export function redisAnswerCache(client: Redis, prefix = 'bot-answer'): AnswerCacheStore {
+  const tokens = new Map<string, string>();
+  const cacheKey = (key: string) => `${prefix}:cache:${key}`;
+  const lockKey = (key: string) => `${prefix}:lock:${key}`;
+  return {
+    async get(key) {
+      const text = await client.get(cacheKey(key));
+      return text === null ? undefined : (JSON.parse(text) as CachedAnswer);
+    },
+    async set(key, value, ttlSeconds) {
+      await client.set(cacheKey(key), JSON.stringify(value), 'EX', Math.max(1, Math.round(ttlSeconds)));
+    },
+    async clear() {
+      let cursor = '0';
+      let removed = 0;
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:cache:*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) removed += await client.unlink(...keys);
+      } while (cursor !== '0');
+      return removed;
+    },
+    async lock(key, ttlMs) {
+      const token = randomUUID();
+      const taken = await client.set(lockKey(key), token, 'PX', Math.max(1, Math.round(ttlMs)), 'NX');
+      if (taken !== 'OK') return false;
+      tokens.set(key, token);
+      return true;
+    },
+    async unlock(key) {
+      const token = tokens.get(key);
+      if (token === undefined) return;
+      tokens.delete(key);
+      await client.eval(UNLOCK, 1, lockKey(key), token);
+    },
+  };
+}
+
+/** Logs an outage once when the connection goes, and once when it is back. */
+function watch(client: Redis, log: (line: string) => void) {
+  let up = client.status === 'ready';
+  let reported = false;
+  const line = (level: string, msg: string, extra: Record<string, unknown> = {}) => log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...extra }));
+  const down = (error?: Error) => {
+    up = false;
+    if (reported) return;
+    reported = true;
+    line('error', 'redis unavailable: reconnecting in the background; until then limits and cache follow the store-failure setting', { error: (error as { code?: string } | undefined)?.code ?? error?.message });
+  };
+  const onReady = () => {
+    up = true;
+    if (reported) line('info', 'redis available again');
+    reported = false;
+  };
+  const onError = (error: Error) => down(error);
+  const onClose = () => down();
+  client.on('ready', onReady);
+  client.on('error', onError);
+  client.on('close', onClose);
+  return {
+    get up() {
+      return up;
+    },
+    ready(timeoutMs: number): Promise<boolean> {
+      if (client.status === 'ready') return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          client.off('ready', ok);
+          resolve(false);
+        }, timeoutMs);
+        const ok = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        client.once('ready', ok);
+      });
+    },
+    stop() {
+      client.off('ready', onReady);
+      client.off('close', onClose);
+      // An error listener stays: without one, a late socket error would be thrown.
+      client.off('error', onError);
+      client.on('error', () => {});
+    },
+  };
+}
