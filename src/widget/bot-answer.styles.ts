@@ -13,7 +13,8 @@ export const styles = unsafeCSS(`:host{--bg:var(--bot-answer-bg,#fff);--fg:var(-
 @media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}
 .panel,button,textarea{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s);font:inherit}
 .panel{display:flex;flex-direction:column;gap:var(--s)}
-dialog{width:min(640px,90vw);height:min(720px,90vh)}
+dialog:not([open]){display:none}
+dialog{box-sizing:border-box;width:min(640px,90vw);height:min(720px,90vh)}
 dialog::backdrop{background:#0008}
 @media(max-width:640px){dialog{min-width:100%;min-height:100%;margin:0;border-radius:0}}
 .hd,form,.acts,.sg{display:flex;flex-wrap:wrap;gap:var(--s);align-items:center}
