@@ -59,7 +59,9 @@ export default defineConfig({
     terserOptions: {
       ecma: 2020,
       compress: { passes: 3 },
-      format: { comments: false },
+      // ASCII only, other characters as escapes: a page in Shift_JIS or windows-1252 reads a script served without
+      // a charset in its own encoding, which would garble every non-ASCII character of the element's strings.
+      format: { comments: false, ascii_only: true },
       // The element's private members (`_turns`, `_run`, ...) get short names. Every other property name in the
       // bundle is left alone, and terser never picks a name used as a property anywhere in it; marked's own
       // `_backpedal` rule is kept by name.

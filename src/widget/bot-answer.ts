@@ -311,7 +311,7 @@ export class BotAnswer extends LitElement {
     const body = html`<div class="hd"><h2 id="h">${this.heading || t.heading}</h2>${
       last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
-      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>✕</button>` : _
+      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>&#x2715;</button>` : _
     }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
