@@ -1,7 +1,7 @@
 /**
  * Every visible or announced text of `<bot-answer>`, in English. Override any subset through
- * the element's `strings` property (translations); `{n}` in a string is replaced by a number.
- * Error messages are keyed by the error code they explain.
+ * the element's `strings` attribute (JSON) or property, or load a translation (`locales/`);
+ * `{n}` in a string is replaced by a number. Error messages are keyed by the error code they explain.
  */
 export const STRINGS = {
   heading: 'Ask a question',
@@ -25,6 +25,9 @@ export const STRINGS = {
   copied: 'Copied',
   helpful: 'Helpful',
   unhelpful: 'Not helpful',
+  comment: 'What was missing? (optional)',
+  thanks: 'Thanks for your feedback.',
+  independent: 'Each question is answered on its own, without the earlier ones.',
   config: 'bot-answer: set the bot-id attribute.',
   error: 'Something went wrong. Try again.',
   rate_limited: 'Too many questions. Try again in {n} seconds.',

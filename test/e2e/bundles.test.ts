@@ -1,5 +1,7 @@
 /**
- * The bundles on pages that are not in UTF-8. A classic script served without a charset is decoded in
+ * The built files, over real HTTP in headless Chromium. Translations: separate scripts, each usable as a
+ * classic script beside the IIFE bundle and as an ES module beside the module bundle, none of their text
+ * in the main bundles. Encodings: the bundles on pages that are not in UTF-8. A classic script served without a charset is decoded in
  * the page's encoding, so every non-ASCII byte of the bundle would be misread there: the bundles are
  * ASCII only (other characters as escapes), and the element's own strings read the same on a
  * Shift_JIS and a windows-1252 page as on a UTF-8 one. Built from the current sources, driven in
@@ -61,8 +63,12 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ answer: 'Yes.', answer_found: true, sources: [] }));
     }
+    if (url.pathname == '/locales.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(LOCALES_PAGE);
+    }
     const file = url.pathname.slice(1);
-    if (file == 'bot-answer.iife.js' || file == 'bot-answer.js') {
+    if (file == 'bot-answer.iife.js' || file == 'bot-answer.js' || /^locales\/[a-z]{2}\.js$/.test(file)) {
       // No charset, as many servers send scripts.
       res.writeHead(200, { 'content-type': 'text/javascript' });
       return res.end(await readFile(join(bundle.dir, file)));
@@ -98,6 +104,60 @@ const READ = `(async () => {
     cursor: [...root.adoptedStyleSheets].flatMap((s) => [...s.cssRules]).find((r) => /:after/.test(r.selectorText))?.style.content,
   };
 })()`;
+
+/**
+ * A page in English with boxes in other languages: the IIFE bundle and the German translation as classic
+ * scripts; the French one as an ES module; the Japanese one added only after the boxes rendered.
+ */
+const LOCALES_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Locales</title>
+<script src="/bot-answer.iife.js"></script><script src="/locales/de.js"></script><script type="module" src="/locales/fr.js"></script></head>
+<body><bot-answer id="de" bot-id="demo" lang="de"></bot-answer><div lang="fr-CA"><bot-answer id="fr" bot-id="demo"></bot-answer></div>
+<bot-answer id="ja" bot-id="demo" lang="ja"></bot-answer><bot-answer id="en" bot-id="demo"></bot-answer></body></html>`;
+
+const PLACEHOLDERS = `(async () => {
+  await customElements.whenDefined('bot-answer');
+  const boxes = [...document.querySelectorAll('bot-answer')];
+  await Promise.all(boxes.map((b) => b.updateComplete));
+  return Object.fromEntries(boxes.map((b) => [b.id, b.shadowRoot.querySelector('textarea').placeholder]));
+})()`;
+
+describe('translations', { timeout: SUITE_TIMEOUT_MS }, () => {
+  test('each language is a small ASCII script of its own, and no translation is in the main bundles', async () => {
+    const main = (await readFile(join(bundle.dir, 'bot-answer.iife.js'), 'latin1')) + (await readFile(join(bundle.dir, 'bot-answer.js'), 'latin1'));
+    for (const lang of ['de', 'fr', 'es', 'pt', 'ja', 'zh']) {
+      const script = await readFile(join(bundle.dir, 'locales', `${lang}.js`), 'latin1');
+      assert.ok(script.length < 4000, `${lang}.js is ${script.length} bytes`);
+      assert.doesNotMatch(script, /^\s*(import|export)\b|[;}]\s*(import|export)\b/m, `${lang}.js has no import or export`);
+      // Its first strings (as the minifier wrote them) appear nowhere in the main bundles.
+      const heading = /heading:("[^"]+")/.exec(script)![1]!;
+      const noAnswer = /noAnswer:("[^"]+")/.exec(script)![1]!;
+      assert.ok(!main.includes(heading) && !main.includes(noAnswer), `${lang} strings in the main bundle`);
+    }
+    assert.ok(main.includes('"Ask a question"'), 'the English strings are in the main bundle');
+  });
+
+  test('loaded as a classic script or an ES module, or after the box rendered, a translation applies by lang', async () => {
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(`${origin}/locales.html`);
+      await tab.waitForFunction(() => (globalThis as { botAnswerLocales?: object }).botAnswerLocales && 'fr' in (globalThis as unknown as { botAnswerLocales: object }).botAnswerLocales);
+      assert.deepEqual(await tab.evaluate(PLACEHOLDERS), {
+        de: 'Stellen Sie eine Frage\u2026',
+        fr: 'Posez une question\u2026',
+        ja: 'Ask a question\u2026',
+        en: 'Ask a question\u2026',
+      });
+      await tab.addScriptTag({ url: '/locales/ja.js' });
+      assert.equal((await tab.evaluate<Record<string, string>>(PLACEHOLDERS)).ja, '\u8cea\u554f\u3092\u5165\u529b\u2026');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
 
 describe('the bundles on pages not in UTF-8', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('the built bundles are ASCII only', async () => {
