@@ -8,5 +8,6 @@ import type { Strings } from '../strings.js';
  */
 export function defineLocale(lang: string, strings: Strings) {
   (globalThis.botAnswerLocales ??= {})[lang] = strings;
-  dispatchEvent(new Event(LOCALE_EVENT));
+  // Guarded so a server-side render may import a translation too (Node has no window to tell).
+  globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
