@@ -47,7 +47,7 @@ export class AnswerController implements ReactiveController {
     const host = this._host;
     this.stop();
     const { signal } = (this._running = new AbortController());
-    Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: 0, rated: 0 });
+    Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0 });
     renderer.reset();
     host.requestUpdate();
     emit(host, 'bot-answer-start', { message: turn.q });
