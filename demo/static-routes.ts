@@ -59,6 +59,8 @@ const PAGE_FILES: Record<string, string> = {
 
 /** Built bundles, by URL path. */
 const BUNDLES = new Set(['/bot-answer.js', '/bot-answer.js.map', '/bot-answer.iife.js', '/bot-answer.iife.js.map']);
+/** Whether `pathname` is a built file: a bundle or a translation script (`/locales/de.js`). */
+const isBuilt = (pathname: string) => BUNDLES.has(pathname) || /^\/locales\/[a-z]{2}\.js$/.test(pathname);
 
 /** Returns a handler serving the demo page and the bundles, delegating everything else to `options.next`. */
 export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
@@ -69,13 +71,13 @@ export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
   return async (request, context) => {
     const { pathname } = new URL(request.url);
     const isRead = request.method === 'GET' || request.method === 'HEAD';
-    if (!isRead || !(pathname in PAGE_FILES || BUNDLES.has(pathname) || pathname === '/demo-info.json')) {
+    if (!isRead || !(pathname in PAGE_FILES || isBuilt(pathname) || pathname === '/demo-info.json')) {
       return options.next(request, context);
     }
     if (pathname === '/demo-info.json') {
       return respond(request, info, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     }
-    if (BUNDLES.has(pathname)) {
+    if (isBuilt(pathname)) {
       const body = await readOrUndefined(join(distDir, pathname.slice(1)));
       if (body === undefined) {
         return Response.json(

@@ -9,7 +9,55 @@ export interface AnswerHandlers {
   replace(text: string): void;
   /** The sources (the last call wins). */
   sources(sources: Source[]): void;
+  /** The proxy's id for this request (its `X-Request-Id` response header), once the response starts. */
+  requestId?(id: string): void;
 }
+
+/** Headers a host adds to each request (e.g. `Authorization` with a short-lived token), possibly fetched first. */
+export type HeadersCallback = () => HeadersInit | Promise<HeadersInit>;
+
+/** How to send a request to the proxy. */
+export interface RequestOptions {
+  /** Aborts the request (the answer then fails with `aborted`). */
+  signal: AbortSignal;
+  /** Milliseconds to wait for each next byte, heartbeats included (default 60,000). */
+  timeout?: number;
+  /** Whether cookies and HTTP authentication go with it, as in `fetch` (default `same-origin`). */
+  credentials?: RequestCredentials;
+  /** Called before the request; its headers are added (`content-type` stays JSON). */
+  headers?: HeadersCallback;
+}
+
+/** A JSON POST to the proxy with the host's headers and credentials mode. */
+async function post(url: string, body: unknown, { signal, credentials, headers }: RequestOptions): Promise<Response> {
+  let h;
+  try {
+    h = new Headers(await headers?.());
+  } catch (e) {
+    throw new AnswerError('headers', 'getHeaders failed: ' + e);
+  }
+  h.set('content-type', 'application/json');
+  return fetch(url, { method: 'POST', headers: h, body: JSON.stringify(body), credentials, signal });
+}
+
+/** Body of `POST <feedback-endpoint>`: a visitor's rating of one answer, keyed by the proxy's request id. */
+export interface FeedbackRequest {
+  request_id: string;
+  bot_id: string;
+  rating: 'up' | 'down';
+  /** At most 1,000 characters. */
+  comment?: string;
+}
+
+/**
+ * Sends a visitor's rating to the proxy (`POST url`, answered 204). Resolves true when the proxy took it,
+ * false on any failure (an HTTP error, no network, the host's headers callback failing): feedback is best effort.
+ */
+export const sendFeedback = (url: string, feedback: FeedbackRequest, options: RequestOptions): Promise<boolean> =>
+  post(url, feedback, options).then(
+    (res) => res.ok,
+    () => false,
+  );
 
 /**
  * A failed request as a value: `code` is the proxy's error code, or one of the client's own:
@@ -59,15 +107,10 @@ async function httpError(res: Response): Promise<AnswerError> {
 /**
  * Asks the proxy once: `POST endpoint` with `request`, streaming (`request.stream`) or JSON.
  * Never retries. Resolves with `answer_found` when the answer is complete; rejects with an
- * {@link AnswerError}. `timeout` (ms) bounds the wait for each next byte, heartbeats included.
+ * {@link AnswerError} (`headers` when the host's headers callback failed).
  */
-export async function fetchAnswer(
-  endpoint: string,
-  request: AnswerRequest,
-  on: AnswerHandlers,
-  signal: AbortSignal,
-  timeout = 60000,
-): Promise<boolean> {
+export async function fetchAnswer(endpoint: string, request: AnswerRequest, on: AnswerHandlers, options: RequestOptions): Promise<boolean> {
+  const { signal, timeout = 60000 } = options;
   const ctrl = new AbortController();
   let timedOut = false;
   let timer = 0;
@@ -82,12 +125,9 @@ export async function fetchAnswer(
   arm();
   try {
     if (signal.aborted) throw 0;
-    const res = await fetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request),
-      signal: ctrl.signal,
-    });
+    const res = await post(endpoint, request, { ...options, signal: ctrl.signal });
+    const id = res.headers.get('x-request-id');
+    if (id) on.requestId?.(id);
     if (!res.ok) throw await httpError(res);
     if (!res.body || !/event-stream/.test(res.headers.get('content-type') ?? '')) {
       // JSON mode, or a server that answered a stream request with one complete answer.

@@ -1,46 +1,33 @@
-import { LitElement, html, nothing as _, type PropertyValues } from 'lit';
+import { LitElement, html, nothing as _ } from 'lit';
 import type { Source } from '../protocol/types.js';
-import { fetchAnswer, type AnswerError } from './answer-client.js';
+import type { HeadersCallback } from './answer-client.js';
+import { AnswerController } from './answer-controller.js';
 import { styles } from './bot-answer.styles.js';
+import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
 import { emit } from './events.js';
+import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { StreamRenderer } from './markdown/stream-renderer.js';
 import { cap, initials, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
 import { loadThread, saveThread, type Turn } from './thread.js';
 
-/** `"false"` is false, anything else (absent included) true. */
-const on = { fromAttribute: (v: string | null) => v != 'false' };
-/** Present and not `"false"`. */
-const flag = { fromAttribute: (v: string | null) => v != null && v != 'false' };
-/** A JSON array of strings, or strings separated by `|`. */
-const list = {
-  fromAttribute(v: string | null): string[] {
-    let a;
-    try {
-      a = JSON.parse(v!);
-    } catch {
-      // Not JSON: the `|` form.
-    }
-    return (Array.isArray(a) ? a : (v ?? '').split('|')).filter((s) => typeof s == 'string' && s.trim()).map((s) => s.trim());
-  },
-};
-
-/** A turn's view: its answer container (owned by the renderer) and whether its sources are shown. */
+/** A turn's view: its answer container (owned by its renderer) and whether its sources are shown. */
 interface View {
-  el: HTMLElement;
-  r: StreamRenderer;
-  open?: boolean;
+  container: HTMLElement;
+  renderer: StreamRenderer;
+  sourcesOpen?: boolean;
 }
 
 /**
  * An answer box for any website: asks a bot through the bot-answer proxy and streams its
- * Markdown answer, with citations and sources, into a conversation thread.
+ * Markdown answer, with citations and sources, into a thread. Each question is answered on its
+ * own (the Answer API takes no history), and the box says so once the thread has a turn.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
  * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
- * @fires bot-answer-done - An answer is complete. Detail `{answer, answer_found, sources}`.
+ * @fires bot-answer-done - An answer is complete. Detail `{answer, answer_found, sources, requestId}`.
  * @fires bot-answer-error - A request failed. Detail `{code, message}`.
- * @fires bot-answer-feedback - Thumbs up or down on an answer. Detail `{value, question, answer}`.
+ * @fires bot-answer-feedback - Thumbs up or down on an answer, and again with a thumbs-down comment. Detail `{value, question, answer, requestId, comment}`.
  * @fires bot-answer-source-click - A source title link was followed. Detail `{source, index, question}`.
  * @csspart launcher - The floating mode's open button.
  * @csspart panel - The box (a modal dialog in floating mode).
@@ -57,6 +44,8 @@ interface View {
  * @csspart status - The polite status line (answering, ready, error).
  * @csspart error - A turn's error message with its Retry button (and the configuration message).
  * @csspart note - A turn's "no answer found" or "stopped" note.
+ * @csspart hint - Once the thread has a turn: the note that each question is answered on its own.
+ * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
  * @cssprop --bot-answer-bg - Background colour.
  * @cssprop --bot-answer-fg - Text colour.
  * @cssprop --bot-answer-muted - Secondary text colour.
@@ -77,23 +66,27 @@ export class BotAnswer extends LitElement {
   static override properties = {
     botId: { attribute: 'bot-id' },
     endpoint: {},
-    inlineSources: { attribute: 'inline-sources', converter: on },
-    stream: { converter: on },
+    inlineSources: { attribute: 'inline-sources', converter: trueUnlessFalse },
+    stream: { converter: trueUnlessFalse },
     mode: { reflect: true },
     theme: { reflect: true },
     placeholder: {},
     heading: {},
-    suggestions: { converter: list },
-    images: { converter: flag },
-    persist: { converter: flag },
+    suggestions: { converter: stringList },
+    images: { converter: presentAndNotFalse },
+    persist: { converter: presentAndNotFalse },
     shortcut: {},
     timeout: { type: Number },
     open: { type: Boolean, reflect: true },
     lang: { reflect: true },
-    strings: { attribute: false },
+    strings: { converter: jsonObject },
+    credentials: {},
+    getHeaders: { attribute: false },
+    feedback: { converter: presentAndNotFalse },
+    feedbackEndpoint: { attribute: 'feedback-endpoint' },
     _turns: { state: true },
-    _copied: { state: true },
-    _cc: { state: true },
+    _copiedKey: { state: true },
+    _copyButtonTurn: { state: true },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -124,27 +117,51 @@ export class BotAnswer extends LitElement {
   timeout = 60000;
   /** Whether the floating dialog is open. */
   open = false;
-  /** Language of the box (also used for dates). */
+  /**
+   * Language of the box: picks a loaded translation (`locales/`) and formats dates. Without it, the
+   * nearest ancestor's `lang` (usually the document's) is used.
+   */
   override lang!: string;
-  /** Overrides for any of the visible strings (see `STRINGS`). */
+  /**
+   * Overrides for any of the visible strings (see `STRINGS`), over the translation for `lang`. Attribute:
+   * a JSON object, e.g. `strings='{"heading":"Help"}'` (anything else warns in the console and changes nothing).
+   */
   strings: Partial<Strings> = {};
+  /** Whether requests to the proxy carry cookies and HTTP authentication, as `fetch`'s `credentials`. */
+  credentials: RequestCredentials = 'same-origin';
+  /**
+   * Called before each request to the proxy (answers and feedback); the headers it returns (or resolves to)
+   * are added, e.g. `{Authorization: 'Bearer ' + token}` with a short-lived token the site mints. If it
+   * throws, the question fails with the error code `headers`.
+   */
+  getHeaders?: HeadersCallback;
+  /**
+   * Send the visitor's ratings (thumbs, and an optional comment on thumbs-down) to the proxy. Without it,
+   * ratings are only the `bot-answer-feedback` event.
+   */
+  feedback = false;
+  /** Where ratings are POSTed; default: `endpoint` with `/feedback` appended. */
+  feedbackEndpoint = '';
 
   private _turns: Turn[] = [];
-  /** Which copy button says "Copied": `a<turn>` or `c` (code). */
-  private _copied = '';
+  /** Which copy button says "Copied": `a<turn>` (an answer's) or `c` (the code block's). */
+  private _copiedKey = '';
   /** The turn whose code block is under the pointer or focus (its copy button shows), or -1. */
-  private _cc = -1;
+  private _copyButtonTurn = -1;
 
-  private _t = STRINGS;
-  /** Aborts the running request (one at a time: a new question, or disconnecting, aborts it). */
-  private _ac?: AbortController;
-  private _views = new WeakMap<Turn, View>();
-  private _loaded = false;
-  private _stick = true;
+  /** The strings in use: the defaults, then the translation for the language, then `strings`. */
+  private _strings = STRINGS;
+  /** The language in use: `lang`, or the nearest ancestor's. */
+  private _lang = '';
+  private readonly _answers = new AnswerController(this);
+  private readonly _views = new WeakMap<Turn, View>();
+  private _threadRestored = false;
+  /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
+  private _followEnd = true;
   /** The code block under the pointer or focus, as its index among all answers' code blocks. */
-  private _pi = 0;
-  /** The date formatter and the `lang` it was made for. */
-  private _df?: [string, Intl.DateTimeFormat];
+  private _hoveredCodeIndex = 0;
+  /** The date formatter and the language it was made for. */
+  private _dateFormat?: [string, Intl.DateTimeFormat];
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
@@ -159,32 +176,31 @@ export class BotAnswer extends LitElement {
     const q = message.trim();
     const ok = !!q && !!this.botId && emit(this, 'bot-answer-submit', { message: q });
     if (ok) {
-      // `_run` fills in the rest.
-      const t = { q } as Turn;
-      this._turns = [...this._turns, t];
-      this._run(t);
+      const turn: Turn = { q, a: '', sources: [], state: 'answering' };
+      this._turns = [...this._turns, turn];
+      this._answer(turn);
     }
     return ok;
   }
 
   /** Stops the running answer, keeping what arrived (marked as stopped). */
   stop() {
-    this._ac?.abort();
+    this._answers.stop();
   }
 
   /** Stops any running answer and empties the thread (and its saved copy). */
   clear() {
     this.stop();
     this._turns = [];
-    this._cc = -1;
-    this._save();
+    this._copyButtonTurn = -1;
+    this._saveThread();
   }
 
   /** Opens the floating dialog (inline: focuses the question field). */
   async show() {
     this.open = true;
     await this.updateComplete;
-    this._q('textarea')?.focus();
+    this._query('textarea')?.focus();
   }
 
   /** Closes the floating dialog (which returns focus where it was: the launcher, when it opened it). */
@@ -192,178 +208,168 @@ export class BotAnswer extends LitElement {
     this.open = false;
   }
 
-  /** The first match of `s` in the shadow root. */
-  private _q = <E extends HTMLElement>(s: string) => this.renderRoot.querySelector<E>(s);
+  /** The first match of `selector` in the shadow root. */
+  private _query = <E extends HTMLElement>(selector: string) => this.renderRoot.querySelector<E>(selector);
 
-  private _key = (e: KeyboardEvent) => {
+  private _onShortcut = (e: KeyboardEvent) => {
     if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
       e.preventDefault();
       this.show();
     }
   };
 
+  /** A translation module loaded after the element rendered: its strings may apply. */
+  private _onLocale = () => this.requestUpdate();
+
   override connectedCallback() {
     super.connectedCallback();
-    document.addEventListener('keydown', this._key);
+    document.addEventListener('keydown', this._onShortcut);
+    addEventListener(LOCALE_EVENT, this._onLocale);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('keydown', this._key);
-    this.stop();
+    document.removeEventListener('keydown', this._onShortcut);
+    removeEventListener(LOCALE_EVENT, this._onLocale);
   }
 
-  private async _run(t: Turn) {
-    this.stop();
-    const { signal } = (this._ac = new AbortController());
-    Object.assign(t, { a: '', sources: [], state: 'answering', err: 0, fb: 0 });
-    const v = this._view(t);
-    v.r.reset();
-    v.open = false;
-    this._stick = true;
-    this.requestUpdate();
-    this._save();
-    emit(this, 'bot-answer-start', { message: t.q });
-    try {
-      const found = await fetchAnswer(
-        this.endpoint,
-        { message: t.q, bot_id: this.botId, inline_sources: this.inlineSources, stream: this.stream },
-        {
-          delta: (s) => v.r.append(s),
-          replace: (s) => v.r.replace(s),
-          sources: (s) => {
-            t.sources = Array.isArray(s) ? s.filter((x) => x && typeof x == 'object') : [];
-            this.requestUpdate();
-          },
-        },
-        signal,
-        this.timeout,
-      );
-      t.state = found ? 'done' : 'no-answer';
-      emit(this, 'bot-answer-done', { answer: v.r.text, answer_found: found, sources: t.sources });
-    } catch (e) {
-      const { code, message, retry_after } = e as AnswerError;
-      if (code == 'aborted') t.state = 'stopped';
-      else {
-        t.state = 'error';
-        t.err = { code, message, wait: retry_after };
-        emit(this, 'bot-answer-error', { code, message });
-      }
+  /** Asks `turn`'s question (again, for Retry) and keeps the thread saved as it goes. */
+  private async _answer(turn: Turn) {
+    const view = this._viewOf(turn);
+    view.sourcesOpen = false;
+    this._followEnd = true;
+    const answered = this._answers.run(turn, view.renderer);
+    this._saveThread();
+    await answered;
+    this._saveThread();
+  }
+
+  private async _rate(turn: Turn, value: 'up' | 'down', comment?: string) {
+    const rated = this._answers.rate(turn, value, comment);
+    this._saveThread();
+    await rated;
+    this._saveThread();
+  }
+
+  /** The view of `turn`, made on first use: its answer container and the renderer that owns it. */
+  private _viewOf(turn: Turn): View {
+    let view = this._views.get(turn);
+    if (!view) {
+      const container = document.createElement('div');
+      container.part.add('answer');
+      container.className = 'md';
+      container.dir = 'auto';
+      const renderer = new StreamRenderer(container, { images: this.images, onUpdate: () => this._scrollToEnd() });
+      renderer.replace(turn.a);
+      renderer.finish();
+      this._views.set(turn, (view = { container, renderer }));
     }
-    t.a = v.r.text;
-    v.r.finish();
-    this.requestUpdate();
-    this._save();
+    return view;
   }
 
-  private _view(t: Turn): View {
-    let v = this._views.get(t);
-    if (!v) {
-      const el = document.createElement('div');
-      el.part.add('answer');
-      el.className = 'md';
-      el.dir = 'auto';
-      const r = new StreamRenderer(el, { images: this.images, onUpdate: () => this._follow() });
-      r.replace(t.a);
-      r.finish();
-      this._views.set(t, (v = { el, r }));
-    }
-    return v;
-  }
-
-  private _save() {
+  private _saveThread() {
     if (this.persist) saveThread(this.botId, this._turns);
   }
 
-  private _follow() {
-    const th = this._q('.thread');
-    if (th && this._stick) th.scrollTop = th.scrollHeight;
+  private _scrollToEnd() {
+    const thread = this._query('.thread');
+    if (thread && this._followEnd) thread.scrollTop = thread.scrollHeight;
   }
 
   /** The visible and announced text for a turn's state. */
-  private _say(t: Turn) {
-    const s = this._t;
-    return t.err ? errorMessage(s, t.err.code, t.err.wait) : s[t.state == 'no-answer' ? 'noAnswer' : t.state];
+  private _stateText(turn: Turn) {
+    const t = this._strings;
+    return turn.err ? errorMessage(t, turn.err.code, turn.err.wait) : t[turn.state == 'no-answer' ? 'noAnswer' : turn.state];
   }
 
-  override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('strings')) this._t = { ...STRINGS, ...this.strings };
-    if (!this._loaded && this.persist && this.botId) {
-      this._loaded = true;
+  override willUpdate() {
+    if (!this._threadRestored && this.persist && this.botId) {
+      this._threadRestored = true;
       this._turns = loadThread(this.botId);
     }
+    // Every turn's view exists before render, which only places them.
+    for (const turn of this._turns) this._viewOf(turn);
+    this._lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+    // Cheap enough for every update, and always current (a translation may have loaded since).
+    this._strings = { ...STRINGS, ...localeStrings(this._lang), ...this.strings };
   }
 
   override updated() {
-    const d = this._q<HTMLDialogElement>('dialog');
-    if (d && this.open != d.open) this.open ? d.showModal() : d.close();
-    this._follow();
-    const b = this._q('.cc:not([hidden])');
+    const dialog = this._query<HTMLDialogElement>('dialog');
+    if (dialog && this.open != dialog.open) this.open ? dialog.showModal() : dialog.close();
+    this._scrollToEnd();
+    const button = this._query('.cc:not([hidden])');
     // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
-    if (b) b.style.top = (this._code() as HTMLElement)?.offsetTop + 4 + 'px';
+    if (button) button.style.top = (this._hoveredCode() as HTMLElement)?.offsetTop + 4 + 'px';
   }
 
   override render() {
-    const t = this._t;
+    const t = this._strings;
     const last = this._turns.at(-1);
     if (!this.botId) return html`<p part="error">${t.config}</p>`;
     // Not a <header>: in the floating dialog it would add a second banner landmark to the page.
     const body = html`<div class="hd"><h2 id="h">${this.heading || t.heading}</h2>${
       last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
-      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>✕</button>` : _
-    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._click} @pointerover=${this._hover} @focusin=${this._hover} @scroll=${this._scroll}>${this._turns.map(
+      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>&#x2715;</button>` : _
+    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @pointerover=${this._onThreadHover} @focusin=${this._onThreadHover} @scroll=${this._onThreadScroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
-      last || !this.suggestions.length
-        ? _
-        : html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
-            (q) => html`<li><button part="suggestion" @click=${() => this.ask(q)}>${q}</button>`,
-          )}</ul>`
-    }<form @submit=${this._submit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._enter}></textarea>${
+      // Once there is a turn, where a visitor may expect a chat that remembers: each question stands alone.
+      last
+        ? html`<p part="hint" class="hint">${t.independent}</p>`
+        : this.suggestions.length
+          ? html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
+              (q) => html`<li><button part="suggestion" @click=${() => this.ask(q)}>${q}</button>`,
+            )}</ul>`
+          : _
+    }<form @submit=${this._onSubmit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._onKeydown}></textarea>${
       this.state == 'answering' ? html`<button type="button" part="stop" @click=${this.stop}>${t.stop}</button>` : _
-    }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._say(last) : ''}</p>`;
+    }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._stateText(last) : ''}</p>`;
     return this.mode == 'floating'
       ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this.hide}>${body}</dialog>`
       : html`<section part="panel" class="panel" aria-labelledby="h">${body}</section>`;
   }
 
   private _renderTurn(turn: Turn, i: number) {
-    const t = this._t;
-    const v = this._view(turn);
+    const t = this._strings;
+    const view = this._views.get(turn)!;
     const st = turn.state;
-    const ok = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${v.el}<button class="cc" ?hidden=${this._cc != i} @click=${() => this._copy(this._code()?.textContent ?? '', 'c')}>${
-      this._copied == 'c' ? t.copied : t.copyCode
+    const settled = st != 'answering' && !turn.err;
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.container}<button class="cc" ?hidden=${this._copyButtonTurn != i} @click=${() => this._copy(this._hoveredCode()?.textContent ?? '', 'c')}>${
+      this._copiedKey == 'c' ? t.copied : t.copyCode
     }</button>${
       st == 'answering' || st == 'done'
         ? _
-        : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._say(turn)} ${
-            turn.err ? html`<button @click=${() => this._run(turn)}>${t.retry}</button>` : _
+        : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(turn)} ${
+            turn.err ? html`<button @click=${() => this._answer(turn)}>${t.retry}</button>` : _
           }</p>`
     }${
       turn.sources.length
-        ? html`<button part="sources-toggle" aria-expanded=${!!v.open} aria-controls="s${i}" @click=${() => (
-            (v.open = !v.open), this.requestUpdate()
-          )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!v.open}>${turn.sources.map((s, j) =>
+        ? html`<button part="sources-toggle" aria-expanded=${!!view.sourcesOpen} aria-controls="s${i}" @click=${() => (
+            (view.sourcesOpen = !view.sourcesOpen), this.requestUpdate()
+          )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!view.sourcesOpen}>${turn.sources.map((s, j) =>
             this._renderSource(turn, s, j),
           )}</ol>`
         : _
-    }${
-      ok
-        ? html`<div class="acts"><button @click=${() => this._copy(turn.a, 'a' + i)}>${this._copied == 'a' + i ? t.copied : t.copy}</button>${(
-            ['up', 'down'] as const
-          ).map(
-            (f) =>
-              html`<button aria-label=${f == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == f} @click=${() => {
-                turn.fb = f;
-                this.requestUpdate();
-                this._save();
-                emit(this, 'bot-answer-feedback', { value: f, question: turn.q, answer: turn.a });
-              }}>${f == 'up' ? '👍' : '👎'}</button>`,
-          )}</div>`
+    }${settled ? this._renderActions(turn, i) : _}</article>`;
+  }
+
+  /** Copy, the thumbs, and with `feedback` on, the proxy's acknowledgement and the thumbs-down comment field. */
+  private _renderActions(turn: Turn, i: number) {
+    const t = this._strings;
+    return html`<div class="acts"><button @click=${() => this._copy(turn.a, 'a' + i)}>${this._copiedKey == 'a' + i ? t.copied : t.copy}</button>${(
+      ['up', 'down'] as const
+    ).map(
+      (value) =>
+        html`<button aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() => this._rate(turn, value)}>${
+          value == 'up' ? '👍' : '👎'
+        }</button>`,
+    )}${turn.rated ? html`<span class="note" role="status">${t.thanks}</span>` : _}${
+      turn.rated == 'rating' && turn.fb == 'down'
+        ? html`<form class="acts" @submit=${(e: SubmitEvent) => this._onComment(e, turn)}><input part="comment" maxlength="1000" aria-label=${t.comment} placeholder=${t.comment}><button>${t.send}</button></form>`
         : _
-    }</article>`;
+    }</div>`;
   }
 
   private _renderSource(turn: Turn, s: Source, j: number) {
@@ -392,47 +398,54 @@ export class BotAnswer extends LitElement {
   }
 
   /** A date in the box's language, by one formatter per language (toLocaleDateString with options makes a new one per call). */
-  private _date(d: Date) {
-    const l = this.lang || '';
-    if (this._df?.[0] !== l) {
-      let f;
+  private _date(date: Date) {
+    const lang = this._lang;
+    if (this._dateFormat?.[0] !== lang) {
+      let format;
       try {
-        f = new Intl.DateTimeFormat(l || undefined, { dateStyle: 'medium' });
+        format = new Intl.DateTimeFormat(lang || undefined, { dateStyle: 'medium' });
       } catch {
         // An invalid lang tag: the browser's own locale.
-        f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+        format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
       }
-      this._df = [l, f];
+      this._dateFormat = [lang, format];
     }
-    return this._df[1].format(d);
+    return this._dateFormat[1].format(date);
   }
 
-  private _submit(e: Event) {
+  private _onSubmit(e: Event) {
     e.preventDefault();
-    const input = this._q<HTMLTextAreaElement>('textarea')!;
+    const input = this._query<HTMLTextAreaElement>('textarea')!;
     // A cancelled submit keeps the text.
     if (this.ask(input.value)) input.value = '';
   }
 
-  private _enter(e: KeyboardEvent) {
-    if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._submit(e);
+  private _onKeydown(e: KeyboardEvent) {
+    if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._onSubmit(e);
   }
 
-  private _scroll() {
-    const th = this._q('.thread')!;
-    this._stick = th.scrollHeight - th.scrollTop - th.clientHeight < 40;
+  /** A thumbs-down comment: sent with the rating again; the field keeps the text until the proxy took it. */
+  private _onComment(e: SubmitEvent, turn: Turn) {
+    e.preventDefault();
+    const comment = (e.target as HTMLFormElement).querySelector('input')!.value.trim();
+    if (comment) this._rate(turn, 'down', comment);
+  }
+
+  private _onThreadScroll() {
+    const thread = this._query('.thread')!;
+    this._followEnd = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40;
   }
 
   /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
-  private _click(e: Event) {
-    const a = (e.target as Element).closest?.<HTMLElement>('.md a.citation');
-    if (a) {
+  private _onThreadClick(e: Event) {
+    const link = (e.target as Element).closest?.<HTMLElement>('.md a.citation');
+    if (link) {
       e.preventDefault();
-      const i = this._turnOf(a);
-      this._views.get(this._turns[i])!.open = true;
+      const i = this._turnIndexOf(link);
+      this._views.get(this._turns[i])!.sourcesOpen = true;
       this.requestUpdate();
       // Focusing scrolls the entry into view.
-      this.updateComplete.then(() => (this._q(`#s${i}`)?.children[+a.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
+      this.updateComplete.then(() => (this._query(`#s${i}`)?.children[+link.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
     }
   }
 
@@ -440,20 +453,20 @@ export class BotAnswer extends LitElement {
    * A copy button floats over the code block under the pointer or holding focus. It follows its
    * turn's answer in the tab order, and stays while the pointer or focus remains in that turn.
    */
-  private _hover(e: Event) {
-    const el = e.target as Element;
-    const pre = el.closest?.('.md pre');
-    const i = this._turnOf(el);
+  private _onThreadHover(e: Event) {
+    const target = e.target as Element;
+    const pre = target.closest?.('.md pre');
+    const i = this._turnIndexOf(target);
     if (pre) {
-      this._pi = [...this._pres()].indexOf(pre as HTMLPreElement);
-      this._cc = i;
-      // `_pi` is not reactive: another block needs the button moved.
+      this._hoveredCodeIndex = [...this._codeBlocks()].indexOf(pre as HTMLPreElement);
+      this._copyButtonTurn = i;
+      // `_hoveredCodeIndex` is not reactive: another block needs the button moved.
       this.requestUpdate();
-    } else if (i != this._cc) this._cc = -1;
+    } else if (i != this._copyButtonTurn) this._copyButtonTurn = -1;
   }
 
   /** The index of the turn holding `el`, or -1. */
-  private _turnOf(el: Element) {
+  private _turnIndexOf(el: Element) {
     return [...this.renderRoot.querySelectorAll('article')].indexOf(el.closest?.('article')!);
   }
 
@@ -461,20 +474,20 @@ export class BotAnswer extends LitElement {
    * The code block whose copy button shows, looked up again each time: the renderer replaces a live
    * block at every update until it is committed.
    */
-  private _code() {
-    return this._pres()[this._pi];
+  private _hoveredCode() {
+    return this._codeBlocks()[this._hoveredCodeIndex];
   }
 
   /** Every code block of every answer, in order. */
-  private _pres() {
+  private _codeBlocks() {
     return this.renderRoot.querySelectorAll('.md pre');
   }
 
   private async _copy(text: string, key: string) {
     try {
       await navigator.clipboard.writeText(text);
-      this._copied = key;
-      setTimeout(() => this._copied == key && (this._copied = ''), 2000);
+      this._copiedKey = key;
+      setTimeout(() => this._copiedKey == key && (this._copiedKey = ''), 2000);
     } catch {
       // Clipboard refused (permissions, insecure context): nothing to announce.
     }

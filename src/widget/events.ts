@@ -5,17 +5,27 @@ export interface BotAnswerAskDetail {
   message: string;
 }
 
-/** Detail of `bot-answer-done`: the complete answer Markdown as the upstream sent it, and its sources. */
-export type BotAnswerDoneDetail = AnswerResponse;
+/**
+ * Detail of `bot-answer-done`: the complete answer Markdown as the upstream sent it, its sources, and the
+ * proxy's id for the request (its `X-Request-Id` header; absent when the response had none).
+ */
+export interface BotAnswerDoneDetail extends AnswerResponse {
+  requestId?: string;
+}
 
 /** Detail of `bot-answer-error`: the error code and the server's (or client's) message. */
 export type BotAnswerErrorDetail = Pick<ErrorBody, 'code' | 'message'>;
 
-/** Detail of `bot-answer-feedback`: the visitor's rating of one answer. */
+/**
+ * Detail of `bot-answer-feedback`: the visitor's rating of one answer, the proxy's id for that answer's
+ * request, and the comment when the visitor sent one (a second event after the thumbs-down).
+ */
 export interface BotAnswerFeedbackDetail {
   value: 'up' | 'down';
   question: string;
   answer: string;
+  requestId?: string;
+  comment?: string;
 }
 
 /** Detail of `bot-answer-source-click`: the source whose title link was followed, and its 0-based index. */
@@ -41,6 +51,9 @@ type Detail<K extends keyof BotAnswerEventMap> = BotAnswerEventMap[K]['detail'];
 export const emit = <K extends keyof BotAnswerEventMap>(target: EventTarget, name: K, detail: Detail<K>) =>
   target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: name == 'bot-answer-submit' }));
 
+// Typed wherever a listener may sit: on the element, and on the document and window the events bubble to.
 declare global {
   interface HTMLElementEventMap extends BotAnswerEventMap {}
+  interface DocumentEventMap extends BotAnswerEventMap {}
+  interface WindowEventMap extends BotAnswerEventMap {}
 }

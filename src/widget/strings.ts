@@ -1,7 +1,7 @@
 /**
  * Every visible or announced text of `<bot-answer>`, in English. Override any subset through
- * the element's `strings` property (translations); `{n}` in a string is replaced by a number.
- * Error messages are keyed by the error code they explain.
+ * the element's `strings` attribute (JSON) or property, or load a translation (`locales/`);
+ * `{n}` in a string is replaced by a number. Error messages are keyed by the error code they explain.
  */
 export const STRINGS = {
   heading: 'Ask a question',
@@ -25,12 +25,15 @@ export const STRINGS = {
   copied: 'Copied',
   helpful: 'Helpful',
   unhelpful: 'Not helpful',
+  comment: 'What was missing? (optional)',
+  thanks: 'Thanks for your feedback.',
+  independent: 'Each question is answered on its own.',
   config: 'bot-answer: set the bot-id attribute.',
   error: 'Something went wrong. Try again.',
   rate_limited: 'Too many questions. Try again in {n} seconds.',
   unavailable: 'The service is unavailable. Try again later.',
   interrupted: 'The answer was interrupted. Try again.',
-  unknown_bot: 'Bot not found: this assistant is not available.',
+  unknown_bot: 'This assistant is not available.',
   network: 'Could not reach the service. Check your connection.',
   offline: 'You are offline. Reconnect and try again.',
   timeout: 'The answer took too long. Try again.',

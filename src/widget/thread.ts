@@ -3,7 +3,7 @@ import type { Source } from '../protocol/types.js';
 /** Where one turn of the conversation stands. */
 export type TurnState = 'answering' | 'done' | 'no-answer' | 'stopped' | 'error';
 
-/** One question and its answer. Each is an independent request. */
+/** One question and its answer. Each is an independent request: the Answer API gets no history. */
 export interface Turn {
   q: string;
   /** The answer Markdown so far, exactly as received. */
@@ -12,7 +12,12 @@ export interface Turn {
   state: TurnState;
   /** Error code and, for rate limits, the wait in seconds. */
   err?: { code: string; message: string; wait?: number };
+  /** The visitor's rating. */
   fb?: 'up' | 'down';
+  /** The proxy's request id (`X-Request-Id`), which ties feedback to the answer in its logs. */
+  id?: string;
+  /** What the proxy accepted of the visitor's feedback: the rating, or the rating with a comment. */
+  rated?: 'rating' | 'comment';
 }
 
 const key = (botId: string) => 'bot-answer:' + botId;

@@ -57,6 +57,9 @@ const RECORD_STREAMING = `(() => {
   }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
 })()`;
 
+/** In the page: whether the floating widget's dialog is open. */
+const DIALOG_OPEN = `document.getElementById('floating-widget').shadowRoot.querySelector('dialog').open`;
+
 /** Starts recording `bot-answer-done` details in the page. */
 const RECORD_DONE = `(() => { window.doneEvents = []; document.addEventListener('bot-answer-done', (e) => window.doneEvents.push(e.detail)); })()`;
 
@@ -119,6 +122,25 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.match(csp, /require-trusted-types-for 'script'/);
     assert.deepEqual(demo.errors, [], 'no console errors (a CSP or Trusted Types violation would be one)');
+  });
+
+  test('the floating widget shows only its launcher until opened, and again after Escape', async () => {
+    const demo = await open();
+    const { page } = demo;
+    const panel = demo.widget('floating-widget').root.locator('[part="panel"]');
+    const launcher = demo.widget('floating-widget').root.locator('[part="launcher"]');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      assert.equal(await panel.isVisible(), false, `closed panel hidden at ${width} px`);
+      assert.equal(await launcher.isVisible(), true);
+      await page.locator('#open-floating').click();
+      await page.waitForFunction(`${DIALOG_OPEN} === true`);
+      assert.equal(await panel.isVisible(), true, `open panel shown at ${width} px`);
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(`${DIALOG_OPEN} === false`);
+      assert.equal(await panel.isVisible(), false, `closed again at ${width} px`);
+    }
+    assert.deepEqual(demo.errors, []);
   });
 
   test('a citation opens the sources panel, and a source can be followed', async () => {

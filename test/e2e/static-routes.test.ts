@@ -4,7 +4,7 @@
  * else handed to the proxy unchanged.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +18,8 @@ const delegated: string[] = [];
 before(async () => {
   dist = await mkdtemp(join(tmpdir(), 'bot-answer-routes-'));
   await writeFile(join(dist, 'bot-answer.js'), 'export const built = true;\n');
+  await mkdir(join(dist, 'locales'));
+  await writeFile(join(dist, 'locales', 'de.js'), '!function(){}();\n');
   const routes = createDemoRoutes({
     mode: 'demo',
     distDir: dist,
@@ -68,6 +70,18 @@ describe('demo routes', () => {
     const head = await fetch(`${server.url}/bot-answer.js`, { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(await head.text(), '');
+  });
+
+  test('the translation scripts are served beside the bundles, and only they', async () => {
+    const response = await fetch(`${server.url}/locales/de.js`, { headers: { origin: 'https://www.example.com' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.equal(await response.text(), '!function(){}();\n');
+    assert.equal((await fetch(`${server.url}/locales/fr.js`)).status, 404);
+    assert.equal((await fetch(`${server.url}/locales/../bot-answer.js`)).status, 200, 'normalised by the URL parser to the bundle');
+    await fetch(`${server.url}/locales/de.js.map`);
+    assert.equal(delegated.at(-1), 'GET /locales/de.js.map');
   });
 
   test('a bundle not built yet is a clear JSON error', async () => {

@@ -184,7 +184,7 @@ describe('<bot-answer>', () => {
 
   const failures: [string, string, RegExp][] = [
     ['rate', 'rate_limited', /Try again in 7 seconds/],
-    ['unknown', 'unknown_bot', /Bot not found/],
+    ['unknown', 'unknown_bot', /not available/],
     ['down', 'upstream_error', /unavailable/],
     ['midfail', 'upstream_timeout', /took too long/],
     ['cut', 'stream_interrupted', /interrupted/],

@@ -9,6 +9,10 @@
  * `GET /stub/count?bot=ID` tells how many answer requests that bot id received, `GET /stub/last?bot=ID`
  * the body of the last one; `POST /stub/script?bot=ID`
  * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
+ * Every answer carries `X-Request-Id: req-<bot id>-<n>` (n counts that bot's requests), as the proxy's do;
+ * `GET /stub/headers?bot=ID` gives the headers of that bot's last answer request.
+ * `POST /stub/answer/feedback` takes feedback (`{request_id, bot_id, rating, comment?}`) and answers 204 (503
+ * for a bot id starting `fbfail`); `GET /stub/feedback?bot=ID` lists what it received: `[{body, headers, url}]`.
  */
 
 export const SOURCES = [
@@ -40,6 +44,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const counts = new Map();
 const scripts = new Map();
 const lastBody = new Map();
+const lastHeaders = new Map();
+const feedback = new Map();
 let seed = 7;
 /** Deterministic pseudo-random chunk sizes (1..max). */
 const rand = (max) => ((seed = (seed * 16807) % 2147483647) % max) + 1;
@@ -118,9 +124,26 @@ export async function stubEndpoint(ctx, next) {
     ctx.body = lastBody.get(ctx.query.bot) ?? 'null';
     return;
   }
-  if (ctx.path != '/stub/answer' && ctx.path != '/stub/script') return next();
+  if (ctx.path == '/stub/headers') {
+    ctx.body = lastHeaders.get(ctx.query.bot) ?? 'null';
+    return;
+  }
+  if (ctx.path == '/stub/feedback') {
+    ctx.body = feedback.get(ctx.query.bot) ?? [];
+    return;
+  }
+  if (ctx.path != '/stub/answer' && ctx.path != '/stub/script' && ctx.path != '/stub/answer/feedback') return next();
   let raw = '';
   for await (const c of ctx.req) raw += c;
+  if (ctx.path == '/stub/answer/feedback') {
+    const body = JSON.parse(raw);
+    feedback.set(body.bot_id, [...(feedback.get(body.bot_id) ?? []), { body, headers: ctx.req.headers, url: ctx.url }]);
+    if (String(body.bot_id).startsWith('fbfail')) {
+      ctx.status = 503;
+      ctx.body = { error: { code: 'upstream_error', message: 'Feedback store down' } };
+    } else ctx.status = 204;
+    return;
+  }
   if (ctx.path == '/stub/script') {
     scripts.set(ctx.query.bot, JSON.parse(raw));
     ctx.body = 'ok';
@@ -131,6 +154,8 @@ export async function stubEndpoint(ctx, next) {
   const body = JSON.parse(raw || '{}');
   counts.set(body.bot_id, (counts.get(body.bot_id) ?? 0) + 1);
   lastBody.set(body.bot_id, raw);
+  lastHeaders.set(body.bot_id, ctx.req.headers);
+  res.setHeader('x-request-id', `req-${body.bot_id}-${counts.get(body.bot_id)}`);
   let [name, slow] = String(body.bot_id).split(':')[0].split('+');
   // `flaky` fails its first request with 502, then answers.
   if (name == 'flaky') name = counts.get(body.bot_id) == 1 ? 'down' : 'ok';

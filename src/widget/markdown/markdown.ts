@@ -12,44 +12,49 @@ export interface RenderOptions {
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-let images = false;
-
-const md = new Marked({
-  gfm: true,
-  // `false` hands over to marked's own renderer (which encodes and escapes URLs); DOMPurify checks schemes again.
-  renderer: {
-    // Raw HTML in the Markdown is shown as text, never passed through.
-    html: ({ text, block }: Tokens.HTML | Tokens.Tag) => (block ? `<p>${esc(text.trim())}</p>\n` : esc(text)),
-    // A link with another scheme, or a relative one, shows its text only.
-    link({ href, tokens }) {
-      return !SAFE_URL.test(href) && this.parser.parseInline(tokens);
-    },
-    // An image only when allowed and https; otherwise a link to it, or its text.
-    image({ href, text }) {
-      return images && /^https:/i.test(href) ? false : SAFE_URL.test(href) ? `<a href="${esc(href)}">${esc(text || href)}</a>` : esc(text);
-    },
-    // No <input> in answers: a task-list box is a character.
-    checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),
-  },
-  extensions: [
-    {
-      // No `start`: marked's inline text already stops at every `[`.
-      name: 'citation',
-      level: 'inline',
-      tokenizer(src: string) {
-        const m = /^\[\[(\d{1,4})\]\]\((https?:\/\/[^\s()<>]+)\)/i.exec(src);
-        return m ? { type: 'citation', raw: m[0], n: m[1], href: m[2] } : undefined;
+/** A configured marked: GFM, raw HTML as text, safe links only, images only with `images`, inline citations. */
+const createMarked = (images: boolean) =>
+  new Marked({
+    gfm: true,
+    // `false` hands over to marked's own renderer (which encodes and escapes URLs); DOMPurify checks schemes again.
+    renderer: {
+      // Raw HTML in the Markdown is shown as text, never passed through.
+      html: ({ text, block }: Tokens.HTML | Tokens.Tag) => (block ? `<p>${esc(text.trim())}</p>\n` : esc(text)),
+      // A link with another scheme, or a relative one, shows its text only.
+      link({ href, tokens }) {
+        return !SAFE_URL.test(href) && this.parser.parseInline(tokens);
       },
-      renderer: (t) => `<sup><a class="citation" href="${esc(t.href)}" data-citation="${t.n}">${t.n}</a></sup>`,
+      // An image only when allowed and https; otherwise a link to it, or its text.
+      image({ href, text }) {
+        return images && /^https:/i.test(href) ? false : SAFE_URL.test(href) ? `<a href="${esc(href)}">${esc(text || href)}</a>` : esc(text);
+      },
+      // No <input> in answers: a task-list box is a character.
+      checkbox: ({ checked }) => (checked ? '\u2611 ' : '\u2610 '),
     },
-  ],
-});
+    extensions: [
+      {
+        // No `start`: marked's inline text already stops at every `[`.
+        name: 'citation',
+        level: 'inline',
+        tokenizer(src: string) {
+          const m = /^\[\[(\d{1,4})\]\]\((https?:\/\/[^\s()<>]+)\)/i.exec(src);
+          return m ? { type: 'citation', raw: m[0], n: m[1], href: m[2] } : undefined;
+        },
+        renderer: (t) => `<sup><a class="citation" href="${esc(t.href)}" data-citation="${t.n}">${t.n}</a></sup>`,
+      },
+    ],
+  });
+
+/** The two configurations, without and with images, each made on first use (both lex alike). */
+const markeds: Marked[] = [];
+const markedFor = (images = false) => (markeds[+images] ??= createMarked(images));
 
 /**
  * Lexes Markdown with a fresh lexer (an instance accumulates state), seeded with reference-link
  * definitions already seen earlier in the same answer.
  */
 export function lex(src: string, links?: Links): TokensList {
+  const md = markedFor();
   const lexer = new md.Lexer(md.defaults);
   if (links) Object.assign(lexer.tokens.links, links);
   return lexer.lex(src);
@@ -57,16 +62,15 @@ export function lex(src: string, links?: Links): TokensList {
 
 /** Adds the reference-link definitions found in `tokens` (at any depth) to `links`; the first definition wins, as in marked. */
 export function collectLinks(tokens: Token[], links: Links): Links {
-  md.walkTokens(tokens, (t) => {
+  markedFor().walkTokens(tokens, (t) => {
     if (t.type === 'def') links[t.tag] ??= { href: t.href, title: t.title };
   });
   return links;
 }
 
 /** Renders tokens from {@link lex} to a sanitised fragment. */
-export function renderTokens(tokens: Token[], opts: RenderOptions = {}): DocumentFragment {
-  images = !!opts.images;
-  return sanitize(md.parser(tokens), images);
+export function renderTokens(tokens: Token[], { images = false }: RenderOptions = {}): DocumentFragment {
+  return sanitize(markedFor(images).parser(tokens), { images });
 }
 
 // Beyond these caps the text is shown as plain text. Measured in Chromium: marked's cost grows with the square of

@@ -9,21 +9,31 @@ export const SAFE_URL = /^(?:https?:|mailto:)/i;
  */
 const OWN_ATTR = /^(?:class=(?:citation|language-[\w+#-]{1,32})|align=(?:left|center|right)|(?:start|data-citation)=\d{1,9})$/;
 
-let purifier: ReturnType<typeof DOMPurify> | undefined;
-let images = false;
+/** What {@link sanitize} may keep beyond its fixed allow-list. */
+export interface SanitizeOptions {
+  /** Keep `<img>` elements (https or http sources; the renderer only emits https ones). */
+  images?: boolean;
+}
 
-function create() {
-  const p = DOMPurify(window);
+/** The configured purifiers, without and with images, made on first use. */
+let purifiers: ReturnType<typeof DOMPurify>[] | undefined;
+
+function createPurifiers() {
   const tt = (window as { trustedTypes?: { createPolicy(name: string, rules: object): unknown } }).trustedTypes;
   let policy;
   try {
-    // Its only caller is DOMPurify's inert parse.
+    // One policy for both: its only caller is DOMPurify's inert parse.
     policy = tt?.createPolicy('bot-answer', { createHTML: (s: string) => s, createScriptURL: (s: string) => s });
   } catch {
     // Name already taken (a second copy of the bundle) or not allowed by the page: DOMPurify uses its own default.
   }
+  return [create(false, policy), create(true, policy)];
+}
+
+function create(images: boolean, policy: unknown) {
+  const p = DOMPurify(window);
   p.setConfig({
-    ALLOWED_TAGS: 'a b blockquote br code del em h1 h2 h3 h4 h5 h6 hr i img li ol p pre s strong sup table tbody td th thead tr ul'.split(' '),
+    ALLOWED_TAGS: ('a b blockquote br code del em h1 h2 h3 h4 h5 h6 hr i li ol p pre s strong sup table tbody td th thead tr ul' + (images ? ' img' : '')).split(' '),
     // No id/name (DOM clobbering), no style, no event handlers, no data-/aria- attributes (OWN_ATTR aside).
     ALLOWED_ATTR: ['href', 'title', 'src', 'alt'],
     ALLOW_DATA_ATTR: false,
@@ -31,9 +41,6 @@ function create() {
     ALLOWED_URI_REGEXP: SAFE_URL,
     RETURN_DOM_FRAGMENT: true,
     TRUSTED_TYPES_POLICY: policy as never,
-  });
-  p.addHook('uponSanitizeElement', (_node, data) => {
-    data.allowedTags.img = images;
   });
   p.addHook('uponSanitizeAttribute', (_node, data) => {
     data.forceKeepAttr = OWN_ATTR.test(data.attrName + '=' + data.attrValue);
@@ -65,9 +72,8 @@ function create() {
  * gets `target="_blank" rel="noopener noreferrer"`, every image `loading="lazy" referrerpolicy="no-referrer"`,
  * every `pre` `tabindex="0"`.
  * @param html HTML produced by the Markdown renderer (untrusted content inside).
- * @param allowImages Keep `<img>` elements (default false).
+ * @param options `images` keeps `<img>` elements (default false).
  */
-export function sanitize(html: string, allowImages = false): DocumentFragment {
-  images = allowImages;
-  return (purifier ??= create()).sanitize(html) as unknown as DocumentFragment;
+export function sanitize(html: string, { images = false }: SanitizeOptions = {}): DocumentFragment {
+  return (purifiers ??= createPurifiers())[+images].sanitize(html) as unknown as DocumentFragment;
 }

@@ -47,47 +47,47 @@ export class StreamRenderer {
   /** Characters lexed by the last flush, and the uncommitted length it started from (for tests and tuning). */
   lastFlush = { lexed: 0, tail: 0 };
 
-  private opts: RenderOptions;
-  private raw = '';
+  private _options: RenderOptions;
+  private _raw = '';
   /** `raw` with line endings normalised here (not by marked), so committed offsets index the string we lex. */
-  private src = '';
-  private cr = false;
+  private _src = '';
+  private _endsWithCR = false;
   /** Length of `src` committed. */
-  private done = 0;
-  private links: Links = {};
+  private _committed = 0;
+  private _links: Links = {};
   /** How many link definitions were known once the first blocks were committed. */
-  private seen = 0;
-  private live: ChildNode[] = [];
-  private liveSrc: string | null = null;
-  private frame = 0;
-  private timer = 0;
+  private _linksAtFirstCommit = 0;
+  private _liveNodes: ChildNode[] = [];
+  private _liveSource: string | null = null;
+  private _frame = 0;
+  private _timer = 0;
   /** When the next streaming flush may start (see PACE). */
-  private next = 0;
-  private stale = false;
+  private _nextFlushAt = 0;
+  private _stale = false;
 
   /**
    * @param container The element the answer is rendered into; the renderer owns its children.
    * @param options `images` allows `<img>`; `onUpdate` is called after each DOM update.
    */
   constructor(readonly container: HTMLElement, options: StreamRendererOptions = {}) {
-    this.opts = { images: options.images };
+    this._options = { images: options.images };
     this.onUpdate = options.onUpdate;
   }
 
   /** The whole text received so far, exactly as appended. */
   get text(): string {
-    return this.raw;
+    return this._raw;
   }
 
   /** Appends a chunk; the DOM follows on the next animation frame. */
   append(chunk: string): void {
     if (!chunk) return;
-    this.raw += chunk;
+    this._raw += chunk;
     let s = chunk.replace(/\r\n?/g, '\n');
-    if (this.cr && chunk[0] === '\n') s = s.slice(1);
-    this.cr = chunk.endsWith('\r');
-    this.src += s;
-    this.schedule();
+    if (this._endsWithCR && chunk[0] === '\n') s = s.slice(1);
+    this._endsWithCR = chunk.endsWith('\r');
+    this._src += s;
+    this._schedule();
   }
 
   /**
@@ -95,105 +95,105 @@ export class StreamRenderer {
    * appended; otherwise the old DOM stays until the next frame renders the new text.
    */
   replace(text: string): void {
-    if (text.startsWith(this.raw)) return this.append(text.slice(this.raw.length));
-    this.clear();
-    this.stale = true;
+    if (text.startsWith(this._raw)) return this.append(text.slice(this._raw.length));
+    this._clear();
+    this._stale = true;
     this.append(text);
-    this.schedule();
+    this._schedule();
   }
 
   /** Renders the pending text now instead of on the next frame (still streaming: the tail stays live). */
   flush(): void {
     const t = performance.now();
-    this.render(false);
+    this._render(false);
     const now = performance.now();
-    this.next = now + Math.min(MAX_WAIT, PACE * (now - t));
+    this._nextFlushAt = now + Math.min(MAX_WAIT, PACE * (now - t));
   }
 
   /** Renders everything now, without stabilising: the end of the stream. Removes the streaming class. */
   finish(): void {
-    this.render(true);
-    this.next = 0;
+    this._render(true);
+    this._nextFlushAt = 0;
   }
 
   /** Empties the container and forgets the text. */
   reset(): void {
-    this.clear();
+    this._clear();
     this.container.replaceChildren();
     this.container.classList.remove(STREAMING_CLASS);
   }
 
-  private schedule() {
-    if (this.frame || this.timer) return;
-    const wait = this.next - performance.now();
-    const f = () => (this.frame = requestAnimationFrame(() => this.flush()));
-    wait > 0 ? (this.timer = setTimeout(f, wait) as unknown as number) : f();
+  private _schedule() {
+    if (this._frame || this._timer) return;
+    const wait = this._nextFlushAt - performance.now();
+    const f = () => (this._frame = requestAnimationFrame(() => this.flush()));
+    wait > 0 ? (this._timer = setTimeout(f, wait) as unknown as number) : f();
   }
 
-  private clear() {
-    this.cancel();
-    this.next = 0;
-    this.raw = this.src = '';
-    this.cr = false;
-    this.links = {};
-    this.restart();
+  private _clear() {
+    this._cancel();
+    this._nextFlushAt = 0;
+    this._raw = this._src = '';
+    this._endsWithCR = false;
+    this._links = {};
+    this._restart();
   }
 
-  private cancel() {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.timer);
-    this.frame = this.timer = 0;
+  private _cancel() {
+    cancelAnimationFrame(this._frame);
+    clearTimeout(this._timer);
+    this._frame = this._timer = 0;
   }
 
   /** Forgets what was rendered (the caller empties the container). */
-  private restart() {
-    this.done = 0;
-    this.live = [];
-    this.liveSrc = null;
+  private _restart() {
+    this._committed = 0;
+    this._liveNodes = [];
+    this._liveSource = null;
   }
 
-  private render(final: boolean): void {
+  private _render(final: boolean): void {
     const c = this.container;
-    this.cancel();
-    if (this.stale || (final && this.done && exceedsCaps(this.src))) {
+    this._cancel();
+    if (this._stale || (final && this._committed && exceedsCaps(this._src))) {
       // A replaced text, or a whole answer beyond the caps: that one is plain text, as one render of it would be.
       c.replaceChildren();
-      this.stale = false;
-      this.restart();
+      this._stale = false;
+      this._restart();
     }
     c.classList.toggle(STREAMING_CLASS, !final);
-    const tail = this.src.slice(this.done);
+    const tail = this._src.slice(this._committed);
     const live = final ? tail : stabilize(tail);
     this.lastFlush = { lexed: 0, tail: tail.length };
-    if (!final && live === this.liveSrc) return;
+    if (!final && live === this._liveSource) return;
     const capped = exceedsCaps(live);
-    const tokens = capped ? [] : lex(live, this.links);
+    const tokens = capped ? [] : lex(live, this._links);
     if (!capped) this.lastFlush.lexed = live.length;
-    if (final && this.done && Object.keys(collectLinks(tokens, { ...this.links })).length > this.seen) {
+    if (final && this._committed && Object.keys(collectLinks(tokens, { ...this._links })).length > this._linksAtFirstCommit) {
       // A link definition arrived after the first blocks were committed, and they may use it: render it all again.
-      this.stale = true;
-      return this.render(true);
+      this._stale = true;
+      return this._render(true);
     }
-    for (const n of this.live) n.remove();
-    const commit = this.committable(tokens, live);
+    for (const n of this._liveNodes) n.remove();
+    const commit = this._committable(tokens, live);
     let done = '';
     if (commit) {
       const blocks = tokens.slice(0, commit);
       done = blocks.map((t) => t.raw).join('');
-      collectLinks(blocks, this.links);
-      if (!this.done) this.seen = Object.keys(this.links).length;
-      this.done += done.length;
-      c.append(renderTokens(blocks, this.opts));
+      collectLinks(blocks, this._links);
+      if (!this._committed) this._linksAtFirstCommit = Object.keys(this._links).length;
+      this._committed += done.length;
+      c.append(renderTokens(blocks, this._options));
     }
-    const frag = capped ? plainText(tail) : renderTokens(tokens.slice(commit), this.opts);
-    this.live = [...frag.childNodes];
+    const frag = capped ? plainText(tail) : renderTokens(tokens.slice(commit), this._options);
+    this._liveNodes = [...frag.childNodes];
     c.append(frag);
-    this.liveSrc = live.slice(done.length);
+    this._liveSource = live.slice(done.length);
     this.onUpdate?.();
   }
 
   /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */
-  private committable(tokens: Token[], src: string): number {
+  private _committable(tokens: Token[], src: string): number {
     let end = src.length;
     let after = 0;
     for (let i = tokens.length - 1; i > 0; i--) {

@@ -134,7 +134,7 @@ describe('sanitize', () => {
   });
 
   it('returns a fragment, and keeps images only in the images configuration', () => {
-    const frag = sanitize('<img src="https://i.example/a.png" alt="a" onerror="alert(1)">', true);
+    const frag = sanitize('<img src="https://i.example/a.png" alt="a" onerror="alert(1)">', { images: true });
     expect(frag).to.be.instanceOf(DocumentFragment);
     const img = frag.firstChild as HTMLImageElement;
     expect(img.outerHTML).to.equal('<img src="https://i.example/a.png" alt="a" loading="lazy" referrerpolicy="no-referrer">');

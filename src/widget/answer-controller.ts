@@ -1,0 +1,107 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { fetchAnswer, sendFeedback, type AnswerError, type HeadersCallback, type RequestOptions } from './answer-client.js';
+import { emit } from './events.js';
+import type { StreamRenderer } from './markdown/stream-renderer.js';
+import type { Turn } from './thread.js';
+
+/** What the controller reads from its element: where and how to ask. */
+export interface AnswerHost extends ReactiveControllerHost, EventTarget {
+  botId: string;
+  endpoint: string;
+  inlineSources: boolean;
+  stream: boolean;
+  timeout: number;
+  credentials: RequestCredentials;
+  getHeaders?: HeadersCallback;
+  /** POST ratings to the proxy (otherwise they are events only). */
+  feedback: boolean;
+  feedbackEndpoint: string;
+}
+
+/**
+ * The request lifecycle of `<bot-answer>`, one request at a time: sends a turn's question, streams the
+ * answer into the turn's renderer, settles the turn's state and fires the events; a new question, `stop()`
+ * or the element leaving the page aborts the running request. Also sends the visitor's ratings.
+ */
+export class AnswerController implements ReactiveController {
+  private _running?: AbortController;
+
+  constructor(private readonly _host: AnswerHost) {
+    _host.addController(this);
+  }
+
+  hostDisconnected() {
+    this.stop();
+  }
+
+  /** Aborts the running request, if any (its turn ends as `stopped`). */
+  stop() {
+    this._running?.abort();
+  }
+
+  /**
+   * Asks `turn.q` again from the start (aborting any running request), rendering into `renderer`.
+   * The turn is reset before this returns; the promise settles with the turn.
+   */
+  async run(turn: Turn, renderer: StreamRenderer): Promise<void> {
+    const host = this._host;
+    this.stop();
+    const { signal } = (this._running = new AbortController());
+    Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0 });
+    renderer.reset();
+    host.requestUpdate();
+    emit(host, 'bot-answer-start', { message: turn.q });
+    try {
+      const found = await fetchAnswer(
+        host.endpoint,
+        { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream },
+        {
+          delta: (s) => renderer.append(s),
+          replace: (s) => renderer.replace(s),
+          sources: (s) => {
+            turn.sources = Array.isArray(s) ? s.filter((x) => x && typeof x == 'object') : [];
+            host.requestUpdate();
+          },
+          requestId: (id) => (turn.id = id),
+        },
+        this._options(signal),
+      );
+      turn.state = found ? 'done' : 'no-answer';
+      emit(host, 'bot-answer-done', { answer: renderer.text, answer_found: found, sources: turn.sources, requestId: turn.id });
+    } catch (e) {
+      const { code, message, retry_after } = e as AnswerError;
+      if (code == 'aborted') turn.state = 'stopped';
+      else {
+        turn.state = 'error';
+        turn.err = { code, message, wait: retry_after };
+        emit(host, 'bot-answer-error', { code, message });
+      }
+    }
+    turn.a = renderer.text;
+    renderer.finish();
+    host.requestUpdate();
+  }
+
+  /**
+   * Records the visitor's rating of `turn` (with a comment, for a thumbs-down) and fires `bot-answer-feedback`.
+   * With `feedback` on, it is also POSTed to the proxy; `turn.rated` then says what the proxy accepted.
+   * A failed POST changes nothing visible: the rating stays shown, a comment stays in its field.
+   */
+  async rate(turn: Turn, value: 'up' | 'down', comment?: string): Promise<void> {
+    const host = this._host;
+    turn.fb = value;
+    host.requestUpdate();
+    emit(host, 'bot-answer-feedback', { value, question: turn.q, answer: turn.a, requestId: turn.id, comment });
+    if (!host.feedback || !turn.id) return;
+    const body = { request_id: turn.id, bot_id: host.botId, rating: value, comment: comment?.slice(0, 1000) };
+    if (await sendFeedback(host.feedbackEndpoint || host.endpoint.replace(/\/?$/, '/feedback'), body, this._options())) {
+      turn.rated = comment ? 'comment' : 'rating';
+      host.requestUpdate();
+    }
+  }
+
+  private _options(signal = AbortSignal.timeout(this._host.timeout)): RequestOptions {
+    const host = this._host;
+    return { signal, timeout: host.timeout, credentials: host.credentials, headers: host.getHeaders };
+  }
+}

@@ -1,0 +1,34 @@
+/** How `<bot-answer>` reads its attributes into properties (Lit attribute converters). */
+
+/** `"false"` is false, anything else (absent included) true. */
+export const trueUnlessFalse = { fromAttribute: (v: string | null) => v != 'false' };
+
+/** Present and not `"false"`. */
+export const presentAndNotFalse = { fromAttribute: (v: string | null) => v != null && v != 'false' };
+
+/** `v` parsed as JSON, or undefined when it is not JSON. */
+function parseJson(v: string | null): unknown {
+  try {
+    return JSON.parse(v!);
+  } catch {
+    // The caller decides what text that is not JSON means.
+  }
+}
+
+/** A JSON array of strings, or strings separated by `|`. */
+export const stringList = {
+  fromAttribute(v: string | null): string[] {
+    const a = parseJson(v);
+    return (Array.isArray(a) ? a : (v ?? '').split('|')).filter((s) => typeof s == 'string' && s.trim()).map((s) => s.trim());
+  },
+};
+
+/** A JSON object; anything else warns in the console and gives `{}` (so every default stays). */
+export const jsonObject = {
+  fromAttribute(v: string | null): object {
+    const o = parseJson(v);
+    if (o?.constructor == Object) return o!;
+    if (v) console.warn('bot-answer: not a JSON object:', v);
+    return {};
+  },
+};
