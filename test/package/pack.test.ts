@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,10 @@ test('the manifest is found through package.json and describes <bot-answer>', as
   assert.equal(pkg.unpkg, './dist/bot-answer.iife.js');
   assert.equal(pkg.jsdelivr, pkg.unpkg);
   assert.equal(await inApp(`console.log(import.meta.resolve('bot-answer/iife').endsWith('/dist/bot-answer.iife.js'))`), 'true');
+  // Translations are their own files, named by language.
+  const german = await inApp(`console.log(import.meta.resolve('bot-answer/locales/de'))`);
+  assert.ok(german.endsWith('/dist/locales/de.js'), german);
+  assert.ok(existsSync(new URL(german)), 'the translation is in the tarball');
 });
 
 test('the installed bundles define and upgrade <bot-answer> in Chromium, and it answers', async (t) => {
