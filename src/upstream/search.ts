@@ -117,12 +117,6 @@ export function joinedPairs(text: string): Array<{ joined: string; parts: [strin
   return scanWords(text).pairs;
 }
 
-/** Like `tokenize`, plus the joined form of words of several hyphens ("end-to-end"); two-part ones are `joinedPairs`. */
-export function tokenizeForIndex(text: string): string[] {
-  const { words, chains } = scanWords(text);
-  return [...words, ...chains];
-}
-
 // Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
 const processed = new Map<string, string | null>();
 const MAX_PROCESSED = 500_000;

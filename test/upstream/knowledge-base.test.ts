@@ -7,7 +7,7 @@ import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
 import { checkUrlSettings, documentUrl } from '../../src/upstream/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
-import { PassageIndex, stem } from '../../src/upstream/search.js';
+import { PassageIndex, scanWords, stem } from '../../src/upstream/search.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---
@@ -197,6 +197,18 @@ describe('search', () => {
     ];
     for (const forms of same) assert.equal(new Set(forms.map(stem)).size, 1, forms.join(' '));
     assert.equal(stem('2026'), '2026');
+  });
+
+  it('finds compounds written apart, and words joined by hyphens, in one pass', () => {
+    const { words, pairs, chains } = scanWords('Roll back the e-mail, then log in: an end-to-end set-up of configuration files, back a');
+    assert.deepEqual(words.slice(0, 4), ['Roll', 'back', 'the', 'e']);
+    assert.deepEqual(
+      pairs.map((p) => p.joined),
+      ['Rollback', 'backthe', 'email', 'login', 'endto', 'toend', 'endset', 'setup'],
+      'not after a stop word (the e, in an), not across punctuation (mail, then), not with a word over 7 letters (configuration), not before one letter (back a)',
+    );
+    assert.deepEqual(pairs[0]!.parts, ['Roll', 'back']);
+    assert.deepEqual(chains, ['endtoend']);
   });
 
   it('has nothing to match in a question of stop words, and survives words that are object keys', async () => {
