@@ -153,6 +153,31 @@ describe('knowledge-base documents', () => {
       }
       await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'absent.json'), { watch: false }), BotsConfigError);
     });
+
+    it('a bots file entry sets how its folder without front-matter is cited, and names its own setting when it cannot be', async () => {
+      await mkdir(join(dir, 'plain', 'guide'), { recursive: true });
+      await writeFile(join(dir, 'plain', 'guide', 'setup.mdx'), '# Setup\n\n## Install\n\nRun the installer.\n');
+      const entry = { id: 'plain', kb: 'plain', base_url: 'https://docs.example.com/v1', url_extension: '.html', app_name: 'Plain Docs', anchors: false };
+      await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [entry] }));
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false });
+      const { source, anchors } = bots.get('plain')!.knowledgeBase.documents[0]!;
+      assert.deepEqual([source.url, source.app_name, source.title, anchors], ['https://docs.example.com/v1/guide/setup.html', 'Plain Docs', 'Setup', false]);
+      await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [{ id: 'plain', kb: 'plain' }] }));
+      await assert.rejects(
+        loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false }),
+        (e: unknown) => e instanceof KnowledgeBaseError && e.message.startsWith('guide/setup.mdx: no URL to cite it by: set "base_url" of bot "plain" in '),
+      );
+      const bad: Array<[Record<string, unknown>, RegExp]> = [
+        [{ base_url: 'docs.example.com' }, /bots\[0\]\.base_url must be an http\(s\) URL/],
+        [{ url_extension: 'html' }, /bots\[0\]\.url_extension must be empty, "\/" or an extension/],
+        [{ anchors: 'yes' }, /bots\[0\]\.anchors must be true, false or "auto"/],
+        [{ app_name: 3 }, /bots\[0\]\.app_name must be a string/],
+      ];
+      for (const [fields, message] of bad) {
+        await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [{ id: 'plain', kb: 'plain', ...fields }] }));
+        await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false }), (e: unknown) => e instanceof BotsConfigError && message.test(e.message));
+      }
+    });
   });
 });
 
