@@ -111,7 +111,17 @@ export async function benchKbScale(report: Report, { megabytes, rounds }: { mega
     const cpuAfter = await large.ask<NodeJS.CpuUsage>('cpu');
     const cpuPerAnswer = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / 1000 / times.length;
     const size = `${(folder.bytes / 1e6).toFixed(1)} MB, ${folder.files} files (${documents} served)`;
-    report.add({ section: 'kb-scale', id: 'load', label: `start-up with a ${megabytes} MB docs folder (read, parse, index)`, value: loadMs / 1000, unit: 's', goal: '< 15 s', met: loadMs < 15_000, note: size });
+    // The goals are set for 20 MB; a smaller (quick) run only shows the section works.
+    const goals = megabytes >= 20;
+    report.add({
+      section: 'kb-scale',
+      id: 'load',
+      label: `start-up with a ${megabytes} MB docs folder (read, parse, index)`,
+      value: loadMs / 1000,
+      unit: 's',
+      ...(goals ? { goal: '< 15 s', met: loadMs < 15_000 } : {}),
+      note: size,
+    });
     report.add({
       section: 'kb-scale',
       id: 'load.cpu',
@@ -121,7 +131,7 @@ export async function benchKbScale(report: Report, { megabytes, rounds }: { mega
       note: `user + system CPU of the server process: what the start-up costs whatever else the machine runs; ${size}`,
     });
     const note = `${times.length} JSON requests one at a time over loopback (${rounds} rounds of ${questions.length} questions; ${answered} answered in the first); ${size}`;
-    report.add({ section: 'kb-scale', id: 'answer.p50', label: 'answer time p50', value: median(times), unit: 'ms', goal: '< 50 ms', met: median(times) < 50, note });
+    report.add({ section: 'kb-scale', id: 'answer.p50', label: 'answer time p50', value: median(times), unit: 'ms', ...(goals ? { goal: '< 50 ms', met: median(times) < 50 } : {}), note });
     report.add({
       section: 'kb-scale',
       id: 'answer.cpu',

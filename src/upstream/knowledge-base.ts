@@ -104,7 +104,8 @@ export async function loadKnowledgeBase(dir: string, settings: KnowledgeBaseSett
       const document: KbDocument = { index: documents.length, path, source, body, anchors };
       documents.push(document);
       for (const { anchor, ...section } of splitSections(body, source.title)) {
-        const url = anchors && anchor ? `${source.url}#${anchor}` : source.url;
+        // A URL that names a fragment already keeps it: it says where the page is to open.
+        const url = anchors && anchor && !source.url.includes('#') ? `${source.url}#${anchor}` : source.url;
         passages.push({ index: passages.length, document, ...section, url });
       }
     } catch (caught) {

@@ -56,7 +56,7 @@ export function tokenize(text: string): string[] {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const NOT_LETTERS = /[^\p{L}]/u;
-const MAX_JOINED = 24;
+const MAX_PART = 7;
 
 function isHyphen(gap: string): boolean {
   return gap.length === 1 && (gap === '-' || gap === '\u2010' || gap === '\u2011');
@@ -72,8 +72,10 @@ function isSpace(gap: string): boolean {
  * - `pairs`: adjacent words written apart, joined: "roll back" gives "rollback", "log in"
  *   "login", "e-mail" "email", so the compound and the split form of a word meet whichever way
  *   the document and the question write it. Pairs are of letters only, apart by spaces or one
- *   hyphen; a pair apart by spaces whose first word is a stop word ("the kettle") or whose
- *   second is a single letter ("back a") is no compound and is left out.
+ *   hyphen, each word of up to 7 letters (closed compounds join short words: webhook,
+ *   database, timeout, checkpoint; leaving longer ones out saves a quarter of the indexing);
+ *   a pair apart by spaces whose first word is a stop word ("the kettle") or whose second is a
+ *   single letter ("back a") is no compound and is left out.
  * - `chains`: words of three or more joined by hyphens, joined whole ("end-to-end": "endtoend").
  */
 export function scanWords(text: string): { words: string[]; pairs: Array<{ joined: string; parts: [string, string] }>; chains: string[] } {
@@ -92,7 +94,7 @@ export function scanWords(text: string): { words: string[]; pairs: Array<{ joine
     const isLetters = !NOT_LETTERS.test(word);
     const gap = previousEnd < 0 ? '' : text.slice(previousEnd, match.index);
     const hyphen = previousEnd >= 0 && isHyphen(gap);
-    if (previousIsLetters && isLetters && previous.length + word.length <= MAX_JOINED) {
+    if (previousIsLetters && isLetters && previous.length <= MAX_PART && word.length <= MAX_PART) {
       const apart = word.length > 1 && isSpace(gap) && !STOP_WORDS.has(previous.toLowerCase());
       if (apart || hyphen) pairs.push({ joined: previous + word, parts: [previous, word] });
     }
@@ -113,12 +115,6 @@ export function scanWords(text: string): { words: string[]; pairs: Array<{ joine
 /** The joined pairs of a text (see `scanWords`). */
 export function joinedPairs(text: string): Array<{ joined: string; parts: [string, string] }> {
   return scanWords(text).pairs;
-}
-
-/** Like `tokenize`, plus the joined form of words of several hyphens ("end-to-end"); two-part ones are `joinedPairs`. */
-export function tokenizeForIndex(text: string): string[] {
-  const { words, chains } = scanWords(text);
-  return [...words, ...chains];
 }
 
 // Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
@@ -221,8 +217,9 @@ export class PassageIndex {
         processTerm,
         boost: FIELD_BOOST,
         prefix: (term) => term.length >= 5,
-        // One typo is forgiven in longer words only; short nonsense must not match real words.
-        fuzzy: (term) => (term.length >= 6 ? 1 : false),
+        // One typo is forgiven in longer words only (short nonsense must not match real words),
+        // and only in words the knowledge base does not hold: a word it holds is no typo.
+        fuzzy: (term) => (term.length >= 6 && !collector.documentFrequency.has(term) ? 1 : false),
       },
     });
     if (!populate) return;
@@ -243,7 +240,7 @@ export class PassageIndex {
 
   /** Every passage matching any of the question's terms, best first (ties by position, so deterministic). */
   search(question: string): SearchHit[] {
-    const terms = [...new Set(termsOf(question, tokenize))];
+    const terms = this.#telling([...new Set(termsOf(question, tokenize))]);
     const total = terms.reduce((sum, term) => sum + this.#idf(term), 0);
     if (terms.length === 0) return [];
     const rarest = this.#idf('');
@@ -254,7 +251,7 @@ export class PassageIndex {
       if (!term || !this.#documentFrequency.has(term) || terms.includes(term)) return [];
       return [{ joined, term, parts: parts.map(processTerm).filter((part): part is string => Boolean(part)) }];
     });
-    const words = tokenize(question);
+    const words = tokenize(question).filter((word) => terms.includes(processTerm(word)!));
     // The words by prefix and typo too, but in the compounds field only exactly: "first" must not
     // find "firstweek", while "rollback" must find a document's "roll back".
     const query: Query = {
@@ -311,6 +308,17 @@ export class PassageIndex {
     return [best, ...others].slice(0, maxPassages);
   }
 
+  /**
+   * The question's terms less those in more than half of the passages (unless all are): in
+   * this knowledge base they tell nothing apart ("fastify" in Fastify's docs), as BM25's tiny
+   * weight for them says, and scoring them would visit most passages for every question.
+   */
+  #telling(terms: string[]): string[] {
+    const limit = this.#passages.length * COMMON_SHARE;
+    const telling = terms.filter((term) => (this.#documentFrequency.get(term) ?? 0) <= limit);
+    return telling.length ? telling : terms;
+  }
+
   /** BM25's inverse document frequency; a term in no passage gets the highest. */
   #idf(term: string): number {
     const n = this.#documentFrequency.get(term) ?? 0;
@@ -332,6 +340,7 @@ const FIELD_BOOST = { title: 1.5, headings: 2, text: 1 };
  * this share, so a passage holding both forms does not outscore the rest twice over.
  */
 const COMPOUND_WEIGHT = 0.25;
+const COMMON_SHARE = 0.5;
 
 function scaled(boost: Record<string, number>, factor: number): Record<string, number> {
   return Object.fromEntries(Object.entries(boost).map(([field, value]) => [field, value * factor]));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
@@ -79,6 +81,38 @@ describe('npm run upstream (the CLI)', { timeout: 30_000 }, () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 2);
     assert.match(stderr, /Unknown stream dialect "smoke-signals"/);
+  });
+
+  it('serves a docs folder without front-matter given its base URL, and says which setting is missing without it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'answer-cli-docs-'));
+    try {
+      await mkdir(join(dir, 'guide'));
+      await writeFile(join(dir, 'guide', 'index.md'), '# Guide\n\n## Wombats\n\nWombats dig burrows.\n');
+      const missing = spawn(process.execPath, ['--import', 'tsx', CLI], { env: { ...process.env, PORT: '0', ANSWER_KB: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      missing.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(missing, 'exit')) as [number | null];
+      assert.equal(code, 1);
+      assert.match(stderr, /answer-api: guide\/index\.md: no URL to cite it by: set ANSWER_KB_BASE_URL to the address the folder is published at/);
+
+      const { child, lines, url } = await startCli({ ANSWER_KB: dir, ANSWER_KB_BASE_URL: 'https://docs.example.com', ANSWER_API_KEYS: 'k-0123456789' });
+      try {
+        assert.ok(lines.some((l) => /bot "demo": 1 documents from .*, watched for changes/.test(l)), lines.join('\n'));
+        const response = await fetch(`${url}/v1/answer`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer k-0123456789', 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'Do wombats dig burrows?', bot_id: 'demo' }),
+        });
+        const body = (await response.json()) as { sources: Array<{ url: string; app_name: string }> };
+        assert.equal(body.sources[0]?.url, 'https://docs.example.com/guide/#wombats');
+        assert.equal(body.sources[0]?.app_name, dir.split('/').pop());
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -46,6 +46,7 @@ async function writeDocsSite(dir: string): Promise<void> {
     ].join('\n'),
   );
   await writeFile(join(dir, 'own.md'), '---\ntitle: Numbat notes\nurl: https://wiki.example.com/numbats\napp_name: Wiki\n---\n## Feeding numbats\n\nNumbats eat termites.\n');
+  await writeFile(join(dir, 'sleep.md'), '---\nurl: https://wiki.example.com/dasyurids#quolls\n---\n## Sleeping places\n\nQuolls sleep in hollow logs.\n');
   await writeFile(join(dir, 'odd.md', 'inner.md'), '# Inner\n\nA folder named like a file holds the bilby page.\n');
   await writeFile(join(dir, 'bad-bytes.md'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a, 0x62, 0x69, 0x6c, 0x62, 0x79]));
   await writeFile(join(dir, 'bad-yaml.md'), '---\ntitle: [unclosed\n---\nwallaby\n');
@@ -78,7 +79,7 @@ describe('a documentation folder used as it is', () => {
   });
 
   it('serves every readable file, and logs each one it skips with the reason', () => {
-    assert.equal(api.bots[0]!.documents, 6);
+    assert.equal(api.bots[0]!.documents, 7);
     const skipped = logs.filter((line) => line.includes('skipped'));
     assert.equal(skipped.length, 3, skipped.join('\n'));
     assert.ok(skipped.some((line) => /skipped bad-bytes\.md in .*: not valid UTF-8 text/.test(line)));
@@ -132,6 +133,7 @@ describe('a documentation folder used as it is', () => {
       assert.equal((await answer(off, 'How do I roll back an upgrade?')).sources[0]?.url, 'https://docs.example.com/quokka/guide/installing.html');
       assert.equal((await answer(off, 'How do I roll back an upgrade?')).sources[0]?.title, 'Installing Quokka');
       assert.equal((await answer(on, 'What do numbats eat?')).sources[0]?.url, 'https://wiki.example.com/numbats#feeding-numbats');
+      assert.equal((await answer(on, 'Where do quolls sleep?')).sources[0]?.url, 'https://wiki.example.com/dasyurids#quolls', 'a URL with a fragment keeps it');
       assert.equal((await answer(off, 'What do numbats eat?')).sources[0]?.app_name, 'Wiki');
     } finally {
       await Promise.all([off.close(), on.close()]);

@@ -7,7 +7,7 @@ import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
 import { checkUrlSettings, documentUrl } from '../../src/upstream/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
-import { PassageIndex, stem } from '../../src/upstream/search.js';
+import { PassageIndex, scanWords, stem } from '../../src/upstream/search.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---
@@ -153,6 +153,31 @@ describe('knowledge-base documents', () => {
       }
       await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'absent.json'), { watch: false }), BotsConfigError);
     });
+
+    it('a bots file entry sets how its folder without front-matter is cited, and names its own setting when it cannot be', async () => {
+      await mkdir(join(dir, 'plain', 'guide'), { recursive: true });
+      await writeFile(join(dir, 'plain', 'guide', 'setup.mdx'), '# Setup\n\n## Install\n\nRun the installer.\n');
+      const entry = { id: 'plain', kb: 'plain', base_url: 'https://docs.example.com/v1', url_extension: '.html', app_name: 'Plain Docs', anchors: false };
+      await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [entry] }));
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false });
+      const { source, anchors } = bots.get('plain')!.knowledgeBase.documents[0]!;
+      assert.deepEqual([source.url, source.app_name, source.title, anchors], ['https://docs.example.com/v1/guide/setup.html', 'Plain Docs', 'Setup', false]);
+      await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [{ id: 'plain', kb: 'plain' }] }));
+      await assert.rejects(
+        loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false }),
+        (e: unknown) => e instanceof KnowledgeBaseError && e.message.startsWith('guide/setup.mdx: no URL to cite it by: set "base_url" of bot "plain" in '),
+      );
+      const bad: Array<[Record<string, unknown>, RegExp]> = [
+        [{ base_url: 'docs.example.com' }, /bots\[0\]\.base_url must be an http\(s\) URL/],
+        [{ url_extension: 'html' }, /bots\[0\]\.url_extension must be empty, "\/" or an extension/],
+        [{ anchors: 'yes' }, /bots\[0\]\.anchors must be true, false or "auto"/],
+        [{ app_name: 3 }, /bots\[0\]\.app_name must be a string/],
+      ];
+      for (const [fields, message] of bad) {
+        await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [{ id: 'plain', kb: 'plain', ...fields }] }));
+        await assert.rejects(loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false }), (e: unknown) => e instanceof BotsConfigError && message.test(e.message));
+      }
+    });
   });
 });
 
@@ -197,6 +222,18 @@ describe('search', () => {
     ];
     for (const forms of same) assert.equal(new Set(forms.map(stem)).size, 1, forms.join(' '));
     assert.equal(stem('2026'), '2026');
+  });
+
+  it('finds compounds written apart, and words joined by hyphens, in one pass', () => {
+    const { words, pairs, chains } = scanWords('Roll back the e-mail, then log in: an end-to-end set-up of configuration files, back a');
+    assert.deepEqual(words.slice(0, 4), ['Roll', 'back', 'the', 'e']);
+    assert.deepEqual(
+      pairs.map((p) => p.joined),
+      ['Rollback', 'backthe', 'email', 'login', 'endto', 'toend', 'endset', 'setup'],
+      'not after a stop word (the e, in an), not across punctuation (mail, then), not with a word over 7 letters (configuration), not before one letter (back a)',
+    );
+    assert.deepEqual(pairs[0]!.parts, ['Roll', 'back']);
+    assert.deepEqual(chains, ['endtoend']);
   });
 
   it('has nothing to match in a question of stop words, and survives words that are object keys', async () => {
