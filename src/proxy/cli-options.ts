@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { knowledgeBaseOptions } from '../upstream/cli-options.js';
 import type { StartProxyOptions } from './server.js';
 
 /** The command's usage text. */
@@ -39,7 +40,10 @@ Shared state and the answer cache (docs/scaling.md):
   --clear-cache                                        remove every cached answer from Redis, then exit
   --help
 
-Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process.`;
+Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process and
+answers from its sample knowledge base, or from your documents: ANSWER_KB (a folder of
+Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
+ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`.`;
 
 const FLAGS = {
   'base-url': 'ANSWER_BASE_URL',
@@ -136,6 +140,8 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     cacheMaxEntryBytes: int('cache-max-entry-bytes'),
     cacheMaxBytes: int('cache-max-bytes'),
     clearCache: values['clear-cache'] === true,
+    // Demo mode serves the documents ANSWER_KB names, set up as for `npm run upstream`.
+    localAnswerApi: env.ANSWER_API_KEY ? undefined : knowledgeBaseOptions(env),
   };
   return options;
 }

@@ -4,6 +4,7 @@ import { createProxyHandler, type ProxyHandler, type WebHandler } from './handle
 import { undiciUpstream } from './node-upstream.js';
 import { serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
 import { openStores, type SharedStateOptions } from './stores/open.js';
+import type { AnswerApiOptions } from '../upstream/options.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
 export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'>, SharedStateOptions {
@@ -16,6 +17,8 @@ export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl
    * `(proxy) => (req, ctx) => isStatic(req) ? serveFile(req) : proxy(req, ctx)`. Default: the proxy alone.
    */
   compose?: (proxy: ProxyHandler) => WebHandler;
+  /** In demo mode, what the embedded local Answer API serves (`kb`, `kbBaseUrl`, ...). Default: its sample knowledge base. */
+  localAnswerApi?: Partial<AnswerApiOptions>;
 }
 
 /** A running proxy server. */
@@ -39,7 +42,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const demo = !apiKey;
   if (demo) {
     const { startAnswerApi } = await import('../upstream/index.js');
-    const upstream = await startAnswerApi({ port: 0, host: '127.0.0.1' });
+    const upstream = await startAnswerApi({ ...options.localAnswerApi, port: 0, host: '127.0.0.1' });
+    const kb = options.localAnswerApi?.kb;
     apiKey = upstream.keys[0]!;
     baseUrl = upstream.url;
     closeUpstream = () => upstream.close();
@@ -47,7 +51,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       JSON.stringify({
         time: new Date().toISOString(),
         level: 'warn',
-        msg: `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from its sample knowledge base`,
+        msg: `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from ${kb ? `the documents in ${kb}` : 'its sample knowledge base'}`,
         ignored_base_url: options.baseUrl ? true : undefined,
       }),
     );

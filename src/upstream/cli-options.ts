@@ -173,3 +173,16 @@ function list(value: string | undefined): string[] | undefined {
     .filter(Boolean);
   return items?.length ? items : undefined;
 }
+
+/** The environment variables that say which documents the local Answer API serves. */
+const KNOWLEDGE_BASE_ENV = ['ANSWER_KB', 'ANSWER_KB_BASE_URL', 'ANSWER_KB_URL_EXTENSION', 'ANSWER_KB_APP_NAME', 'ANSWER_KB_ANCHORS', 'ANSWER_KB_WATCH', 'ANSWER_BOTS'];
+
+/**
+ * The knowledge-base settings of the environment (`ANSWER_KB`, `ANSWER_KB_*`, `ANSWER_BOTS`), checked
+ * like `npm run upstream` checks them, for an Answer API embedded in another command (the proxy's demo mode).
+ */
+export function knowledgeBaseOptions(env: NodeJS.ProcessEnv): Partial<AnswerApiOptions> {
+  const picked = Object.fromEntries(KNOWLEDGE_BASE_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile } = parseCliOptions([], picked)!;
+  return Object.fromEntries(Object.entries({ kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile }).filter(([, v]) => v !== undefined));
+}

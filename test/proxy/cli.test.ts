@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { optionsFrom } from '../../src/proxy/cli-options.js';
 import { startAnswerApi } from '../../src/upstream/index.js';
@@ -47,6 +50,34 @@ describe('bot-answer-proxy command', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('in demo mode answers from the docs folder ANSWER_KB names, with URLs from ANSWER_KB_BASE_URL', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'bot-answer-demo-kb-'));
+    try {
+      await mkdir(join(folder, 'guides'));
+      await writeFile(join(folder, 'guides', 'rollback.md'), '# Rollback\n\nTo roll a release back, run `deploy rollback` with the release number. The previous build is live again within a minute.\n');
+      const { child, url, output } = await startCli(['--port', '0'], { ANSWER_KB: folder, ANSWER_KB_BASE_URL: 'https://docs.example.com', ANSWER_KB_ANCHORS: 'off' });
+      try {
+        assert.match(output(), /answers from the documents in /);
+        const got = await ask(url, { message: 'How do I roll back a release?', bot_id: 'demo', stream: false });
+        assert.equal(got.status, 200);
+        const body = JSON.parse(got.text) as { answer_found: boolean; sources: Array<{ url: string; title: string }> };
+        assert.equal(body.answer_found, true);
+        assert.deepEqual(body.sources.map((source) => [source.url, source.title]), [['https://docs.example.com/guides/rollback', 'Rollback']]);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('in demo mode refuses a docs folder whose URLs cannot be formed, naming the setting', () => {
+    assert.throws(() => optionsFrom([], { ANSWER_KB: '/docs', ANSWER_KB_URL_EXTENSION: 'html' }), /ANSWER_KB_URL_EXTENSION/);
+    assert.throws(() => optionsFrom([], { ANSWER_KB_ANCHORS: 'sometimes' }), /ANSWER_KB_ANCHORS/);
+    // With an API key the local Answer API does not run, so its settings are not read.
+    assert.equal((optionsFrom([], { ANSWER_API_KEY: 'k', ANSWER_KB_ANCHORS: 'sometimes' }) as { localAnswerApi?: unknown }).localAnswerApi, undefined);
   });
 
   it('with ANSWER_API_KEY forwards to ANSWER_BASE_URL and never prints the key', async () => {
