@@ -46,8 +46,8 @@ export type Strings = typeof STRINGS;
 /** Which error codes each message explains (codes not listed use `error`). */
 const CODES: Partial<Record<keyof Strings, string>> = {
   rate_limited: 'rate_limited',
-  unavailable: 'upstream_error upstream_auth shutting_down forbidden_origin internal',
-  unknown_bot: 'unknown_bot forbidden_bot not_found',
+  unavailable: 'upstream_error upstream_auth shutting_down forbidden_origin internal unavailable',
+  unknown_bot: 'unknown_bot forbidden_bot not_found unauthorized forbidden',
   network: 'network',
   interrupted: 'stream_interrupted',
   offline: 'offline',

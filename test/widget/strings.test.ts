@@ -10,9 +10,13 @@ describe('strings', () => {
       ['shutting_down', 'unavailable'],
       ['forbidden_origin', 'unavailable'],
       ['internal', 'unavailable'],
+      ['unavailable', 'unavailable'],
       ['unknown_bot', 'unknown_bot'],
       ['forbidden_bot', 'unknown_bot'],
       ['not_found', 'unknown_bot'],
+      // A private knowledge base that refused the visitor (the proxy's authorize hook): not available to them.
+      ['unauthorized', 'unknown_bot'],
+      ['forbidden', 'unknown_bot'],
       ['network', 'network'],
       ['offline', 'offline'],
       ['timeout', 'timeout'],
