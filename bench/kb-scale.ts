@@ -8,20 +8,9 @@ import { startChild, type ServerChild } from './lib/child.js';
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
 import { FASTIFY_DOCS } from './retrieval.js';
+import { prng } from './lib/prng.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** A small deterministic random generator (mulberry32), so the generated folder is the same every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'vor', 'qua', 'zel', 'bri', 'dan', 'sup', 'ex', 'ol', 'tri', 'mon', 'pel', 'gar', 'nu', 'fis', 'yo'];
 
@@ -38,7 +27,7 @@ export async function generateDocsFolder(dir: string, bytes: number): Promise<{ 
     sources.push({ path: file.slice(FASTIFY_DOCS.length + 1), text: await readFile(file, 'utf8') });
   }
   sources.sort((a, b) => (a.path < b.path ? -1 : 1));
-  const next = random(15);
+  const next = prng(15);
   const vocabulary = Array.from({ length: 20_000 }, () => {
     let word = '';
     for (let i = 2 + Math.floor(next() * 3); i > 0; i--) word += SYLLABLES[Math.floor(next() * SYLLABLES.length)];

@@ -1,5 +1,6 @@
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
+import { prng } from './lib/prng.js';
 
 /** Sizes of the answer-cache benchmark. */
 export interface CacheOptions {
@@ -20,18 +21,6 @@ export interface CacheTarget {
 interface Sample {
   ms: number;
   cache: string | null;
-}
-
-/** mulberry32: a small seeded PRNG, so every run asks the same sequence. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `asked` indices in [0, distinct) drawn by Zipf(1.0): rank k with weight 1/(k+1). */
