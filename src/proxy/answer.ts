@@ -6,7 +6,6 @@ import { ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
 import { callUpstream } from './upstream.js';
-import { Utf8Pieces } from './utf8.js';
 
 /**
  * The upstream's answer, normalised: one whole result, or the project's stream events as the
@@ -93,7 +92,8 @@ const DRAIN_MS = 1_000;
 class UpstreamEvents implements AnswerEvents {
   private readonly normaliser: StreamNormaliser;
   private readonly parser: EventSourceParser;
-  private readonly decoder = new Utf8Pieces();
+  // Streaming: a character split across chunks is held back until the rest arrives.
+  private readonly decoder = new TextDecoder();
   private readonly chunks: AsyncIterator<Uint8Array>;
   private out: NormalisedEvent[] = [];
   private oversized = false;
@@ -138,11 +138,11 @@ class UpstreamEvents implements AnswerEvents {
       else if (result.done) {
         this.bodyEnded = true;
         // A final event without its blank line still counts on a clean end.
-        this.parser.feed(`${this.decoder.end()}\n\n`);
+        this.parser.feed(`${this.decoder.decode()}\n\n`);
         normaliser.end();
       } else {
         this.timers.touch();
-        this.parser.feed(this.decoder.decode(result.value));
+        this.parser.feed(this.decoder.decode(result.value, { stream: true }));
         if (this.oversized) normaliser.broken('upstream_event_too_large');
       }
     }
