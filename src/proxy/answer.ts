@@ -53,27 +53,23 @@ export async function collect(events: AnswerEvents): Promise<AnswerResponse> {
 }
 
 async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResponse> {
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = '';
   let total = 0;
   try {
     for await (const chunk of upstream.body) {
       timers.touch();
       if ((total += chunk.byteLength) > maxBytes) throw new ProxyError('upstream_bad_answer');
-      chunks.push(chunk);
+      text += decoder.decode(chunk, { stream: true });
     }
+    text += decoder.decode();
   } catch (error) {
     timers.abortUpstream();
     throw error instanceof ProxyError ? error : new ProxyError(timers.reason ?? 'stream_broken');
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
+    json = JSON.parse(text);
   } catch {
     throw new ProxyError('upstream_bad_answer');
   }
