@@ -49,13 +49,7 @@ export async function readRequestText(request: Request, maxBytes: number): Promi
     if (error instanceof ProxyError) throw error;
     throw new ProxyError('body_unreadable');
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decodeUtf8(bytes);
+  return decodeUtf8(new Uint8Array(await new Blob(chunks).arrayBuffer()));
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -75,22 +69,29 @@ function codePoints(text: string, stopAfter: number): number {
   return count;
 }
 
-/** Parses and checks the body of an answer request; only the four known fields are kept. */
-export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+/** The body's JSON object; `undefined` when it is JSON but not an object. */
+function parseObject(text: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new ProxyError('malformed_json');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProxyError('not_an_object');
-  const body = value as Record<string, unknown>;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+const isBotId = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= 256;
+
+/** Parses and checks the body of an answer request; only the four known fields are kept. */
+export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+  const body = parseObject(text);
+  if (!body) throw new ProxyError('not_an_object');
   if (typeof body.message !== 'string') throw new ProxyError('bad_message');
   if (body.message.trim() === '') throw new ProxyError('empty_message');
   if (codePoints(body.message, maxMessageChars) > maxMessageChars) {
     throw new ProxyError('message_too_long', { detail: `The limit is ${maxMessageChars} characters.` });
   }
-  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw new ProxyError('bad_bot_id');
+  if (!isBotId(body.bot_id)) throw new ProxyError('bad_bot_id');
   if (body.inline_sources !== undefined && typeof body.inline_sources !== 'boolean') throw new ProxyError('bad_inline_sources');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new ProxyError('bad_stream');
   return {
@@ -116,16 +117,10 @@ export interface Feedback {
 
 /** Parses and checks a feedback body: `{request_id, bot_id, rating: "up" | "down", comment?}`. */
 export function parseFeedback(text: string): Feedback {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ProxyError('malformed_json');
-  }
-  const body = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  const body = parseObject(text) ?? {};
   const bad = (detail: string) => new ProxyError('bad_feedback', { detail });
   if (typeof body.request_id !== 'string' || body.request_id.trim() === '' || body.request_id.length > 200) throw bad('"request_id" must be the X-Request-Id of an answer.');
-  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw bad('"bot_id" must be a non-empty string.');
+  if (!isBotId(body.bot_id)) throw bad('"bot_id" must be a non-empty string.');
   if (typeof body.rating !== 'string' || !RATINGS.has(body.rating)) throw bad('"rating" must be "up" or "down".');
   if (body.comment !== undefined && (typeof body.comment !== 'string' || codePoints(body.comment, MAX_COMMENT_CHARS) > MAX_COMMENT_CHARS)) {
     throw bad(`"comment" must be a string of at most ${MAX_COMMENT_CHARS} characters.`);
