@@ -19,8 +19,6 @@ export interface AnswerCacheSettings {
   failure: StoreFailureMode;
 }
 
-export const CACHE_DEFAULTS = { maxEntryBytes: 256 * 1024, lockWaitMs: 15_000 } as const;
-
 /** The cache's settings from the handler's; `undefined` when the cache is off. */
 export function resolveCache(config: StoreConfig, timing: { totalTimeoutMs: number }): AnswerCacheSettings | undefined {
   const ttlSeconds = config.cacheTtlSeconds ?? 0;
@@ -28,8 +26,8 @@ export function resolveCache(config: StoreConfig, timing: { totalTimeoutMs: numb
   return {
     store: config.cacheStore ?? memoryAnswerCache({ maxBytes: config.cacheMaxBytes }),
     ttlSeconds,
-    maxEntryBytes: config.cacheMaxEntryBytes ?? CACHE_DEFAULTS.maxEntryBytes,
-    lockWaitMs: config.cacheLockWaitMs ?? CACHE_DEFAULTS.lockWaitMs,
+    maxEntryBytes: config.cacheMaxEntryBytes ?? 256 * 1024,
+    lockWaitMs: config.cacheLockWaitMs ?? 15_000,
     lockTtlMs: timing.totalTimeoutMs + 5_000,
     failure: config.storeFailure ?? 'fallback',
   };

@@ -1,7 +1,7 @@
 import type { Source, SourceAuthor } from '../protocol/types.js';
 
 /** Field names under which upstreams put their sources, in order of preference. */
-export const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
+const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
 
 type Obj = Record<string, unknown>;
 
