@@ -1,5 +1,6 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import { ProxyError } from './errors.js';
+import { isObject } from './sources.js';
 
 /** True when the Content-Type is JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`). */
 export function isJsonContentType(value: string | null): boolean {
@@ -77,7 +78,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   } catch {
     throw new ProxyError('malformed_json');
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 const isBotId = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= 256;
