@@ -20,7 +20,7 @@ export interface AnswerCacheSettings {
 }
 
 /** The cache's settings from the handler's; `undefined` when the cache is off. */
-export function resolveCache(config: StoreConfig, timing: { totalTimeoutMs: number }): AnswerCacheSettings | undefined {
+export function resolveCache(config: StoreConfig, resolved: { totalTimeoutMs: number; storeFailure: StoreFailureMode }): AnswerCacheSettings | undefined {
   const ttlSeconds = config.cacheTtlSeconds ?? 0;
   if (!(ttlSeconds > 0)) return undefined;
   return {
@@ -28,8 +28,8 @@ export function resolveCache(config: StoreConfig, timing: { totalTimeoutMs: numb
     ttlSeconds,
     maxEntryBytes: config.cacheMaxEntryBytes ?? 256 * 1024,
     lockWaitMs: config.cacheLockWaitMs ?? 15_000,
-    lockTtlMs: timing.totalTimeoutMs + 5_000,
-    failure: config.storeFailure ?? 'fallback',
+    lockTtlMs: resolved.totalTimeoutMs + 5_000,
+    failure: resolved.storeFailure,
   };
 }
 

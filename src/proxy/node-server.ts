@@ -90,13 +90,12 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
  */
 export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const host = options.host ?? '127.0.0.1';
-  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
   const onShutdown = options.onShutdown ?? (typeof handler.shutdown === 'function' ? handler.shutdown.bind(handler) : undefined);
   const inflight = new Set<ServerResponse>();
   let closing = false;
-  const listener = createNodeListener(handler, { host, drainTimeoutMs, closing: () => closing, overrideGlobalObjects: options.overrideGlobalObjects });
+  const listener = createNodeListener(handler, { host, drainTimeoutMs: options.drainTimeoutMs, closing: () => closing, overrideGlobalObjects: options.overrideGlobalObjects });
   let idle: (() => void) | undefined;
 
   const server = createServer(
