@@ -38,7 +38,7 @@ export async function fetchAnswer(ctx: RequestContext, body: AnswerRequest, sign
 }
 
 /** Reads every event into one result; an error event becomes the thrown failure. */
-export async function collect(events: AnswerEvents): Promise<AnswerResponse> {
+async function collect(events: AnswerEvents): Promise<AnswerResponse> {
   let answer = '';
   let sources: AnswerResponse['sources'] = [];
   for (;;) {
