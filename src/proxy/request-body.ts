@@ -22,35 +22,24 @@ export async function readRequestText(request: Request, maxBytes: number): Promi
   const length = request.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
   if (declared > maxBytes) throw new ProxyError('body_too_large');
-  // A declared length is enforced by the HTTP framing: such a body is read in one go.
-  if (Number.isInteger(declared)) {
-    try {
-      return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
-    } catch (error) {
-      if (error instanceof ProxyError) throw error;
-      throw new ProxyError('body_unreadable');
-    }
+  try {
+    // A declared length is enforced by the HTTP framing: such a body is read in one go.
+    return decodeUtf8(Number.isInteger(declared) ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body, maxBytes));
+  } catch (error) {
+    throw error instanceof ProxyError ? error : new ProxyError('body_unreadable');
   }
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+}
+
+/** A body of unknown length, counted as it arrives; past `maxBytes` it is cancelled and refused. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        reader.cancel().catch(() => {});
-        throw new ProxyError('body_too_large');
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof ProxyError) throw error;
-    throw new ProxyError('body_unreadable');
+  // Leaving the loop early (the throw) cancels the body.
+  for await (const chunk of body ?? []) {
+    if ((total += chunk.byteLength) > maxBytes) throw new ProxyError('body_too_large');
+    chunks.push(chunk);
   }
-  return decodeUtf8(new Uint8Array(await new Blob(chunks).arrayBuffer()));
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
