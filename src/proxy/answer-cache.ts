@@ -19,19 +19,17 @@ export interface AnswerCacheSettings {
   failure: StoreFailureMode;
 }
 
-export const CACHE_DEFAULTS = { maxEntryBytes: 256 * 1024, lockWaitMs: 15_000 } as const;
-
 /** The cache's settings from the handler's; `undefined` when the cache is off. */
-export function resolveCache(config: StoreConfig, timing: { totalTimeoutMs: number }): AnswerCacheSettings | undefined {
+export function resolveCache(config: StoreConfig, resolved: { totalTimeoutMs: number; storeFailure: StoreFailureMode }): AnswerCacheSettings | undefined {
   const ttlSeconds = config.cacheTtlSeconds ?? 0;
   if (!(ttlSeconds > 0)) return undefined;
   return {
     store: config.cacheStore ?? memoryAnswerCache({ maxBytes: config.cacheMaxBytes }),
     ttlSeconds,
-    maxEntryBytes: config.cacheMaxEntryBytes ?? CACHE_DEFAULTS.maxEntryBytes,
-    lockWaitMs: config.cacheLockWaitMs ?? CACHE_DEFAULTS.lockWaitMs,
-    lockTtlMs: timing.totalTimeoutMs + 5_000,
-    failure: config.storeFailure ?? 'fallback',
+    maxEntryBytes: config.cacheMaxEntryBytes ?? 256 * 1024,
+    lockWaitMs: config.cacheLockWaitMs ?? 15_000,
+    lockTtlMs: resolved.totalTimeoutMs + 5_000,
+    failure: resolved.storeFailure,
   };
 }
 
@@ -64,11 +62,6 @@ class Flight {
     return this.result !== undefined || this.error !== undefined || this.abandoned;
   }
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   changed(): void {
     for (const listener of [...this.listeners]) listener();
   }
@@ -97,7 +90,8 @@ class Flight {
         signal?.removeEventListener('abort', check);
         resolve();
       };
-      const off = this.subscribe(check);
+      const off = () => this.listeners.delete(check);
+      this.listeners.add(check);
       signal?.addEventListener('abort', check);
     });
   }
@@ -312,26 +306,13 @@ class FollowedEvents implements AnswerEvents {
   private sent = 0;
   private ended = false;
   private stopped: Failure | undefined;
-  private wake: (() => void) | undefined;
 
   constructor(private readonly flight: Flight) {}
 
   async next(): Promise<NormalisedEvent[]> {
     if (this.ended) return [];
     const flight = this.flight;
-    if (!this.stopped && this.sent === flight.events.length && !flight.settled) {
-      await new Promise<void>((resolve) => {
-        const off = flight.subscribe(() => {
-          off();
-          resolve();
-        });
-        this.wake = () => {
-          off();
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
+    await flight.until(() => this.stopped !== undefined || this.sent < flight.events.length || flight.settled);
     const events = flight.events.slice(this.sent);
     this.sent = flight.events.length;
     const terminal: NormalisedEvent | undefined = this.stopped
@@ -352,7 +333,8 @@ class FollowedEvents implements AnswerEvents {
 
   stop(failure?: Failure): void {
     this.stopped = failure ?? 'stream_broken';
-    this.wake?.();
+    // Wakes this follower's wait; the flight's other listeners check theirs again and go on waiting.
+    this.flight.changed();
   }
 }
 

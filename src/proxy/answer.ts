@@ -6,7 +6,6 @@ import { ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
 import { callUpstream } from './upstream.js';
-import { Utf8Pieces } from './utf8.js';
 
 /**
  * The upstream's answer, normalised: one whole result, or the project's stream events as the
@@ -39,7 +38,7 @@ export async function fetchAnswer(ctx: RequestContext, body: AnswerRequest, sign
 }
 
 /** Reads every event into one result; an error event becomes the thrown failure. */
-export async function collect(events: AnswerEvents): Promise<AnswerResponse> {
+async function collect(events: AnswerEvents): Promise<AnswerResponse> {
   let answer = '';
   let sources: AnswerResponse['sources'] = [];
   for (;;) {
@@ -54,27 +53,23 @@ export async function collect(events: AnswerEvents): Promise<AnswerResponse> {
 }
 
 async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResponse> {
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = '';
   let total = 0;
   try {
     for await (const chunk of upstream.body) {
       timers.touch();
       if ((total += chunk.byteLength) > maxBytes) throw new ProxyError('upstream_bad_answer');
-      chunks.push(chunk);
+      text += decoder.decode(chunk, { stream: true });
     }
+    text += decoder.decode();
   } catch (error) {
     timers.abortUpstream();
     throw error instanceof ProxyError ? error : new ProxyError(timers.reason ?? 'stream_broken');
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
+    json = JSON.parse(text);
   } catch {
     throw new ProxyError('upstream_bad_answer');
   }
@@ -93,7 +88,8 @@ const DRAIN_MS = 1_000;
 class UpstreamEvents implements AnswerEvents {
   private readonly normaliser: StreamNormaliser;
   private readonly parser: EventSourceParser;
-  private readonly decoder = new Utf8Pieces();
+  // Streaming: a character split across chunks is held back until the rest arrives.
+  private readonly decoder = new TextDecoder();
   private readonly chunks: AsyncIterator<Uint8Array>;
   private out: NormalisedEvent[] = [];
   private oversized = false;
@@ -138,11 +134,11 @@ class UpstreamEvents implements AnswerEvents {
       else if (result.done) {
         this.bodyEnded = true;
         // A final event without its blank line still counts on a clean end.
-        this.parser.feed(`${this.decoder.end()}\n\n`);
+        this.parser.feed(`${this.decoder.decode()}\n\n`);
         normaliser.end();
       } else {
         this.timers.touch();
-        this.parser.feed(this.decoder.decode(result.value));
+        this.parser.feed(this.decoder.decode(result.value, { stream: true }));
         if (this.oversized) normaliser.broken('upstream_event_too_large');
       }
     }

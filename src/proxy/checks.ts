@@ -1,10 +1,9 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import type { RateLimiter } from './config.js';
 import type { RequestContext } from './context.js';
-import { decideOrigin } from './cors.js';
 import { ProxyError } from './errors.js';
 import { checkRateLimit, clientAddressOf } from './rate-limit.js';
-import { isJsonContentType, parseAnswerRequest, readRequestText } from './request-body.js';
+import { isJsonContentType, parseAnswerRequest, parseFeedback, readRequestText, type Feedback } from './request-body.js';
 
 const warned = new WeakSet<object>();
 
@@ -38,13 +37,11 @@ export async function checkCaller(ctx: RequestContext, limiter: RateLimiter | un
   if (wait !== undefined) throw new ProxyError('rate_limited', { retryAfter: wait });
 }
 
-/** Sets the context's CORS decision from the request's `Origin`. */
-export function decideCors(ctx: RequestContext): void {
-  ctx.cors = decideOrigin(ctx.origin, ctx.url.host, ctx.cfg.allowedOrigins);
-}
+/** Largest feedback body in bytes. */
+const MAX_FEEDBACK_BYTES = 4 * 1024;
 
 /** Reads a JSON body of at most `maxBytes`, as text. */
-export function readJsonBody(ctx: RequestContext, maxBytes: number): Promise<string> {
+function readJsonBody(ctx: RequestContext, maxBytes: number): Promise<string> {
   if (!isJsonContentType(ctx.request.headers.get('content-type'))) throw new ProxyError('not_json_content_type');
   return readRequestText(ctx.request, maxBytes);
 }
@@ -53,9 +50,20 @@ export function readJsonBody(ctx: RequestContext, maxBytes: number): Promise<str
 export async function readAnswerRequest(ctx: RequestContext): Promise<AnswerRequest> {
   const { cfg, record } = ctx;
   const body = parseAnswerRequest(await readJsonBody(ctx, cfg.maxBodyBytes), cfg.maxMessageChars);
-  record.bot = body.bot_id;
   record.stream = body.stream;
   if (cfg.debug) record.message = body.message;
-  if (cfg.allowedBotIds.length > 0 && !cfg.allowedBotIds.includes(body.bot_id)) throw new ProxyError('bot_not_allowed');
+  return allowBot(ctx, body);
+}
+
+/** A feedback body, checked the same way. */
+export async function readFeedback(ctx: RequestContext): Promise<Feedback> {
+  return allowBot(ctx, parseFeedback(await readJsonBody(ctx, MAX_FEEDBACK_BYTES)));
+}
+
+/** Notes the body's bot in the log line, and refuses a bot that is not allowed. */
+function allowBot<T extends { bot_id: string }>(ctx: RequestContext, body: T): T {
+  const { allowedBotIds } = ctx.cfg;
+  ctx.record.bot = body.bot_id;
+  if (allowedBotIds.length > 0 && !allowedBotIds.includes(body.bot_id)) throw new ProxyError('bot_not_allowed');
   return body;
 }

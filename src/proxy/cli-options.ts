@@ -45,30 +45,33 @@ answers from its sample knowledge base, or from your documents: ANSWER_KB (a fol
 Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
 ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`.`;
 
+type Kind = 'text' | 'int' | 'list';
+
+/** Each flag: its environment variable, the option it sets, and how its value reads. */
 const FLAGS = {
-  'base-url': 'ANSWER_BASE_URL',
-  port: 'PORT',
-  host: 'HOST',
-  'allowed-origins': 'ALLOWED_ORIGINS',
-  'allowed-bot-ids': 'ALLOWED_BOT_IDS',
-  'rate-limit-per-minute': 'RATE_LIMIT_PER_MINUTE',
-  'trust-proxy': 'TRUST_PROXY',
-  'max-message-chars': 'MAX_MESSAGE_CHARS',
-  'max-body-bytes': 'MAX_BODY_BYTES',
-  'headers-timeout-ms': 'UPSTREAM_HEADERS_TIMEOUT_MS',
-  'idle-timeout-ms': 'UPSTREAM_IDLE_TIMEOUT_MS',
-  'total-timeout-ms': 'TOTAL_TIMEOUT_MS',
-  'heartbeat-ms': 'HEARTBEAT_MS',
-  'client-headers-timeout-ms': 'CLIENT_HEADERS_TIMEOUT_MS',
-  'client-request-timeout-ms': 'CLIENT_REQUEST_TIMEOUT_MS',
-  'shutdown-timeout-ms': 'SHUTDOWN_TIMEOUT_MS',
-  'redis-url': 'REDIS_URL',
-  'redis-failure-mode': 'REDIS_FAILURE_MODE',
-  'redis-key-prefix': 'REDIS_KEY_PREFIX',
-  'cache-ttl-seconds': 'CACHE_TTL_SECONDS',
-  'cache-max-entry-bytes': 'CACHE_MAX_ENTRY_BYTES',
-  'cache-max-bytes': 'CACHE_MAX_BYTES',
-} as const;
+  'base-url': ['ANSWER_BASE_URL', 'baseUrl', 'text'],
+  port: ['PORT', 'port', 'int'],
+  host: ['HOST', 'host', 'text'],
+  'allowed-origins': ['ALLOWED_ORIGINS', 'allowedOrigins', 'list'],
+  'allowed-bot-ids': ['ALLOWED_BOT_IDS', 'allowedBotIds', 'list'],
+  'rate-limit-per-minute': ['RATE_LIMIT_PER_MINUTE', 'rateLimitPerMinute', 'int'],
+  'trust-proxy': ['TRUST_PROXY', 'trustProxy', 'text'],
+  'max-message-chars': ['MAX_MESSAGE_CHARS', 'maxMessageChars', 'int'],
+  'max-body-bytes': ['MAX_BODY_BYTES', 'maxBodyBytes', 'int'],
+  'headers-timeout-ms': ['UPSTREAM_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', 'int'],
+  'idle-timeout-ms': ['UPSTREAM_IDLE_TIMEOUT_MS', 'idleTimeoutMs', 'int'],
+  'total-timeout-ms': ['TOTAL_TIMEOUT_MS', 'totalTimeoutMs', 'int'],
+  'heartbeat-ms': ['HEARTBEAT_MS', 'heartbeatMs', 'int'],
+  'client-headers-timeout-ms': ['CLIENT_HEADERS_TIMEOUT_MS', 'clientHeadersTimeoutMs', 'int'],
+  'client-request-timeout-ms': ['CLIENT_REQUEST_TIMEOUT_MS', 'clientRequestTimeoutMs', 'int'],
+  'shutdown-timeout-ms': ['SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs', 'int'],
+  'redis-url': ['REDIS_URL', 'redisUrl', 'text'],
+  'redis-failure-mode': ['REDIS_FAILURE_MODE', 'redisFailureMode', 'text'],
+  'redis-key-prefix': ['REDIS_KEY_PREFIX', 'redisKeyPrefix', 'text'],
+  'cache-ttl-seconds': ['CACHE_TTL_SECONDS', 'cacheTtlSeconds', 'int'],
+  'cache-max-entry-bytes': ['CACHE_MAX_ENTRY_BYTES', 'cacheMaxEntryBytes', 'int'],
+  'cache-max-bytes': ['CACHE_MAX_BYTES', 'cacheMaxBytes', 'int'],
+} as const satisfies Record<string, readonly [string, keyof CommandOptions, Kind]>;
 
 type Flag = keyof typeof FLAGS;
 
@@ -88,61 +91,35 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     strict: true,
   });
   if (values.help) return 'help';
-  const get = (flag: Flag): string | undefined => {
-    const value = (values as Record<string, unknown>)[flag] ?? env[FLAGS[flag]];
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-  };
-  const int = (flag: Flag): number | undefined => {
-    const value = get(flag);
-    if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value)) throw new Error(`--${flag} (${FLAGS[flag]}) must be a whole number, got "${value}"`);
-    return Number(value);
-  };
-  const list = (flag: Flag): string[] | undefined => get(flag)?.split(',').map((item) => item.trim()).filter(Boolean);
-  const trust = get('trust-proxy');
-  let trustProxy: boolean | number | undefined;
-  if (trust !== undefined) {
-    if (trust === 'true') trustProxy = true;
-    else if (trust === 'false') trustProxy = false;
-    else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
-    else throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
+  const read: Record<string, unknown> = {};
+  for (const [flag, [name, key, kind]] of Object.entries(FLAGS) as [Flag, (typeof FLAGS)[Flag]][]) {
+    const raw = values[flag] ?? env[name];
+    const value = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
+    if (value === undefined) continue;
+    if (kind === 'int' && !/^\d+$/.test(value)) throw new Error(`--${flag} (${name}) must be a whole number, got "${value}"`);
+    read[key] = kind === 'int' ? Number(value) : kind === 'list' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value;
   }
-  const failureMode = get('redis-failure-mode');
+  const { trustProxy: trust, redisFailureMode: failureMode, ...options } = read as Omit<CommandOptions, 'trustProxy' | 'redisFailureMode'> & { trustProxy?: string; redisFailureMode?: string };
+  let trustProxy: boolean | number | undefined;
+  if (trust === 'true' || trust === 'false') trustProxy = trust === 'true';
+  else if (trust !== undefined) {
+    if (!/^\d+$/.test(trust)) throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
+    trustProxy = Number(trust);
+  }
   if (failureMode !== undefined && failureMode !== 'fallback' && failureMode !== 'refuse') throw new Error(`--redis-failure-mode (REDIS_FAILURE_MODE) must be fallback or refuse, got "${failureMode}"`);
-  const redisUrl = get('redis-url');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
-  const port = int('port');
-  if (port !== undefined && port > 65535) throw new Error(`--port (PORT) must be at most 65535, got ${port}`);
-  const options: CommandOptions = {
-    apiKey: env.ANSWER_API_KEY || undefined,
-    baseUrl: get('base-url'),
-    port: port ?? 8787,
-    host: get('host') ?? '127.0.0.1',
-    allowedOrigins: list('allowed-origins'),
-    allowedBotIds: list('allowed-bot-ids'),
-    rateLimitPerMinute: int('rate-limit-per-minute'),
+  if (options.redisUrl !== undefined && !/^rediss?:\/\//.test(options.redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
+  if (options.port !== undefined && options.port > 65535) throw new Error(`--port (PORT) must be at most 65535, got ${options.port}`);
+  return {
+    ...options,
     trustProxy,
-    maxMessageChars: int('max-message-chars'),
-    maxBodyBytes: int('max-body-bytes'),
-    clientHeadersTimeoutMs: int('client-headers-timeout-ms'),
-    clientRequestTimeoutMs: int('client-request-timeout-ms'),
-    headersTimeoutMs: int('headers-timeout-ms'),
-    shutdownTimeoutMs: int('shutdown-timeout-ms'),
-    idleTimeoutMs: int('idle-timeout-ms'),
-    totalTimeoutMs: int('total-timeout-ms'),
-    heartbeatMs: int('heartbeat-ms'),
+    redisFailureMode: failureMode,
+    apiKey: env.ANSWER_API_KEY || undefined,
+    port: options.port ?? 8787,
+    host: options.host ?? '127.0.0.1',
     debug: values.debug === true || env.BOT_ANSWER_DEBUG === '1' || env.BOT_ANSWER_DEBUG === 'true',
     handleSignals: true,
-    redisUrl,
-    redisFailureMode: failureMode,
-    redisKeyPrefix: get('redis-key-prefix'),
-    cacheTtlSeconds: int('cache-ttl-seconds'),
-    cacheMaxEntryBytes: int('cache-max-entry-bytes'),
-    cacheMaxBytes: int('cache-max-bytes'),
     clearCache: values['clear-cache'] === true,
     // Demo mode serves the documents ANSWER_KB names, set up as for `npm run upstream`.
     localAnswerApi: env.ANSWER_API_KEY ? undefined : knowledgeBaseOptions(env),
   };
-  return options;
 }
-

@@ -1,45 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../protocol/types.js';
 
-/** Every way a request can fail, before or during a stream. */
-export type Failure =
-  | 'not_json_content_type'
-  | 'malformed_json'
-  | 'not_an_object'
-  | 'bad_message'
-  | 'empty_message'
-  | 'message_too_long'
-  | 'bad_bot_id'
-  | 'bad_inline_sources'
-  | 'bad_stream'
-  | 'body_too_large'
-  | 'body_unreadable'
-  | 'origin_not_allowed'
-  | 'bot_not_allowed'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'rate_limited'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'client_unknown'
-  | 'bad_feedback'
-  | 'upstream_unauthorized'
-  | 'upstream_unknown_bot'
-  | 'upstream_rejected'
-  | 'upstream_payment'
-  | 'upstream_rate_limited'
-  | 'upstream_failed'
-  | 'upstream_redirect'
-  | 'upstream_unreachable'
-  | 'upstream_bad_answer'
-  | 'upstream_event_too_large'
-  | 'upstream_headers_timeout'
-  | 'upstream_idle_timeout'
-  | 'total_timeout'
-  | 'stream_broken'
-  | 'shutting_down'
-  | 'store_unavailable'
-  | 'internal';
-
 /** What a failure looks like to the client: status (before a stream starts), code and message. */
 export interface FailureInfo {
   status: number;
@@ -54,7 +14,7 @@ export interface FailureInfo {
  * Messages are fixed strings: nothing from the upstream (its body, its errors, the key)
  * ever reaches a client.
  */
-export const FAILURES: Record<Failure, FailureInfo> = {
+export const FAILURES = {
   not_json_content_type: { status: 415, code: 'unsupported_media_type', message: 'Send the request as JSON with Content-Type: application/json.', outcome: 'rejected' },
   malformed_json: { status: 400, code: 'bad_request', message: 'The request body is not valid JSON.', outcome: 'rejected' },
   not_an_object: { status: 400, code: 'bad_request', message: 'The request body must be a JSON object {message, bot_id, inline_sources?, stream?}.', outcome: 'rejected' },
@@ -92,7 +52,10 @@ export const FAILURES: Record<Failure, FailureInfo> = {
   shutting_down: { status: 503, code: 'shutting_down', message: 'The server is restarting. Please try again.', outcome: 'shutdown' },
   store_unavailable: { status: 503, code: 'unavailable', message: 'The service is unavailable. Please try again in a moment.', outcome: 'store_unavailable' },
   internal: { status: 500, code: 'internal', message: 'Something went wrong on the server.', outcome: 'internal' },
-};
+} satisfies Record<string, FailureInfo>;
+
+/** Every way a request can fail, before or during a stream: a key of {@link FAILURES}. */
+export type Failure = keyof typeof FAILURES;
 
 /** A failure as a thrown value, so each check can stop the request where it finds a problem. */
 export class ProxyError extends Error {

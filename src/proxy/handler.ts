@@ -2,13 +2,13 @@ import type { AnswerRequest } from '../protocol/types.js';
 import { createAccessLog } from './access-log.js';
 import { fetchAnswer } from './answer.js';
 import { AnswerCache, resolveCache } from './answer-cache.js';
-import { checkCaller, decideCors, readAnswerRequest, readJsonBody } from './checks.js';
+import { checkCaller, readAnswerRequest, readFeedback } from './checks.js';
 import { resolveConfig, type HandlerContext, type ProxyConfig } from './config.js';
 import { JSON_HEADERS, RequestContext } from './context.js';
-import { preflightHeaders } from './cors.js';
+import { decideOrigin, preflightHeaders } from './cors.js';
 import { FAILURES, ProxyError, toProxyError } from './errors.js';
 import { memoryRateLimiter } from './rate-limit.js';
-import { MAX_COMMENT_CHARS, parseFeedback } from './request-body.js';
+import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
 import { RequestTimers } from './timers.js';
 import { fetchUpstream } from './upstream.js';
@@ -29,9 +29,6 @@ export interface ProxyHandler extends WebHandler {
   /** Removes every cached answer (resolves to how many, when the store can tell); 0 without a cache. */
   clearCache(): Promise<number | undefined>;
 }
-
-/** Largest feedback body in bytes. */
-const MAX_FEEDBACK_BYTES = 4 * 1024;
 
 /**
  * Creates the key-holding proxy as a Web-standard handler: `POST /api/answer` (JSON or the
@@ -66,7 +63,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     }
     const isFeedback = pathname === cfg.feedbackPath;
     if (pathname !== cfg.answerPath && !isFeedback) throw new ProxyError('not_found');
-    decideCors(ctx);
+    ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);
     if (request.method === 'OPTIONS') {
       if (ctx.cors === 'forbidden') throw new ProxyError('origin_not_allowed');
       const headers: Record<string, string> = {};
@@ -83,9 +80,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   }
 
   async function feedback(ctx: RequestContext): Promise<Response> {
-    const feedback = parseFeedback(await readJsonBody(ctx, MAX_FEEDBACK_BYTES));
-    if (cfg.allowedBotIds.length > 0 && !cfg.allowedBotIds.includes(feedback.bot_id)) throw new ProxyError('bot_not_allowed');
-    ctx.record.bot = feedback.bot_id;
+    const feedback = await readFeedback(ctx);
     ctx.record.outcome = 'feedback';
     const comment = feedback.comment === undefined ? undefined : log.redact(feedback.comment).slice(0, MAX_COMMENT_CHARS);
     log.event('info', 'feedback', { id: log.redact(feedback.request_id), bot: log.redact(feedback.bot_id), rating: feedback.rating, comment, user: ctx.user });

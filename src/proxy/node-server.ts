@@ -90,13 +90,12 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
  */
 export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const host = options.host ?? '127.0.0.1';
-  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
   const onShutdown = options.onShutdown ?? (typeof handler.shutdown === 'function' ? handler.shutdown.bind(handler) : undefined);
   const inflight = new Set<ServerResponse>();
   let closing = false;
-  const listener = createNodeListener(handler, { host, drainTimeoutMs, closing: () => closing, overrideGlobalObjects: options.overrideGlobalObjects });
+  const listener = createNodeListener(handler, { host, drainTimeoutMs: options.drainTimeoutMs, closing: () => closing, overrideGlobalObjects: options.overrideGlobalObjects });
   let idle: (() => void) | undefined;
 
   const server = createServer(
@@ -140,18 +139,24 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
         server.closeAllConnections();
         await stopped;
       }
-      if (options.handleSignals) {
-        const onSignal = (signal: NodeJS.Signals) => {
-          log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, open_requests: inflight.size }));
-          process.once(signal, () => process.exit(1));
-          void close().then(() => process.exit(0));
-        };
-        process.once('SIGTERM', onSignal);
-        process.once('SIGINT', onSignal);
-      }
+      if (options.handleSignals) exitOnSignals(close, log, () => ({ open_requests: inflight.size }));
       resolve({ server, url, port, close });
     });
   });
+}
+
+/** On SIGTERM or SIGINT: logs it, closes gracefully, then exits; a second signal exits at once. */
+export function exitOnSignals(close: () => Promise<void>, log: (line: string) => void, open: () => Record<string, number>): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, ...open() }));
+    process.once(signal, () => process.exit(1));
+    void close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
 }
 
 // Requests Node refuses before any handler runs (bad framing, oversized headers, slow clients)

@@ -1,6 +1,6 @@
 import type { Source } from '../protocol/types.js';
 import type { Failure } from './errors.js';
-import { findSources, normaliseSources } from './sources.js';
+import { findSources, isObject, normaliseSources } from './sources.js';
 
 /** What the normaliser produces: the project's stream events, before serialisation. */
 export type NormalisedEvent =
@@ -11,8 +11,6 @@ export type NormalisedEvent =
   | { type: 'error'; failure: Failure };
 
 type Obj = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Event names (SSE `event:` or a `type`/`event` field) by what they mean; compared lower-case. */
 const END = new Set(['done', 'end', 'complete', 'completed', 'finish', 'finished', 'stop', 'close', 'message_stop', 'response.completed', 'final']);

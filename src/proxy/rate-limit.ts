@@ -28,7 +28,7 @@ export async function checkRateLimit(limiter: RateLimiter, key: string, failure:
 }
 
 /** True inside Cloudflare Workers, where Cloudflare sets `CF-Connecting-IP` and a client cannot. */
-export function isWorkers(): boolean {
+function isWorkers(): boolean {
   return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
 }
 

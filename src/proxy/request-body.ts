@@ -1,5 +1,6 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import { ProxyError } from './errors.js';
+import { isObject } from './sources.js';
 
 /** True when the Content-Type is JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`). */
 export function isJsonContentType(value: string | null): boolean {
@@ -21,41 +22,24 @@ export async function readRequestText(request: Request, maxBytes: number): Promi
   const length = request.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
   if (declared > maxBytes) throw new ProxyError('body_too_large');
-  // A declared length is enforced by the HTTP framing: such a body is read in one go.
-  if (Number.isInteger(declared)) {
-    try {
-      return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
-    } catch (error) {
-      if (error instanceof ProxyError) throw error;
-      throw new ProxyError('body_unreadable');
-    }
+  try {
+    // A declared length is enforced by the HTTP framing: such a body is read in one go.
+    return decodeUtf8(Number.isInteger(declared) ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body, maxBytes));
+  } catch (error) {
+    throw error instanceof ProxyError ? error : new ProxyError('body_unreadable');
   }
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+}
+
+/** A body of unknown length, counted as it arrives; past `maxBytes` it is cancelled and refused. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        reader.cancel().catch(() => {});
-        throw new ProxyError('body_too_large');
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof ProxyError) throw error;
-    throw new ProxyError('body_unreadable');
+  // Leaving the loop early (the throw) cancels the body.
+  for await (const chunk of body ?? []) {
+    if ((total += chunk.byteLength) > maxBytes) throw new ProxyError('body_too_large');
+    chunks.push(chunk);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decodeUtf8(bytes);
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -75,22 +59,29 @@ function codePoints(text: string, stopAfter: number): number {
   return count;
 }
 
-/** Parses and checks the body of an answer request; only the four known fields are kept. */
-export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+/** The body's JSON object; `undefined` when it is JSON but not an object. */
+function parseObject(text: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new ProxyError('malformed_json');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProxyError('not_an_object');
-  const body = value as Record<string, unknown>;
+  return isObject(value) ? value : undefined;
+}
+
+const isBotId = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= 256;
+
+/** Parses and checks the body of an answer request; only the four known fields are kept. */
+export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+  const body = parseObject(text);
+  if (!body) throw new ProxyError('not_an_object');
   if (typeof body.message !== 'string') throw new ProxyError('bad_message');
   if (body.message.trim() === '') throw new ProxyError('empty_message');
   if (codePoints(body.message, maxMessageChars) > maxMessageChars) {
     throw new ProxyError('message_too_long', { detail: `The limit is ${maxMessageChars} characters.` });
   }
-  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw new ProxyError('bad_bot_id');
+  if (!isBotId(body.bot_id)) throw new ProxyError('bad_bot_id');
   if (body.inline_sources !== undefined && typeof body.inline_sources !== 'boolean') throw new ProxyError('bad_inline_sources');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new ProxyError('bad_stream');
   return {
@@ -116,16 +107,10 @@ export interface Feedback {
 
 /** Parses and checks a feedback body: `{request_id, bot_id, rating: "up" | "down", comment?}`. */
 export function parseFeedback(text: string): Feedback {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ProxyError('malformed_json');
-  }
-  const body = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  const body = parseObject(text) ?? {};
   const bad = (detail: string) => new ProxyError('bad_feedback', { detail });
   if (typeof body.request_id !== 'string' || body.request_id.trim() === '' || body.request_id.length > 200) throw bad('"request_id" must be the X-Request-Id of an answer.');
-  if (typeof body.bot_id !== 'string' || body.bot_id.trim() === '' || body.bot_id.length > 256) throw bad('"bot_id" must be a non-empty string.');
+  if (!isBotId(body.bot_id)) throw bad('"bot_id" must be a non-empty string.');
   if (typeof body.rating !== 'string' || !RATINGS.has(body.rating)) throw bad('"rating" must be "up" or "down".');
   if (body.comment !== undefined && (typeof body.comment !== 'string' || codePoints(body.comment, MAX_COMMENT_CHARS) > MAX_COMMENT_CHARS)) {
     throw bad(`"comment" must be a string of at most ${MAX_COMMENT_CHARS} characters.`);

@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { undiciUpstream } from './node-upstream.js';
-import { serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
+import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
 import { openStores, type SharedStateOptions } from './stores/open.js';
 import type { AnswerApiOptions } from '../upstream/options.js';
 
@@ -80,18 +80,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       await stores.close();
       stdoutLog?.flush();
     })());
-  if (options.handleSignals) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, open_streams: handler.activeStreams }));
-      process.once(signal, () => process.exit(1));
-      void close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-  }
+  if (options.handleSignals) exitOnSignals(close, log, () => ({ open_streams: handler.activeStreams }));
   return { ...server, close, handler, demo };
 }
 

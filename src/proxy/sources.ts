@@ -1,11 +1,18 @@
 import type { Source, SourceAuthor } from '../protocol/types.js';
 
 /** Field names under which upstreams put their sources, in order of preference. */
-export const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
+const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
 
 type Obj = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON object (not an array, not null). */
+export const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `fields` without its undefined ones, or `undefined` when none is left. */
+function defined<T extends object>(fields: T): T | undefined {
+  for (const key of Object.keys(fields) as (keyof T)[]) if (fields[key] === undefined) delete fields[key];
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
 
 function str(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string' && value !== '') return value;
@@ -39,14 +46,7 @@ function time(value: unknown): number | undefined {
 function author(value: unknown): SourceAuthor | undefined {
   if (typeof value === 'string' && value !== '') return { name: value };
   if (!isObject(value)) return undefined;
-  const result: SourceAuthor = {};
-  const name = str(value.name, value.display_name);
-  const email = str(value.email);
-  const photo = httpUrl(value.photo, value.avatar, value.image);
-  if (name !== undefined) result.name = name;
-  if (email !== undefined) result.email = email;
-  if (photo !== undefined) result.photo = photo;
-  return Object.keys(result).length > 0 ? result : undefined;
+  return defined<SourceAuthor>({ name: str(value.name, value.display_name), email: str(value.email), photo: httpUrl(value.photo, value.avatar, value.image) });
 }
 
 /** One upstream source item in the spec's shape: string fields only, `modified_time` a finite number or absent. */
@@ -58,31 +58,19 @@ export function normaliseSource(value: unknown): Source | undefined {
   if (!isObject(value)) return undefined;
   // LangChain-style documents keep their fields under `metadata`.
   const meta = isObject(value.metadata) ? value.metadata : {};
-  const source: Source = {};
-  const url = httpUrl(value.url, value.link, value.href, meta.url, meta.source);
-  const title = str(value.title, value.name, meta.title);
-  const appName = str(value.app_name, value.appName, meta.app_name);
-  const by = author(value.author ?? meta.author);
-  const snippet = str(value.snippet, value.excerpt, value.pageContent, value.text, meta.snippet);
-  const modified = time(value.modified_time ?? value.modifiedTime ?? meta.modified_time);
-  if (url !== undefined) source.url = url;
-  if (title !== undefined) source.title = title;
-  if (appName !== undefined) source.app_name = appName;
-  if (by !== undefined) source.author = by;
-  if (snippet !== undefined) source.snippet = snippet;
-  if (modified !== undefined) source.modified_time = modified;
-  return Object.keys(source).length > 0 ? source : undefined;
+  return defined<Source>({
+    url: httpUrl(value.url, value.link, value.href, meta.url, meta.source),
+    title: str(value.title, value.name, meta.title),
+    app_name: str(value.app_name, value.appName, meta.app_name),
+    author: author(value.author ?? meta.author),
+    snippet: str(value.snippet, value.excerpt, value.pageContent, value.text, meta.snippet),
+    modified_time: time(value.modified_time ?? value.modifiedTime ?? meta.modified_time),
+  });
 }
 
 /** A list of upstream sources (or a single one) as spec-shaped sources; unusable items are dropped. */
 export function normaliseSources(value: unknown): Source[] {
-  const items = Array.isArray(value) ? value : [value];
-  const result: Source[] = [];
-  for (const item of items) {
-    const source = normaliseSource(item);
-    if (source) result.push(source);
-  }
-  return result;
+  return (Array.isArray(value) ? value : [value]).map((item) => normaliseSource(item)).filter((source) => source !== undefined);
 }
 
 /** The sources an upstream object carries under any known alias (or `undefined` when none). */

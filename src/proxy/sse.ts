@@ -1,7 +1,6 @@
 import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
 import type { AnswerResponse } from '../protocol/types.js';
 import type { AnswerEvents } from './answer.js';
-import { DeadlineTimer } from './deadline-timer.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
 
@@ -52,7 +51,7 @@ const encoder = new TextEncoder();
 export class AnswerStream {
   readonly body: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
-  private readonly heartbeat = new DeadlineTimer(() => this.beat());
+  private heartbeat?: ReturnType<typeof setTimeout>;
   private lastOutputAt = Date.now();
   private bytes = 0;
   private failure: Failure | undefined;
@@ -117,7 +116,7 @@ export class AnswerStream {
   private finish(outcome: string): void {
     if (this.finished) return;
     this.finished = true;
-    this.heartbeat.clear();
+    clearTimeout(this.heartbeat);
     try {
       this.onEnd({ outcome, failure: this.failure, bytes: this.bytes });
     } catch {
@@ -126,7 +125,7 @@ export class AnswerStream {
   }
 
   private armHeartbeat(): void {
-    if (this.heartbeatMs > 0 && !this.finished) this.heartbeat.arm(this.lastOutputAt + this.heartbeatMs);
+    if (this.heartbeatMs > 0 && !this.finished) this.heartbeat = setTimeout(() => this.beat(), this.lastOutputAt + this.heartbeatMs - Date.now());
   }
 
   private beat(): void {

@@ -1,55 +1,52 @@
-import { DeadlineTimer } from './deadline-timer.js';
 import type { Failure } from './errors.js';
 
+type Timer = ReturnType<typeof setTimeout>;
+
 /**
- * Timeouts of one proxied request; when one fires it records why and aborts the upstream request.
- * The three deadlines (headers, idle, total) share one timer, armed for the earliest of them:
- * data arriving only moves the idle deadline, so a chunk costs a clock read, not a new timer.
+ * Timeouts of one proxied request (headers, idle, total), for any upstream client; when one fires
+ * it records why and aborts the upstream request. Data arriving costs a clock read, not a new timer:
+ * the idle timer, when it wakes, re-arms itself for whatever quiet time is left.
  */
 export class RequestTimers {
   /** Why the upstream request was stopped, if the proxy stopped it. */
   reason?: Failure;
-  private headersAt = Infinity;
-  private idleAt = Infinity;
-  private readonly totalAt: number;
-  private readonly timer = new DeadlineTimer(() => this.fire());
+  private headers?: Timer;
+  private idle?: Timer;
+  private readonly total?: Timer;
+  private lastDataAt = 0;
   private cleared = false;
 
   constructor(
-    /** Aborts the upstream request: an `AbortController`, or a `LightSignal`. */
+    /** Aborts the upstream request. */
     private readonly upstream: { abort(): void },
     private readonly limits: { headersTimeoutMs: number; idleTimeoutMs: number; totalTimeoutMs: number },
     startedAt: number,
   ) {
-    // Armed by startHeaders, which follows at once: one timer instead of two.
-    this.totalAt = limits.totalTimeoutMs > 0 ? startedAt + limits.totalTimeoutMs : Infinity;
+    if (limits.totalTimeoutMs > 0) this.total = setTimeout(() => this.stop('total_timeout'), startedAt + limits.totalTimeoutMs - Date.now());
   }
 
   /** Starts waiting for the upstream's response headers. */
   startHeaders(): void {
-    if (this.limits.headersTimeoutMs > 0) this.headersAt = Date.now() + this.limits.headersTimeoutMs;
-    this.arm();
+    if (this.limits.headersTimeoutMs > 0 && !this.cleared) this.headers = setTimeout(() => this.stop('upstream_headers_timeout'), this.limits.headersTimeoutMs);
   }
 
   /** Headers arrived: from now on the idle timeout counts. */
   headersArrived(): void {
-    this.headersAt = Infinity;
+    clearTimeout(this.headers);
     this.touch();
   }
 
   /** Upstream data arrived: restart the idle timeout. */
   touch(): void {
     if (this.limits.idleTimeoutMs <= 0 || this.reason || this.cleared) return;
-    this.idleAt = Date.now() + this.limits.idleTimeoutMs;
-    // A later deadline needs no new timer: the armed one wakes up earlier and re-arms.
-    this.arm();
+    this.lastDataAt = Date.now();
+    this.idle ??= setTimeout(this.idleCheck, this.limits.idleTimeoutMs);
   }
 
   /** Stops the upstream request for `failure` (the first reason wins). */
   stop(failure: Failure): void {
     if (!this.reason) this.reason = failure;
-    this.clear();
-    this.upstream.abort();
+    this.abortUpstream();
   }
 
   /** Aborts the upstream request without a failure (the client left, or the answer is complete). */
@@ -61,23 +58,14 @@ export class RequestTimers {
   /** Stops every timeout for good. */
   clear(): void {
     this.cleared = true;
-    this.timer.clear();
+    clearTimeout(this.headers);
+    clearTimeout(this.idle);
+    clearTimeout(this.total);
   }
 
-  /** Arms the timer for the earliest deadline, unless it is already armed for that time or sooner. */
-  private arm(): void {
-    if (!this.cleared) this.timer.arm(Math.min(this.headersAt, this.idleAt, this.totalAt));
-  }
-
-  private fire(): void {
-    const now = Date.now();
-    // The deadline that passed first names the failure.
-    let failure: Failure | undefined;
-    let first = Infinity;
-    if (this.headersAt <= now && this.headersAt < first) [failure, first] = ['upstream_headers_timeout', this.headersAt];
-    if (this.idleAt <= now && this.idleAt < first) [failure, first] = ['upstream_idle_timeout', this.idleAt];
-    if (this.totalAt <= now && this.totalAt < first) failure = 'total_timeout';
-    if (failure) this.stop(failure);
-    else this.arm();
-  }
+  private readonly idleCheck = (): void => {
+    const left = this.lastDataAt + this.limits.idleTimeoutMs - Date.now();
+    this.idle = left > 0 ? setTimeout(this.idleCheck, left) : undefined;
+    if (left <= 0) this.stop('upstream_idle_timeout');
+  };
 }

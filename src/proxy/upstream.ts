@@ -12,23 +12,10 @@ export function fetchUpstream(fetchFn: typeof fetch): UpstreamClient {
       // A browser-like fetch hides a redirect's status behind an opaque response.
       status: response.type === 'opaqueredirect' ? 302 : response.status,
       header: (name) => response.headers.get(name),
-      body: chunksOf(response.body),
+      // Leaving the iteration early cancels the body.
+      body: response.body ?? (async function* () {})(),
     };
   };
-}
-
-async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
 }
 
 /**

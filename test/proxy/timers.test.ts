@@ -16,7 +16,7 @@ async function watch(make: (abort: AbortController) => RequestTimers, steps: (ti
   return { reason: timers.reason, at };
 }
 
-describe('request timers (one timer for three deadlines)', () => {
+describe('request timers (headers, idle and total deadlines)', () => {
   it('headers timeout', async () => {
     const { reason } = await watch((a) => new RequestTimers(a, { headersTimeoutMs: 50, idleTimeoutMs: 1000, totalTimeoutMs: 5000 }, Date.now()));
     assert.equal(reason, 'upstream_headers_timeout');

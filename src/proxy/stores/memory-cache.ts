@@ -6,7 +6,7 @@ export interface MemoryAnswerCacheOptions {
   maxBytes?: number;
 }
 
-export const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   value: CachedAnswer;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import type { RateLimiter } from '../config.js';
+import { memoryRateLimiter } from '../rate-limit.js';
 import type { AnswerCacheStore, CachedAnswer, StoreFailureMode } from './types.js';
 
 /** Options of {@link createRedisStores}. */
@@ -66,7 +66,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
           duration: 60,
           keyPrefix: `${prefix}:rl`,
           rejectIfRedisNotReady: true,
-          insuranceLimiter: (options.failure ?? 'fallback') === 'fallback' ? new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: `${prefix}:rl` }) : undefined,
+          insuranceLimiter: (options.failure ?? 'fallback') === 'fallback' ? memoryRateLimiter(perMinute) : undefined,
         })
       : undefined;
   return {
