@@ -89,12 +89,11 @@ export async function fetchAnswer(
   endpoint: string,
   request: AnswerRequest,
   on: AnswerHandlers,
-  /** Aborts the request (the answer then fails with `aborted`). */
-  signal: AbortSignal,
+  /** The caller aborts it to stop the request (the answer then fails with `aborted`); aborted here when done. */
+  ctrl: AbortController,
   options: RequestOptions = {},
 ): Promise<boolean> {
   const { timeout = 60000 } = options;
-  const ctrl = new AbortController();
   let timedOut = false;
   let timer = 0;
   let last = performance.now();
@@ -103,11 +102,8 @@ export async function fetchAnswer(
     const wait = last + timeout - performance.now();
     return wait > 0 ? (timer = setTimeout(arm, wait) as unknown as number) : ((timedOut = true), ctrl.abort());
   };
-  // Removed when `ctrl` aborts, which `finally` always does (it also ends a stream left unread).
-  signal.addEventListener('abort', () => ctrl.abort(), { signal: ctrl.signal });
   arm();
   try {
-    if (signal.aborted) throw 0;
     const res = await post(endpoint, request, ctrl.signal, options);
     const id = res.headers.get('x-request-id');
     if (id) on.requestId?.(id);
@@ -128,13 +124,14 @@ export async function fetchAnswer(
       on.replace(data.answer ?? '');
       return data.answer_found !== false;
     }
-    let result: boolean | AnswerError | undefined;
+    let found: boolean | undefined;
     const parser = createParser({
+      // Runs inside `parser.feed`, so what it throws (an error event, a bad JSON payload) ends the read loop.
       onEvent({ event, data }) {
-        if (result !== undefined) return;
+        if (found !== undefined) return;
         const d = JSON.parse(data);
-        if (event == 'done') result = d.answer_found !== false;
-        else if (event == 'error') result = new AnswerError(d.code, d.message, d.retry_after);
+        if (event == 'done') found = d.answer_found !== false;
+        else if (event == 'error') throw new AnswerError(d.code, d.message, d.retry_after);
         else if (event == 'sources') on.sources(d.sources ?? []);
         // Unknown events are ignored, as the protocol allows it to grow.
         else if (event == 'delta' || event == 'replace') on[event](d.text);
@@ -142,7 +139,7 @@ export async function fetchAnswer(
     });
     const reader = res.body.getReader();
     const text = new TextDecoder();
-    while (result === undefined) {
+    while (found === undefined) {
       const asked = performance.now();
       const { done, value } = await reader.read();
       if (done) break;
@@ -151,19 +148,20 @@ export async function fetchAnswer(
       // After a read that had to wait for the network, wait READ_WAIT before the next: meanwhile the browser
       // gathers the network's small chunks, so 2,000 tiny events cost under two hundred reads, not 2,000. Data
       // already queued is read at once; a hidden page renders nothing, so it does not wait.
-      if (result === undefined && last - asked > 1 && !document.hidden) await new Promise((r) => setTimeout(r, READ_WAIT));
+      if (found === undefined && last - asked > 1 && !document.hidden) await new Promise((r) => setTimeout(r, READ_WAIT));
     }
-    if (typeof result == 'boolean') return result;
-    throw result ?? new AnswerError('stream_interrupted', 'The stream ended early');
+    if (found === undefined) throw new AnswerError('stream_interrupted', 'The stream ended early');
+    return found;
   } catch (e) {
     throw e instanceof AnswerError
       ? e
       : new AnswerError(
-          signal.aborted ? 'aborted' : timedOut ? 'timeout' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network',
+          timedOut ? 'timeout' : ctrl.signal.aborted ? 'aborted' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network',
           String(e),
         );
   } finally {
     clearTimeout(timer);
+    // Ends a stream left unread.
     ctrl.abort();
   }
 }

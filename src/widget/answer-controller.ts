@@ -44,7 +44,7 @@ export class AnswerController implements ReactiveController {
   async run(turn: Turn, renderer: StreamRenderer): Promise<void> {
     const host = this._host;
     this.stop();
-    const { signal } = (this._running = new AbortController());
+    const running = (this._running = new AbortController());
     Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0 });
     renderer.reset();
     host.requestUpdate();
@@ -62,7 +62,7 @@ export class AnswerController implements ReactiveController {
           },
           requestId: (id) => (turn.id = id),
         },
-        signal,
+        running,
         host,
       );
       turn.state = found ? 'done' : 'no-answer';
