@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { AnswerRequest, ErrorBody, Source } from '../protocol/types.js';
+import type { AnswerRequest, ErrorBody } from '../protocol/types.js';
 
 /** What the client reports while an answer arrives. */
 export interface AnswerHandlers {
@@ -7,8 +7,8 @@ export interface AnswerHandlers {
   delta(text: string): void;
   /** The whole answer so far, replacing what was shown. */
   replace(text: string): void;
-  /** The sources (the last call wins). */
-  sources(sources: Source[]): void;
+  /** The `sources` value as the server sent it, unchecked (the last call wins). */
+  sources(sources: unknown): void;
   /** The proxy's id for this request (its `X-Request-Id` response header), once the response starts. */
   requestId?(id: string): void;
 }
@@ -120,7 +120,7 @@ export async function fetchAnswer(
     if (!res.body || !/event-stream/.test(res.headers.get('content-type') ?? '')) {
       // JSON mode, or a server that answered a stream request with one complete answer.
       const data = await res.json();
-      on.sources(data.sources ?? []);
+      on.sources(data.sources);
       on.replace(data.answer ?? '');
       return data.answer_found !== false;
     }
@@ -132,7 +132,7 @@ export async function fetchAnswer(
         const d = JSON.parse(data);
         if (event == 'done') found = d.answer_found !== false;
         else if (event == 'error') throw new AnswerError(d.code, d.message, d.retry_after);
-        else if (event == 'sources') on.sources(d.sources ?? []);
+        else if (event == 'sources') on.sources(d.sources);
         // Unknown events are ignored, as the protocol allows it to grow.
         else if (event == 'delta' || event == 'replace') on[event](d.text);
       },
