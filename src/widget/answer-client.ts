@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { AnswerRequest, ErrorBody, Source } from '../protocol/types.js';
+import type { AnswerRequest, ErrorBody } from '../protocol/types.js';
 
 /** What the client reports while an answer arrives. */
 export interface AnswerHandlers {
@@ -7,8 +7,8 @@ export interface AnswerHandlers {
   delta(text: string): void;
   /** The whole answer so far, replacing what was shown. */
   replace(text: string): void;
-  /** The sources (the last call wins). */
-  sources(sources: Source[]): void;
+  /** The `sources` value as the server sent it, unchecked (the last call wins). */
+  sources(sources: unknown): void;
   /** The proxy's id for this request (its `X-Request-Id` response header), once the response starts. */
   requestId?(id: string): void;
 }
@@ -16,28 +16,29 @@ export interface AnswerHandlers {
 /** Headers a host adds to each request (e.g. `Authorization` with a short-lived token), possibly fetched first. */
 export type HeadersCallback = () => HeadersInit | Promise<HeadersInit>;
 
-/** How to send a request to the proxy. */
+/** How to send requests to the proxy: the element's settings. */
 export interface RequestOptions {
-  /** Aborts the request (the answer then fails with `aborted`). */
-  signal: AbortSignal;
-  /** Milliseconds to wait for each next byte, heartbeats included (default 60,000). */
+  /** Milliseconds to wait for each next byte of an answer, heartbeats included (default 60,000). */
   timeout?: number;
   /** Whether cookies and HTTP authentication go with it, as in `fetch` (default `same-origin`). */
   credentials?: RequestCredentials;
-  /** Called before the request; its headers are added (`content-type` stays JSON). */
-  headers?: HeadersCallback;
+  /** Called before each request; its headers are added (`content-type` stays JSON). */
+  getHeaders?: HeadersCallback;
 }
 
-/** A JSON POST to the proxy with the host's headers and credentials mode. */
-async function post(url: string, body: unknown, { signal, credentials, headers }: RequestOptions): Promise<Response> {
-  let h;
+/**
+ * A JSON POST to the proxy with the host's headers and credentials mode. Rejects with an {@link AnswerError}
+ * `headers` when the host's headers callback failed, or as `fetch` does.
+ */
+export async function post(url: string, body: unknown, signal: AbortSignal, { credentials, getHeaders }: RequestOptions = {}): Promise<Response> {
+  let headers;
   try {
-    h = new Headers(await headers?.());
+    headers = new Headers(await getHeaders?.());
   } catch (e) {
     throw new AnswerError('headers', 'getHeaders failed: ' + e);
   }
-  h.set('content-type', 'application/json');
-  return fetch(url, { method: 'POST', headers: h, body: JSON.stringify(body), credentials, signal });
+  headers.set('content-type', 'application/json');
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify(body), credentials, signal });
 }
 
 /** Body of `POST <feedback-endpoint>`: a visitor's rating of one answer, keyed by the proxy's request id. */
@@ -48,16 +49,6 @@ export interface FeedbackRequest {
   /** At most 1,000 characters. */
   comment?: string;
 }
-
-/**
- * Sends a visitor's rating to the proxy (`POST url`, answered 204). Resolves true when the proxy took it,
- * false on any failure (an HTTP error, no network, the host's headers callback failing): feedback is best effort.
- */
-export const sendFeedback = (url: string, feedback: FeedbackRequest, options: RequestOptions): Promise<boolean> =>
-  post(url, feedback, options).then(
-    (res) => res.ok,
-    () => false,
-  );
 
 /**
  * A failed request as a value: `code` is the proxy's error code, or one of the client's own:
@@ -89,29 +80,20 @@ const READ_WAIT = 50;
 /** The code for an error response without a JSON error body (an intermediary's page). */
 const CODE_BY_STATUS: Record<number, string> = { 404: 'unknown_bot', 429: 'rate_limited', 504: 'upstream_timeout' };
 
-async function httpError(res: Response): Promise<AnswerError> {
-  let body: Partial<ErrorBody> = {};
-  try {
-    body = (await res.json()).error ?? {};
-  } catch {
-    // Not JSON (an intermediary's error page): the status decides.
-  }
-  return new AnswerError(
-    body.code ?? CODE_BY_STATUS[res.status] ?? (res.status < 500 ? 'bad_request' : 'upstream_error'),
-    body.message ?? 'HTTP ' + res.status,
-    // The proxy sends delay-seconds (RFC 9110 also allows a date, which counts as unknown here).
-    +res.headers.get('retry-after')! || body.retry_after,
-  );
-}
-
 /**
  * Asks the proxy once: `POST endpoint` with `request`, streaming (`request.stream`) or JSON.
  * Never retries. Resolves with `answer_found` when the answer is complete; rejects with an
  * {@link AnswerError} (`headers` when the host's headers callback failed).
  */
-export async function fetchAnswer(endpoint: string, request: AnswerRequest, on: AnswerHandlers, options: RequestOptions): Promise<boolean> {
-  const { signal, timeout = 60000 } = options;
-  const ctrl = new AbortController();
+export async function fetchAnswer(
+  endpoint: string,
+  request: AnswerRequest,
+  on: AnswerHandlers,
+  /** The caller aborts it to stop the request (the answer then fails with `aborted`); aborted here when done. */
+  ctrl: AbortController,
+  options: RequestOptions = {},
+): Promise<boolean> {
+  const { timeout = 60000 } = options;
   let timedOut = false;
   let timer = 0;
   let last = performance.now();
@@ -120,37 +102,44 @@ export async function fetchAnswer(endpoint: string, request: AnswerRequest, on: 
     const wait = last + timeout - performance.now();
     return wait > 0 ? (timer = setTimeout(arm, wait) as unknown as number) : ((timedOut = true), ctrl.abort());
   };
-  // Removed when `ctrl` aborts, which `finally` always does (it also ends a stream left unread).
-  signal.addEventListener('abort', () => ctrl.abort(), { signal: ctrl.signal });
   arm();
   try {
-    if (signal.aborted) throw 0;
-    const res = await post(endpoint, request, { ...options, signal: ctrl.signal });
+    const res = await post(endpoint, request, ctrl.signal, options);
     const id = res.headers.get('x-request-id');
     if (id) on.requestId?.(id);
-    if (!res.ok) throw await httpError(res);
+    if (!res.ok) {
+      // Without a JSON error body (an intermediary's error page), the status decides.
+      const body: Partial<ErrorBody> = (await res.json().catch(() => 0))?.error ?? {};
+      throw new AnswerError(
+        body.code ?? CODE_BY_STATUS[res.status] ?? (res.status < 500 ? 'bad_request' : 'upstream_error'),
+        body.message ?? 'HTTP ' + res.status,
+        // The proxy sends delay-seconds (RFC 9110 also allows a date, which counts as unknown here).
+        +res.headers.get('retry-after')! || body.retry_after,
+      );
+    }
     if (!res.body || !/event-stream/.test(res.headers.get('content-type') ?? '')) {
       // JSON mode, or a server that answered a stream request with one complete answer.
       const data = await res.json();
-      on.sources(data.sources ?? []);
+      on.sources(data.sources);
       on.replace(data.answer ?? '');
       return data.answer_found !== false;
     }
-    let result: boolean | AnswerError | undefined;
+    let found: boolean | undefined;
     const parser = createParser({
+      // Runs inside `parser.feed`, so what it throws (an error event, a bad JSON payload) ends the read loop.
       onEvent({ event, data }) {
-        if (result !== undefined) return;
+        if (found !== undefined) return;
         const d = JSON.parse(data);
-        if (event == 'done') result = d.answer_found !== false;
-        else if (event == 'error') result = new AnswerError(d.code, d.message, d.retry_after);
-        else if (event == 'sources') on.sources(d.sources ?? []);
+        if (event == 'done') found = d.answer_found !== false;
+        else if (event == 'error') throw new AnswerError(d.code, d.message, d.retry_after);
+        else if (event == 'sources') on.sources(d.sources);
         // Unknown events are ignored, as the protocol allows it to grow.
         else if (event == 'delta' || event == 'replace') on[event](d.text);
       },
     });
     const reader = res.body.getReader();
     const text = new TextDecoder();
-    while (result === undefined) {
+    while (found === undefined) {
       const asked = performance.now();
       const { done, value } = await reader.read();
       if (done) break;
@@ -159,19 +148,20 @@ export async function fetchAnswer(endpoint: string, request: AnswerRequest, on: 
       // After a read that had to wait for the network, wait READ_WAIT before the next: meanwhile the browser
       // gathers the network's small chunks, so 2,000 tiny events cost under two hundred reads, not 2,000. Data
       // already queued is read at once; a hidden page renders nothing, so it does not wait.
-      if (result === undefined && last - asked > 1 && !document.hidden) await new Promise((r) => setTimeout(r, READ_WAIT));
+      if (found === undefined && last - asked > 1 && !document.hidden) await new Promise((r) => setTimeout(r, READ_WAIT));
     }
-    if (typeof result == 'boolean') return result;
-    throw result ?? new AnswerError('stream_interrupted', 'The stream ended early');
+    if (found === undefined) throw new AnswerError('stream_interrupted', 'The stream ended early');
+    return found;
   } catch (e) {
     throw e instanceof AnswerError
       ? e
       : new AnswerError(
-          signal.aborted ? 'aborted' : timedOut ? 'timeout' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network',
+          timedOut ? 'timeout' : ctrl.signal.aborted ? 'aborted' : !navigator.onLine ? 'offline' : e instanceof SyntaxError ? 'upstream_error' : 'network',
           String(e),
         );
   } finally {
     clearTimeout(timer);
+    // Ends a stream left unread.
     ctrl.abort();
   }
 }

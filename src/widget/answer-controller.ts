@@ -1,18 +1,16 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { fetchAnswer, sendFeedback, type AnswerError, type HeadersCallback, type RequestOptions } from './answer-client.js';
+import { fetchAnswer, post, type AnswerError, type FeedbackRequest, type RequestOptions } from './answer-client.js';
 import { emit } from './events.js';
 import type { StreamRenderer } from './markdown/stream-renderer.js';
 import type { Turn } from './thread.js';
 
 /** What the controller reads from its element: where and how to ask. */
-export interface AnswerHost extends ReactiveControllerHost, EventTarget {
+export interface AnswerHost extends ReactiveControllerHost, EventTarget, RequestOptions {
   botId: string;
   endpoint: string;
   inlineSources: boolean;
   stream: boolean;
   timeout: number;
-  credentials: RequestCredentials;
-  getHeaders?: HeadersCallback;
   /** POST ratings to the proxy (otherwise they are events only). */
   feedback: boolean;
   feedbackEndpoint: string;
@@ -46,7 +44,7 @@ export class AnswerController implements ReactiveController {
   async run(turn: Turn, renderer: StreamRenderer): Promise<void> {
     const host = this._host;
     this.stop();
-    const { signal } = (this._running = new AbortController());
+    const running = (this._running = new AbortController());
     Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0 });
     renderer.reset();
     host.requestUpdate();
@@ -64,7 +62,8 @@ export class AnswerController implements ReactiveController {
           },
           requestId: (id) => (turn.id = id),
         },
-        this._options(signal),
+        running,
+        host,
       );
       turn.state = found ? 'done' : 'no-answer';
       emit(host, 'bot-answer-done', { answer: renderer.text, answer_found: found, sources: turn.sources, requestId: turn.id });
@@ -93,15 +92,12 @@ export class AnswerController implements ReactiveController {
     host.requestUpdate();
     emit(host, 'bot-answer-feedback', { value, question: turn.q, answer: turn.a, requestId: turn.id, comment });
     if (!host.feedback || !turn.id) return;
-    const body = { request_id: turn.id, bot_id: host.botId, rating: value, comment: comment?.slice(0, 1000) };
-    if (await sendFeedback(host.feedbackEndpoint || host.endpoint.replace(/\/?$/, '/feedback'), body, this._options())) {
+    const body: FeedbackRequest = { request_id: turn.id, bot_id: host.botId, rating: value, comment: comment?.slice(0, 1000) };
+    const url = host.feedbackEndpoint || host.endpoint.replace(/\/?$/, '/feedback');
+    // Best effort: an HTTP error, no network or the host's headers callback failing all count as not taken.
+    if ((await post(url, body, AbortSignal.timeout(host.timeout), host).catch(() => undefined))?.ok) {
       turn.rated = comment ? 'comment' : 'rating';
       host.requestUpdate();
     }
-  }
-
-  private _options(signal = AbortSignal.timeout(this._host.timeout)): RequestOptions {
-    const host = this._host;
-    return { signal, timeout: host.timeout, credentials: host.credentials, headers: host.getHeaders };
   }
 }

@@ -234,21 +234,11 @@ export class BotAnswer extends LitElement {
   }
 
   /** Asks `turn`'s question (again, for Retry) and keeps the thread saved as it goes. */
-  private async _answer(turn: Turn) {
+  private _answer(turn: Turn) {
     const view = this._viewOf(turn);
     view.sourcesOpen = false;
     this._followEnd = true;
-    const answered = this._answers.run(turn, view.renderer);
-    this._saveThread();
-    await answered;
-    this._saveThread();
-  }
-
-  private async _rate(turn: Turn, value: 'up' | 'down', comment?: string) {
-    const rated = this._answers.rate(turn, value, comment);
-    this._saveThread();
-    await rated;
-    this._saveThread();
+    this._saveThread(this._answers.run(turn, view.renderer));
   }
 
   /** The view of `turn`, made on first use: its answer container and the renderer that owns it. */
@@ -267,8 +257,13 @@ export class BotAnswer extends LitElement {
     return view;
   }
 
-  private _saveThread() {
+  /** Saves the thread (with `persist`), and again once `change` (an answer or a rating arriving) settles. */
+  private async _saveThread(change?: Promise<void>) {
     if (this.persist) saveThread(this.botId, this._turns);
+    if (change) {
+      await change;
+      this._saveThread();
+    }
   }
 
   private _scrollToEnd() {
@@ -362,7 +357,7 @@ export class BotAnswer extends LitElement {
       ['up', 'down'] as const
     ).map(
       (value) =>
-        html`<button aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() => this._rate(turn, value)}>${
+        html`<button aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() => this._saveThread(this._answers.rate(turn, value))}>${
           value == 'up' ? '👍' : '👎'
         }</button>`,
     )}${turn.rated ? html`<span class="note" role="status">${t.thanks}</span>` : _}${
@@ -428,7 +423,7 @@ export class BotAnswer extends LitElement {
   private _onComment(e: SubmitEvent, turn: Turn) {
     e.preventDefault();
     const comment = (e.target as HTMLFormElement).querySelector('input')!.value.trim();
-    if (comment) this._rate(turn, 'down', comment);
+    if (comment) this._saveThread(this._answers.rate(turn, 'down', comment));
   }
 
   private _onThreadScroll() {

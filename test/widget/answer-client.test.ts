@@ -34,7 +34,7 @@ const count = async (id: string) => +(await (await fetch(`/stub/count?bot=${enco
 describe('answer-client', () => {
   it('streams deltas and sources split at awkward boundaries, then resolves answer_found', async () => {
     const { out, on } = collect();
-    const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, on, { signal: new AbortController().signal });
+    const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, on, new AbortController());
     expect(found).to.equal(true);
     expect(out.text).to.match(/^Flights under six hours.*\[\[3\]\]\(https:\/\/wiki.example.com\/other\)\.$/s);
     expect(out.deltas).to.be.greaterThan(3);
@@ -44,41 +44,41 @@ describe('answer-client', () => {
   it('uses the JSON mode when stream is false, with the same result', async () => {
     const a = collect();
     const b = collect();
-    await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, a.on, { signal: new AbortController().signal });
-    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: false }, b.on, { signal: new AbortController().signal })).to.equal(true);
+    await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, a.on, new AbortController());
+    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: false }, b.on, new AbortController())).to.equal(true);
     expect(b.out.text).to.equal(a.out.text);
     expect(b.out.sources).to.deep.equal(a.out.sources);
   });
 
   it('reports answer_found false', async () => {
     const { on } = collect();
-    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('noanswer'), stream: true }, on, { signal: new AbortController().signal })).to.equal(false);
+    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('noanswer'), stream: true }, on, new AbortController())).to.equal(false);
   });
 
   it('applies replace events', async () => {
     const { out, on } = collect();
-    await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('replace'), stream: true }, on, { signal: new AbortController().signal });
+    await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('replace'), stream: true }, on, new AbortController());
     expect(out.text).not.to.contain('Draft');
     expect(out.text).to.match(/^Flights/);
   });
 
   it('maps HTTP errors to codes, with the wait from Retry-After, and never retries', async () => {
     const id = bot('rate');
-    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: id }, collect().on, { signal: new AbortController().signal }));
+    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: id }, collect().on, new AbortController()));
     expect([e.code, e.retry_after]).to.deep.equal(['rate_limited', 7]);
     expect(await count(id)).to.equal(1);
-    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('unknown') }, collect().on, { signal: new AbortController().signal }))).code).to.equal('unknown_bot');
-    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('down') }, collect().on, { signal: new AbortController().signal }))).code).to.equal('upstream_error');
+    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('unknown') }, collect().on, new AbortController()))).code).to.equal('unknown_bot');
+    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('down') }, collect().on, new AbortController()))).code).to.equal('upstream_error');
     // A non-JSON error page: the status decides.
-    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('gateway') }, collect().on, { signal: new AbortController().signal }))).code).to.equal('upstream_timeout');
+    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('gateway') }, collect().on, new AbortController()))).code).to.equal('upstream_timeout');
   });
 
   it('reports a terminal error event and a stream cut short', async () => {
     const { out, on } = collect();
-    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('midfail'), stream: true }, on, { signal: new AbortController().signal }));
+    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('midfail'), stream: true }, on, new AbortController()));
     expect(e.code).to.equal('upstream_timeout');
     expect(out.text).not.to.equal('');
-    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('cut'), stream: true }, collect().on, { signal: new AbortController().signal }))).code).to.equal(
+    expect((await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('cut'), stream: true }, collect().on, new AbortController()))).code).to.equal(
       'stream_interrupted',
     );
   });
@@ -93,7 +93,7 @@ describe('answer-client', () => {
       if (!open) (batches++, (open = true), setTimeout(() => (open = false)));
       return delta(s);
     };
-    const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long'), stream: true }, on, { signal: new AbortController().signal });
+    const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long'), stream: true }, on, new AbortController());
     expect(found).to.equal(true);
     expect(out.text).to.match(/^## Part 1\n[^]*The end\.$/);
     // The stub writes ~90 bytes a millisecond apart: read as they come, nearly every delta would be its own batch.
@@ -102,14 +102,14 @@ describe('answer-client', () => {
   });
 
   it('gives up with timeout when nothing arrives for too long', async () => {
-    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('hang'), stream: true }, collect().on, { signal: new AbortController().signal, timeout: 300 }));
+    const e = await failure(fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('hang'), stream: true }, collect().on, new AbortController(), { timeout: 300 }));
     expect(e.code).to.equal('timeout');
   });
 
   it('stops at once when aborted, keeping what arrived', async () => {
     const ctrl = new AbortController();
     const { out, on } = collect();
-    const p = fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long+slow'), stream: true }, on, { signal: ctrl.signal });
+    const p = fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long+slow'), stream: true }, on, ctrl);
     while (!out.text) await new Promise((r) => setTimeout(r, 10));
     const t0 = performance.now();
     ctrl.abort();
@@ -121,7 +121,7 @@ describe('answer-client', () => {
 
   it('reports network failures', async () => {
     // Port 9 (discard) on loopback refuses the connection.
-    const e = await failure(fetchAnswer('http://127.0.0.1:9/answer', { message: 'q', bot_id: 'x' }, collect().on, { signal: new AbortController().signal }));
+    const e = await failure(fetchAnswer('http://127.0.0.1:9/answer', { message: 'q', bot_id: 'x' }, collect().on, new AbortController()));
     expect(e.code).to.equal('network');
   });
 });

@@ -42,12 +42,9 @@ const MAX_WAIT = 250;
  * committed ones never change. Citations are `sup > a.citation[data-citation]`, also for delegation.
  */
 export class StreamRenderer {
-  /** Called after every DOM update. */
-  onUpdate?: () => void;
   /** Characters lexed by the last flush, and the uncommitted length it started from (for tests and tuning). */
   lastFlush = { lexed: 0, tail: 0 };
 
-  private _options: RenderOptions;
   private _raw = '';
   /** `raw` with line endings normalised here (not by marked), so committed offsets index the string we lex. */
   private _src = '';
@@ -69,10 +66,10 @@ export class StreamRenderer {
    * @param container The element the answer is rendered into; the renderer owns its children.
    * @param options `images` allows `<img>`; `onUpdate` is called after each DOM update.
    */
-  constructor(readonly container: HTMLElement, options: StreamRendererOptions = {}) {
-    this._options = { images: options.images };
-    this.onUpdate = options.onUpdate;
-  }
+  constructor(
+    readonly container: HTMLElement,
+    private readonly _options: StreamRendererOptions = {},
+  ) {}
 
   /** The whole text received so far, exactly as appended. */
   get text(): string {
@@ -189,7 +186,7 @@ export class StreamRenderer {
     this._liveNodes = [...frag.childNodes];
     c.append(frag);
     this._liveSource = live.slice(done.length);
-    this.onUpdate?.();
+    this._options.onUpdate?.();
   }
 
   /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */
