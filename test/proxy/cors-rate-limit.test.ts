@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ask, assertNoKeyLeak, newKey, rawUpstream, send, startTestProxy, type RawUpstream, type TestProxy } from './helpers.js';
+import { ask, assertNoKeyLeak, newKey, okUpstream, send, startTestProxy, type RawUpstream, type TestProxy } from './helpers.js';
 
 let upstream: RawUpstream;
 const key = newKey();
 
 before(async () => {
-  upstream = await rawUpstream((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"answer":"ok","answer_found":true,"sources":[]}');
-  });
+  upstream = await okUpstream();
 });
 after(async () => {
   await upstream.close();

@@ -225,3 +225,11 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An upstream that answers every request with one short, complete JSON answer. */
+export function okUpstream(): Promise<RawUpstream> {
+  return rawUpstream((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"answer":"ok","answer_found":true,"sources":[]}');
+  });
+}

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createProxyHandler, PROTOCOL_HEADER, type ProxyConfig } from '../../src/proxy/index.js';
-import { ask, assertNoKeyLeak, newKey, observe, rawUpstream, send, startTestProxy, type RawUpstream } from './helpers.js';
+import { ask, assertNoKeyLeak, newKey, observe, okUpstream, send, startTestProxy, type RawUpstream } from './helpers.js';
 
 let upstream: RawUpstream;
 const key = newKey();
 
 before(async () => {
-  upstream = await rawUpstream((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"answer":"ok","answer_found":true,"sources":[]}');
-  });
+  upstream = await okUpstream();
 });
 after(async () => {
   await upstream.close();
