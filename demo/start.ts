@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   }
   try {
     const running = await startDemoServer({ ...options, handleSignals: true });
-    const how = running.demo ? 'demo mode: answers from the local Answer API and its sample knowledge base' : 'answers from ANSWER_BASE_URL';
+    const kb = options.localAnswerApi?.kb;
+    const how = running.demo ? `demo mode: answers from the local Answer API and ${kb ? `the documents in ${kb}` : 'its sample knowledge base'}` : 'answers from ANSWER_BASE_URL';
     console.log(`\n  bot-answer demo (${how})\n  Open ${running.url}/ in your browser. Ctrl+C stops it.\n`);
   } catch (error) {
     const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${options.port} is in use: set PORT to another port` : (error as Error).message;
