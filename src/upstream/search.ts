@@ -15,7 +15,7 @@ export interface SearchHit {
    * matched only by prefix or typo counts half.
    */
   coverage: number;
-  /** How telling the matched terms are, in units of the rarest possible term's IDF. */
+  /** How telling the matched terms are, in units of the IDF of a term found in one passage (the most telling a match can be). */
   strength: number;
 }
 
@@ -243,7 +243,7 @@ export class PassageIndex {
     const terms = this.#telling([...new Set(termsOf(question, tokenize))]);
     const total = terms.reduce((sum, term) => sum + this.#idf(term), 0);
     if (terms.length === 0) return [];
-    const rarest = this.#idf('');
+    const rarest = this.#rarestIdf();
     // The question's word pairs joined, where the knowledge base has that compound; a match
     // of one counts for the words it joins.
     const compounds = joinedPairs(question).flatMap(({ joined, parts }) => {
@@ -317,6 +317,11 @@ export class PassageIndex {
     const limit = this.#passages.length * COMMON_SHARE;
     const telling = terms.filter((term) => (this.#documentFrequency.get(term) ?? 0) <= limit);
     return telling.length ? telling : terms;
+  }
+
+  /** The IDF of a term found in one passage: the most telling a matched term can be. */
+  #rarestIdf(): number {
+    return Math.log(1 + (this.#passages.length - 0.5) / 1.5);
   }
 
   /** BM25's inverse document frequency; a term in no passage gets the highest. */

@@ -196,3 +196,26 @@ describe('compound and split forms of a word', () => {
     assert.equal(result.answer_found, false);
   });
 });
+
+describe('a folder of one page', () => {
+  let dir: string;
+  let api: RunningAnswerApi;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-one-page-'));
+    await writeFile(join(dir, 'deploys.md'), '# Deploys\n\nRun `deploy rollback` to put the previous release of the quokka service back.\n');
+    api = await startAnswerApi({ kb: dir, keys: [KEY], watch: false, kbBaseUrl: 'https://docs.example.com/' });
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // Every word is in every passage here, so rarity cannot tell words apart: a matched word still counts.
+  it('answers a one-word question from it, and refuses one it does not cover', async () => {
+    const found = (await (await ask(api, { message: 'rollback?', bot_id: 'demo' })).json()) as AnswerResponse;
+    assert.equal(found.answer_found, true);
+    assert.equal(found.sources[0]?.url, 'https://docs.example.com/deploys');
+    const missed = (await (await ask(api, { message: 'How do I bake sourdough bread?', bot_id: 'demo' })).json()) as AnswerResponse;
+    assert.equal(missed.answer_found, false);
+  });
+});
