@@ -76,6 +76,13 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
       // While the response is written, a quiet socket is a client that stopped reading (a stream sends
       // heartbeats); once it is done, the server's keep-alive timeout takes over.
       outgoing.setTimeout(drainTimeoutMs, () => outgoing.destroy());
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        // The adapter flushes a stream's headers on their own: held until the first event is written (in this turn of
+        // the event loop, when it is ready), both leave in one write.
+        const socket = incoming.socket;
+        socket.cork();
+        setImmediate(() => socket.uncork());
+      }
       return response;
     },
     { hostname: options.host ?? 'localhost', overrideGlobalObjects: options.overrideGlobalObjects ?? false },

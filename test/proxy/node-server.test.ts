@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createProxyHandler, serveNode } from '../../src/proxy/node.js';
 import { ask, assertNoKeyLeak, newKey, observe, parseStream, rawUpstream, replay, send, sleep, startTestProxy } from './helpers.js';
@@ -42,6 +42,44 @@ describe('node adapter', { timeout: 60_000 }, () => {
       await upstream.close();
     }
   });
+
+  // The command's server lets the adapter replace the global Response (the adapter then flushes headers on their own).
+  for (const overrideGlobalObjects of [false, true]) {
+    it(`sends the stream headers and a first event that is ready in one write (globals ${overrideGlobalObjects ? 'replaced' : 'kept'})`, async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const upstream = await rawUpstream(async (_req, res) => {
+        res.writeHead(200, sse);
+        res.write('event: delta\ndata: {"text":"first"}\n\n');
+        await held;
+        res.end('event: done\ndata: {}\n\n');
+      });
+      const proxy = await startTestProxy({ apiKey: key, baseUrl: upstream.url }, { overrideGlobalObjects });
+      // What the server hands the kernel, write by write (a client in the same process could read two writes as one).
+      const writes: string[] = [];
+      proxy.server.server.once('connection', (socket: Socket) => {
+        // Node's one path to the kernel for both write and writev.
+        const internal = socket as Socket & { _writeGeneric(writev: boolean, data: unknown, ...rest: unknown[]): void };
+        const write = internal._writeGeneric.bind(socket);
+        internal._writeGeneric = (writev, data, ...rest) => {
+          writes.push(writev ? (data as { chunk: unknown }[]).map((d) => String(d.chunk)).join('') : String(data));
+          write(writev, data, ...rest);
+        };
+      });
+      try {
+        const response = await streamRequest(proxy.url);
+        const reader = response.body!.getReader();
+        await reader.read();
+        assert.match(writes[0] ?? '', /^HTTP\/1\.1 200 [^]*event: delta\ndata: \{"text":"first"\}/);
+        release();
+        await reader.cancel();
+      } finally {
+        release();
+        await proxy.close();
+        await upstream.close();
+      }
+    });
+  }
 
   it('reuses one keep-alive upstream connection for successive requests', async () => {
     let connections = 0;
