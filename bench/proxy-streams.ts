@@ -101,16 +101,18 @@ export async function benchProxyStreams(report: Report, servers: { upstream: Ser
   for (const p of [50, 99] as const) {
     const ours = percentile(through.map((o) => o.ttfb).filter(Number.isFinite), p);
     const base = percentile(direct.map((o) => o.ttfb).filter(Number.isFinite), p);
+    const added = ours - base;
     report.add({
       section: 'proxy-streams',
       id: `ttfb.p${p}.added`,
       label: `time to first event added, p${p}`,
-      value: ours - base,
+      value: added,
       unit: 'ms',
       baseline: { label: 'direct', value: base },
-      ratio: Math.round((ours / base) * 1000) / 1000,
-      ...(p === 99 ? { goal: '<= 1.5x direct', met: ours <= 1.5 * base } : {}),
-      note: `${options.streams} streams in two halves, each started within ${options.rampMs / 2} ms; upstream paced; ratio: through the proxy / direct`,
+      ratio: Math.round((added / base) * 1000) / 1000,
+      // Issue 13: "TTFB p99 added under the 1,000-stream ramp at most 1.5x the direct figure".
+      ...(p === 99 ? { goal: 'added <= 1.5x direct', met: added <= 1.5 * base } : {}),
+      note: `${options.streams} streams in two halves, each started within ${options.rampMs / 2} ms; upstream paced; ratio: added / direct (through the proxy / direct: ${(ours / base).toFixed(2)}x)`,
     });
   }
   const [halfway, full] = readings;
