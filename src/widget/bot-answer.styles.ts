@@ -43,8 +43,6 @@ td,th{border:1px solid var(--bd);padding:2px 6px}
 [part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .meta{display:flex;gap:var(--s)}
 .meta,.status,.hint{font-size:.85em}
-.av{position:relative;display:inline-grid;place-items:center;width:20px;height:20px;margin-inline-end:4px;vertical-align:middle;border-radius:50%;background:var(--sb);font-size:9px;overflow:hidden}
-.av img{position:absolute}
 [part=source] p{max-height:4.5em;overflow:hidden}
 ul.sg{padding:0;list-style:none}
 textarea{flex:1;font-size:max(16px,1em)}

@@ -7,7 +7,7 @@ import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './c
 import { emit } from './events.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { StreamRenderer } from './markdown/stream-renderer.js';
-import { cap, initials, safeUrl, sourceDate } from './source-format.js';
+import { cap, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
 import { loadThread, saveThread, type Turn } from './thread.js';
 
@@ -52,7 +52,7 @@ interface View {
  * @cssprop --bot-answer-accent - Buttons, links and focus ring.
  * @cssprop --bot-answer-accent-fg - Text on the accent colour.
  * @cssprop --bot-answer-border - Borders.
- * @cssprop --bot-answer-subtle - Background of questions, code and avatars.
+ * @cssprop --bot-answer-subtle - Background of questions and code.
  * @cssprop --bot-answer-error - Error text.
  * @cssprop --bot-answer-font - Font family.
  * @cssprop --bot-answer-font-size - Base font size.
@@ -371,7 +371,6 @@ export class BotAnswer extends LitElement {
     const href = safeUrl(s.url);
     const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
     const name = cap(s.author?.name, 100);
-    const photo = safeUrl(s.author?.photo, /^https:\/\//i);
     const date = sourceDate(s.modified_time);
     return html`<li part="source" tabindex="-1">${
       href
@@ -379,14 +378,7 @@ export class BotAnswer extends LitElement {
             emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}><bdi>${title}</bdi></a>`
         : html`<bdi>${title}</bdi>`
     }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : _}${
-      name
-        ? html`<span><span class="av" aria-hidden="true">${initials(name)}${
-            photo
-              ? html`<img src=${photo} alt="" width="20" height="20" loading="lazy" referrerpolicy="no-referrer" @error=${(e: Event) =>
-                  ((e.target as HTMLElement).hidden = true)}>`
-              : _
-          }</span><bdi>${name}</bdi></span>`
-        : _
+      name ? html`<bdi>${name}</bdi>` : _
     }${date ? html`<time datetime=${date.toISOString()}>${this._date(date)}</time>` : _}</span>${
       s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
     }</li>`;

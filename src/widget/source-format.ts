@@ -15,10 +15,6 @@ export function sourceDate(t: unknown): Date | undefined {
   if (y > 1970 && y < 3000) return d;
 }
 
-/** Up to two initials of a name, for the avatar fallback. */
-export const initials = (name: string) =>
-  (name.match(/(?<!\S)\S/gu) ?? []).slice(0, 2).join('').toUpperCase();
-
 /** `s` cut to `n` characters (with an ellipsis), so a 100 KB field costs no more than a short one. */
 export const cap = (s: unknown, n: number) => {
   const v = typeof s == 'string' ? s : '';
