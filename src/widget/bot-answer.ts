@@ -75,7 +75,6 @@ export class BotAnswer extends LitElement {
     suggestions: { converter: stringList },
     images: { converter: presentAndNotFalse },
     persist: { converter: presentAndNotFalse },
-    shortcut: {},
     timeout: { type: Number },
     open: { type: Boolean, reflect: true },
     lang: { reflect: true },
@@ -111,8 +110,6 @@ export class BotAnswer extends LitElement {
   images = false;
   /** Keep the thread for the tab's session (sessionStorage, per bot-id). */
   persist = false;
-  /** A key that, with Ctrl or ⌘, opens the box from anywhere on the page (e.g. `k`). */
-  shortcut = '';
   /** Milliseconds to wait for the next byte of an answer before failing with `timeout`. */
   timeout = 60000;
   /** Whether the floating dialog is open. */
@@ -211,25 +208,16 @@ export class BotAnswer extends LitElement {
   /** The first match of `selector` in the shadow root. */
   private _query = <E extends HTMLElement>(selector: string) => this.renderRoot.querySelector<E>(selector);
 
-  private _onShortcut = (e: KeyboardEvent) => {
-    if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
-      e.preventDefault();
-      this.show();
-    }
-  };
-
   /** A translation module loaded after the element rendered: its strings may apply. */
   private _onLocale = () => this.requestUpdate();
 
   override connectedCallback() {
     super.connectedCallback();
-    document.addEventListener('keydown', this._onShortcut);
     addEventListener(LOCALE_EVENT, this._onLocale);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('keydown', this._onShortcut);
     removeEventListener(LOCALE_EVENT, this._onLocale);
   }
 
