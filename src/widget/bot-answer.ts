@@ -85,7 +85,6 @@ export class BotAnswer extends LitElement {
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     _turns: { state: true },
     _copiedKey: { state: true },
-    _copyButtonTurn: { state: true },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -141,10 +140,8 @@ export class BotAnswer extends LitElement {
   feedbackEndpoint = '';
 
   private _turns: Turn[] = [];
-  /** Which copy button says "Copied": `a<turn>` (an answer's) or `c` (the code block's). */
-  private _copiedKey = '';
-  /** The turn whose code block is under the pointer or focus (its copy button shows), or -1. */
-  private _copyButtonTurn = -1;
+  /** Which copy button says "Copied": `a<turn>` (an answer's), or a code block's button itself. */
+  private _copiedKey: unknown = '';
 
   /** The strings in use: the defaults, then the translation for the language, then `strings`. */
   private _strings = STRINGS;
@@ -155,8 +152,6 @@ export class BotAnswer extends LitElement {
   private _threadRestored = false;
   /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
   private _followEnd = true;
-  /** The code block under the pointer or focus, as its index among all answers' code blocks. */
-  private _hoveredCodeIndex = 0;
   /** The date formatter and the language it was made for. */
   private _dateFormat?: [string, Intl.DateTimeFormat];
 
@@ -189,7 +184,6 @@ export class BotAnswer extends LitElement {
   clear() {
     this.stop();
     this._turns = [];
-    this._copyButtonTurn = -1;
     this._saveThread();
   }
 
@@ -237,7 +231,11 @@ export class BotAnswer extends LitElement {
       container.part.add('answer');
       container.className = 'md';
       container.dir = 'auto';
-      const renderer = new StreamRenderer(container, { images: this.images, onUpdate: () => this._scrollToEnd() });
+      const renderer = new StreamRenderer(container, {
+        images: this.images,
+        onUpdate: () => this._scrollToEnd(),
+        copyLabel: () => this._strings.copyCode,
+      });
       renderer.replace(turn.a);
       renderer.finish();
       this._views.set(turn, (view = { container, renderer }));
@@ -281,9 +279,8 @@ export class BotAnswer extends LitElement {
     const dialog = this._query<HTMLDialogElement>('dialog');
     if (dialog && this.open != dialog.open) this.open ? dialog.showModal() : dialog.close();
     this._scrollToEnd();
-    const button = this._query('.cc:not([hidden])');
-    // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
-    if (button) button.style.top = (this._hoveredCode() as HTMLElement)?.offsetTop + 4 + 'px';
+    // The renderer's code-block buttons, relabelled for the language in use and the one just used.
+    for (const button of this.renderRoot.querySelectorAll('.cc')) button.textContent = this._strings[button == this._copiedKey ? 'copied' : 'copyCode'];
   }
 
   override render() {
@@ -295,7 +292,7 @@ export class BotAnswer extends LitElement {
       last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
       this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>&#x2715;</button>` : _
-    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @pointerover=${this._onThreadHover} @focusin=${this._onThreadHover} @scroll=${this._onThreadScroll}>${this._turns.map(
+    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @scroll=${this._onThreadScroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
       // Once there is a turn, where a visitor may expect a chat that remembers: each question stands alone.
@@ -319,9 +316,7 @@ export class BotAnswer extends LitElement {
     const view = this._views.get(turn)!;
     const st = turn.state;
     const settled = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.container}<button class="cc" ?hidden=${this._copyButtonTurn != i} @click=${() => this._copy(this._hoveredCode()?.textContent ?? '', 'c')}>${
-      this._copiedKey == 'c' ? t.copied : t.copyCode
-    }</button>${
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.container}${
       st == 'answering' || st == 'done'
         ? _
         : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(turn)} ${
@@ -411,9 +406,13 @@ export class BotAnswer extends LitElement {
     this._followEnd = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40;
   }
 
-  /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
+  /** Citation links (sanitised HTML, never edited) and code blocks' copy buttons (the renderer's), by delegation. */
   private _onThreadClick(e: Event) {
-    const link = (e.target as Element).closest?.<HTMLElement>('.md a.citation');
+    const target = e.target as Element;
+    const link = target.closest?.<HTMLElement>('.md a.citation');
+    const copy = target.closest?.('.md .cc');
+    // The button is first in its `pre`, before the `code`.
+    if (copy) this._copy(copy.nextSibling!.textContent!, copy);
     if (link) {
       e.preventDefault();
       const i = this._turnIndexOf(link);
@@ -424,41 +423,12 @@ export class BotAnswer extends LitElement {
     }
   }
 
-  /**
-   * A copy button floats over the code block under the pointer or holding focus. It follows its
-   * turn's answer in the tab order, and stays while the pointer or focus remains in that turn.
-   */
-  private _onThreadHover(e: Event) {
-    const target = e.target as Element;
-    const pre = target.closest?.('.md pre');
-    const i = this._turnIndexOf(target);
-    if (pre) {
-      this._hoveredCodeIndex = [...this._codeBlocks()].indexOf(pre as HTMLPreElement);
-      this._copyButtonTurn = i;
-      // `_hoveredCodeIndex` is not reactive: another block needs the button moved.
-      this.requestUpdate();
-    } else if (i != this._copyButtonTurn) this._copyButtonTurn = -1;
-  }
-
   /** The index of the turn holding `el`, or -1. */
   private _turnIndexOf(el: Element) {
     return [...this.renderRoot.querySelectorAll('article')].indexOf(el.closest?.('article')!);
   }
 
-  /**
-   * The code block whose copy button shows, looked up again each time: the renderer replaces a live
-   * block at every update until it is committed.
-   */
-  private _hoveredCode() {
-    return this._codeBlocks()[this._hoveredCodeIndex];
-  }
-
-  /** Every code block of every answer, in order. */
-  private _codeBlocks() {
-    return this.renderRoot.querySelectorAll('.md pre');
-  }
-
-  private async _copy(text: string, key: string) {
+  private async _copy(text: string, key: unknown) {
     try {
       await navigator.clipboard.writeText(text);
       this._copiedKey = key;

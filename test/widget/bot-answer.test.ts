@@ -332,15 +332,28 @@ describe('<bot-answer>', () => {
       copy.click();
       await waitUntil(() => copy.textContent!.trim() == 'Copied');
       expect(copied).to.equal(ANSWER);
-      const cc = $(el, '.cc');
-      expect(cc.hidden).to.equal(true);
-      expect(getComputedStyle(cc).display).to.equal('none');
-      // Keyboard: the code block is focusable; focusing it shows its copy button.
-      $(el, '[part~=answer] pre').focus();
+      // Each code block has its copy button, shown while the pointer or focus is in the block.
+      const pre = $(el, '[part~=answer] pre');
+      const cc = pre.querySelector('button')!;
+      expect($$(el, '.cc')).to.deep.equal([cc]);
+      expect([cc.className, cc.textContent]).to.deep.equal(['cc', 'Copy code']);
+      expect(getComputedStyle(cc).opacity).to.equal('0');
+      // Keyboard: the code block is focusable, then its button, which Enter presses.
+      pre.focus();
+      expect(getComputedStyle(cc).opacity).to.equal('1');
+      await sendKeys({ press: 'Tab' });
+      expect(el.shadowRoot!.activeElement).to.equal(cc);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => copied == 'const limit = 6;\n', 'copied ' + JSON.stringify(copied));
+      await waitUntil(() => cc.textContent == 'Copied');
+      // The language changes: the button follows, as the other controls do.
+      el.strings = { copied: 'Kopiert' };
       await el.updateComplete;
-      expect(cc.hidden).to.equal(false);
-      cc.click();
-      await waitUntil(() => copied == 'const limit = 6;\n');
+      expect(cc.textContent).to.equal('Kopiert');
+      // The button sits in the block's top corner, over the code (not beside or below it).
+      const [b, p] = [cc.getBoundingClientRect(), pre.getBoundingClientRect()];
+      expect(b.top).to.be.within(p.top, p.top + 20);
+      expect(b.right).to.be.within(p.right - 20, p.right);
       const [up, down] = $$(el, '.acts button').slice(1);
       up.click();
       await el.updateComplete;
@@ -356,7 +369,7 @@ describe('<bot-answer>', () => {
     }
   });
 
-  it('copies the code block the button floats over, even one the renderer replaced while streaming', async () => {
+  it('gives a code block its copy button once it can no longer change, and it copies that block', async () => {
     let copied = '';
     const clip = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')!;
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (s: string) => void (copied = s) } });
@@ -364,18 +377,25 @@ describe('<bot-answer>', () => {
       const answer = 'Intro\n\n```\none\n```\n\n> Quoted:\n>\n> ```sh\n> two\n> more\n> ```\n\n' + 'Words follow. '.repeat(8);
       const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${await scripted({ answer }, true)} endpoint="/stub/answer"></bot-answer>`);
       el.ask('Q');
+      // While streaming, a committed block has its button and a live one (replaced at every update) has none.
+      const buttons = () => $$(el, '[part~=answer] pre').map((p) => p.querySelectorAll('.cc').length);
       await waitUntil(() => $$(el, '[part~=answer] pre').length == 2, 'second block', { timeout: 8000 });
-      $$(el, '[part~=answer] pre')[1].dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
-      await el.updateComplete;
-      const cc = $(el, '.cc');
-      expect(cc.hidden).to.equal(false);
+      expect(buttons()).to.deep.equal([0, 0]);
+      await waitUntil(() => buttons()[0] == 1, 'first block committed', { timeout: 8000 });
+      expect(el.state).to.equal('answering');
+      expect(buttons()).to.deep.equal([1, 0]);
+      const first = $(el, '[part~=answer] pre .cc');
       await settled(el);
-      cc.click();
+      const [one, two] = $$(el, '[part~=answer] pre');
+      expect(one.querySelector('.cc')).to.equal(first);
+      expect(two.querySelectorAll('.cc')).to.have.length(1);
+      two.querySelector<HTMLElement>('.cc')!.click();
       await waitUntil(() => copied == 'two\nmore\n', 'copied ' + JSON.stringify(copied));
-      // Pointer elsewhere in the thread (outside that turn): the button goes.
-      $(el, '[part=thread]').dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
-      await el.updateComplete;
-      expect(cc.hidden).to.equal(true);
+      first.click();
+      await waitUntil(() => copied == 'one\n', 'copied ' + JSON.stringify(copied));
+      // Only the button used says so.
+      expect($$(el, '.cc').map((b) => b.textContent)).to.deep.equal(['Copied', 'Copy code']);
+      expect(el.state).to.equal('done');
     } finally {
       Object.defineProperty(navigator, 'clipboard', clip);
       delete (navigator as any).clipboard;

@@ -71,7 +71,7 @@ const hit = () => void fired++;
 function dangers(el: BotAnswer): string[] {
   const found: string[] = [];
   for (const n of $$<Element>(el, '*')) {
-    if (/^(script|iframe|form|style|meta|base|object|embed|svg|input|button)$/i.test(n.localName) && !n.closest('article > button, .acts, form, .hd, .note'))
+    if (/^(script|iframe|form|style|meta|base|object|embed|svg|input|button)$/i.test(n.localName) && !n.closest('article > button, .acts, form, .hd, .note') && !(n.matches('pre > button.cc:first-child') && n.attributes.length == 1))
       found.push(n.localName);
     for (const a of n.attributes) {
       if (/^on/i.test(a.name)) found.push(n.localName + ' ' + a.name);
