@@ -7,7 +7,7 @@ import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './c
 import { emit } from './events.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { StreamRenderer } from './markdown/stream-renderer.js';
-import { cap, safeUrl, sourceDate } from './source-format.js';
+import { cap, dateFormat, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
 import { loadThread, saveThread, type Turn } from './thread.js';
 
@@ -145,15 +145,15 @@ export class BotAnswer extends LitElement {
 
   /** The strings in use: the defaults, then the translation for the language, then `strings`. */
   private _strings = STRINGS;
-  /** The language in use: `lang`, or the nearest ancestor's. */
-  private _lang = '';
+  /** The language in use (`lang`, or the nearest ancestor's), unset before the first update. */
+  private _lang?: string;
+  /** Source dates in that language. */
+  private _dateFormat!: Intl.DateTimeFormat;
   private readonly _answers = new AnswerController(this);
   private readonly _views = new WeakMap<Turn, View>();
   private _threadRestored = false;
   /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
   private _followEnd = true;
-  /** The date formatter and the language it was made for. */
-  private _dateFormat?: [string, Intl.DateTimeFormat];
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
@@ -270,9 +270,10 @@ export class BotAnswer extends LitElement {
     }
     // Every turn's view exists before render, which only places them.
     for (const turn of this._turns) this._viewOf(turn);
-    this._lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+    const lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
     // Cheap enough for every update, and always current (a translation may have loaded since).
-    this._strings = { ...STRINGS, ...localeStrings(this._lang), ...this.strings };
+    this._strings = { ...STRINGS, ...localeStrings(lang), ...this.strings };
+    if (lang !== this._lang) this._dateFormat = dateFormat((this._lang = lang));
   }
 
   override updated() {
@@ -362,25 +363,9 @@ export class BotAnswer extends LitElement {
         : html`<bdi>${title}</bdi>`
     }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : _}${
       name ? html`<bdi>${name}</bdi>` : _
-    }${date ? html`<time datetime=${date.toISOString()}>${this._date(date)}</time>` : _}</span>${
+    }${date ? html`<time datetime=${date.toISOString()}>${this._dateFormat.format(date)}</time>` : _}</span>${
       s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
     }</li>`;
-  }
-
-  /** A date in the box's language, by one formatter per language (toLocaleDateString with options makes a new one per call). */
-  private _date(date: Date) {
-    const lang = this._lang;
-    if (this._dateFormat?.[0] !== lang) {
-      let format;
-      try {
-        format = new Intl.DateTimeFormat(lang || undefined, { dateStyle: 'medium' });
-      } catch {
-        // An invalid lang tag: the browser's own locale.
-        format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-      }
-      this._dateFormat = [lang, format];
-    }
-    return this._dateFormat[1].format(date);
   }
 
   private _onSubmit(e: Event) {

@@ -15,6 +15,19 @@ export function sourceDate(t: unknown): Date | undefined {
   if (y > 1970 && y < 3000) return d;
 }
 
+/**
+ * The formatter of source dates (medium style) for `lang`: the browser's own locale when `lang` is empty or
+ * not a valid tag. One per language, made when the language changes (`toLocaleDateString` with options
+ * would make one per call).
+ */
+export function dateFormat(lang: string): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat(lang || [], { dateStyle: 'medium' });
+  } catch {
+    return dateFormat('');
+  }
+}
+
 /** `s` cut to `n` characters (with an ellipsis), so a 100 KB field costs no more than a short one. */
 export const cap = (s: unknown, n: number) => {
   const v = typeof s == 'string' ? s : '';
