@@ -84,7 +84,7 @@ export class BotAnswer extends LitElement {
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     _turns: { state: true },
-    _copiedKey: { state: true },
+    _copied: { state: true },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -140,8 +140,8 @@ export class BotAnswer extends LitElement {
   feedbackEndpoint = '';
 
   private _turns: Turn[] = [];
-  /** Which copy button says "Copied": `a<turn>` (an answer's), or a code block's button itself. */
-  private _copiedKey: unknown = '';
+  /** What was just copied, so its button says "Copied": a turn (its answer) or a code block's button. */
+  private _copied: unknown = '';
 
   /** The strings in use: the defaults, then the translation for the language, then `strings`. */
   private _strings = STRINGS;
@@ -281,7 +281,7 @@ export class BotAnswer extends LitElement {
     if (dialog && this.open != dialog.open) this.open ? dialog.showModal() : dialog.close();
     this._scrollToEnd();
     // The renderer's code-block buttons, relabelled for the language in use and the one just used.
-    for (const button of this.renderRoot.querySelectorAll('.cc')) button.textContent = this._strings[button == this._copiedKey ? 'copied' : 'copyCode'];
+    for (const button of this.renderRoot.querySelectorAll('.cc')) button.textContent = this._strings[button == this._copied ? 'copied' : 'copyCode'];
   }
 
   override render() {
@@ -331,13 +331,13 @@ export class BotAnswer extends LitElement {
             this._renderSource(turn, s, j),
           )}</ol>`
         : _
-    }${settled ? this._renderActions(turn, i) : _}</article>`;
+    }${settled ? this._renderActions(turn) : _}</article>`;
   }
 
   /** Copy, the thumbs, and with `feedback` on, the proxy's acknowledgement and the thumbs-down comment field. */
-  private _renderActions(turn: Turn, i: number) {
+  private _renderActions(turn: Turn) {
     const t = this._strings;
-    return html`<div class="acts"><button @click=${() => this._copy(turn.a, 'a' + i)}>${this._copiedKey == 'a' + i ? t.copied : t.copy}</button>${(
+    return html`<div class="acts"><button @click=${() => this._copy(turn.a, turn)}>${this._copied == turn ? t.copied : t.copy}</button>${(
       ['up', 'down'] as const
     ).map(
       (value) =>
@@ -400,7 +400,7 @@ export class BotAnswer extends LitElement {
     if (copy) this._copy(copy.nextSibling!.textContent!, copy);
     if (link) {
       e.preventDefault();
-      const i = this._turnIndexOf(link);
+      const i = [...this.renderRoot.querySelectorAll('article')].indexOf(link.closest('article')!);
       this._views.get(this._turns[i])!.sourcesOpen = true;
       this.requestUpdate();
       // Focusing scrolls the entry into view.
@@ -408,16 +408,11 @@ export class BotAnswer extends LitElement {
     }
   }
 
-  /** The index of the turn holding `el`, or -1. */
-  private _turnIndexOf(el: Element) {
-    return [...this.renderRoot.querySelectorAll('article')].indexOf(el.closest?.('article')!);
-  }
-
   private async _copy(text: string, key: unknown) {
     try {
       await navigator.clipboard.writeText(text);
-      this._copiedKey = key;
-      setTimeout(() => this._copiedKey == key && (this._copiedKey = ''), 2000);
+      this._copied = key;
+      setTimeout(() => this._copied == key && (this._copied = ''), 2000);
     } catch {
       // Clipboard refused (permissions, insecure context): nothing to announce.
     }
