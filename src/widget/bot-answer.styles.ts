@@ -43,7 +43,6 @@ export const styles = unsafeCSS(
   '.note,.status,.hint,[part=source] p,.meta{color:var(--mu)}' +
   '[part=error],.error.status{color:var(--er)}' +
   '.cc{position:absolute;inset-inline-end:var(--s);user-select:none}' +
-  'pre:not(:hover,:focus-within)>.cc{opacity:0}' +
   '[part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
   '.meta{display:flex;gap:var(--s)}' +
   '.meta,.status,.hint{font-size:.85em}' +
