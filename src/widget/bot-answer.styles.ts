@@ -15,8 +15,8 @@ export const styles = unsafeCSS(
   `:host([theme=dark]){${dark}}` +
   `@media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}` +
   '.panel,button,textarea,input{color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:var(--r);padding:var(--s);font:inherit}' +
-  '.panel{display:flex;flex-direction:column;gap:var(--s)}' +
-  'dialog:not([open]){display:none}' +
+  // Not `.panel`: that would override the browser's rule hiding a closed dialog.
+  'section,dialog[open]{display:flex;flex-direction:column;gap:var(--s)}' +
   'dialog{box-sizing:border-box;width:min(640px,90vw);height:min(720px,90vh)}' +
   'dialog::backdrop{background:#0008}' +
   '@media(max-width:640px){dialog{min-width:100%;min-height:100%;margin:0;border-radius:0}}' +
@@ -42,7 +42,7 @@ export const styles = unsafeCSS(
   ".answering .md:after{content:'▍'}" +
   '.note,.status,.hint,[part=source] p,.meta{color:var(--mu)}' +
   '[part=error],.error.status{color:var(--er)}' +
-  '.cc{position:absolute;inset-inline-end:var(--s);user-select:none}' +
+  '.cc{position:absolute;inset-inline-end:var(--s)}' +
   '[part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
   '.meta{display:flex;gap:var(--s)}' +
   '.meta,.status,.hint{font-size:.85em}' +
