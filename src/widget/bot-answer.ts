@@ -11,9 +11,8 @@ import { cap, dateFormat, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
 import { loadThread, saveThread, type Turn } from './thread.js';
 
-/** A turn's view: its answer container (owned by its renderer) and whether its sources are shown. */
+/** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
 interface View {
-  container: HTMLElement;
   renderer: StreamRenderer;
   sourcesOpen?: boolean;
 }
@@ -223,7 +222,7 @@ export class BotAnswer extends LitElement {
     this._saveThread(this._answers.run(turn, view.renderer));
   }
 
-  /** The view of `turn`, made on first use: its answer container and the renderer that owns it. */
+  /** The view of `turn`, made on first use: the renderer that owns its answer container. */
   private _viewOf(turn: Turn): View {
     let view = this._views.get(turn);
     if (!view) {
@@ -236,9 +235,9 @@ export class BotAnswer extends LitElement {
         onUpdate: () => this._scrollToEnd(),
         copyLabel: () => this._strings.copyCode,
       });
-      renderer.replace(turn.a);
+      renderer.append(turn.a);
       renderer.finish();
-      this._views.set(turn, (view = { container, renderer }));
+      this._views.set(turn, (view = { renderer }));
     }
     return view;
   }
@@ -317,7 +316,7 @@ export class BotAnswer extends LitElement {
     const view = this._views.get(turn)!;
     const st = turn.state;
     const settled = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.container}${
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.renderer.container}${
       st == 'answering' || st == 'done'
         ? _
         : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(turn)} ${
