@@ -33,6 +33,14 @@ logEvents();
 
 document.getElementById('open-floating')?.addEventListener('click', () => floating.show());
 
+// Ctrl+K (⌘K on a Mac) opens the floating widget: the page binds the key, the README's recipe.
+document.addEventListener('keydown', (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+    e.preventDefault();
+    floating.show();
+  }
+});
+
 /** Says whether answers come from the embedded local Answer API or a configured upstream. */
 async function showMode() {
   const badge = document.getElementById('mode');

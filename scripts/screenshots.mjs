@@ -25,7 +25,7 @@ try {
 /** Opens the demo page in a fresh, fixed context. */
 async function openDemo(viewport) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
-  // Sources and author photos point at made-up hosts: nothing leaves this machine (photos fall back to initials).
+  // Sources point at made-up hosts: nothing leaves this machine.
   const origin = new URL(server.url).origin;
   await context.route((url) => url.origin !== origin && url.protocol !== 'data:', (route) => route.abort());
   const page = await context.newPage();

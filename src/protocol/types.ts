@@ -8,7 +8,7 @@
 export interface SourceAuthor {
   name?: string;
   email?: string;
-  /** Photo URL; the element shows it only when it is https. */
+  /** Photo URL; the element never loads it (it shows the name). */
   photo?: string;
 }
 

@@ -7,13 +7,12 @@ import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './c
 import { emit } from './events.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { StreamRenderer } from './markdown/stream-renderer.js';
-import { cap, initials, safeUrl, sourceDate } from './source-format.js';
+import { cap, dateFormat, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
 import { loadThread, saveThread, type Turn } from './thread.js';
 
-/** A turn's view: its answer container (owned by its renderer) and whether its sources are shown. */
+/** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
 interface View {
-  container: HTMLElement;
   renderer: StreamRenderer;
   sourcesOpen?: boolean;
 }
@@ -52,7 +51,7 @@ interface View {
  * @cssprop --bot-answer-accent - Buttons, links and focus ring.
  * @cssprop --bot-answer-accent-fg - Text on the accent colour.
  * @cssprop --bot-answer-border - Borders.
- * @cssprop --bot-answer-subtle - Background of questions, code and avatars.
+ * @cssprop --bot-answer-subtle - Background of questions and code.
  * @cssprop --bot-answer-error - Error text.
  * @cssprop --bot-answer-font - Font family.
  * @cssprop --bot-answer-font-size - Base font size.
@@ -75,7 +74,6 @@ export class BotAnswer extends LitElement {
     suggestions: { converter: stringList },
     images: { converter: presentAndNotFalse },
     persist: { converter: presentAndNotFalse },
-    shortcut: {},
     timeout: { type: Number },
     open: { type: Boolean, reflect: true },
     lang: { reflect: true },
@@ -85,8 +83,7 @@ export class BotAnswer extends LitElement {
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     _turns: { state: true },
-    _copiedKey: { state: true },
-    _copyButtonTurn: { state: true },
+    _copied: { state: true },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -111,8 +108,6 @@ export class BotAnswer extends LitElement {
   images = false;
   /** Keep the thread for the tab's session (sessionStorage, per bot-id). */
   persist = false;
-  /** A key that, with Ctrl or ⌘, opens the box from anywhere on the page (e.g. `k`). */
-  shortcut = '';
   /** Milliseconds to wait for the next byte of an answer before failing with `timeout`. */
   timeout = 60000;
   /** Whether the floating dialog is open. */
@@ -144,24 +139,20 @@ export class BotAnswer extends LitElement {
   feedbackEndpoint = '';
 
   private _turns: Turn[] = [];
-  /** Which copy button says "Copied": `a<turn>` (an answer's) or `c` (the code block's). */
-  private _copiedKey = '';
-  /** The turn whose code block is under the pointer or focus (its copy button shows), or -1. */
-  private _copyButtonTurn = -1;
+  /** What was just copied, so its button says "Copied": a turn (its answer) or a code block's button. */
+  private _copied: unknown = '';
 
   /** The strings in use: the defaults, then the translation for the language, then `strings`. */
   private _strings = STRINGS;
-  /** The language in use: `lang`, or the nearest ancestor's. */
-  private _lang = '';
+  /** The language in use (`lang`, or the nearest ancestor's), unset before the first update. */
+  private _lang?: string;
+  /** Source dates in that language. */
+  private _dateFormat!: Intl.DateTimeFormat;
   private readonly _answers = new AnswerController(this);
   private readonly _views = new WeakMap<Turn, View>();
   private _threadRestored = false;
   /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
   private _followEnd = true;
-  /** The code block under the pointer or focus, as its index among all answers' code blocks. */
-  private _hoveredCodeIndex = 0;
-  /** The date formatter and the language it was made for. */
-  private _dateFormat?: [string, Intl.DateTimeFormat];
 
   /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
   get state() {
@@ -192,7 +183,6 @@ export class BotAnswer extends LitElement {
   clear() {
     this.stop();
     this._turns = [];
-    this._copyButtonTurn = -1;
     this._saveThread();
   }
 
@@ -211,25 +201,16 @@ export class BotAnswer extends LitElement {
   /** The first match of `selector` in the shadow root. */
   private _query = <E extends HTMLElement>(selector: string) => this.renderRoot.querySelector<E>(selector);
 
-  private _onShortcut = (e: KeyboardEvent) => {
-    if (this.shortcut && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() == this.shortcut.toLowerCase()) {
-      e.preventDefault();
-      this.show();
-    }
-  };
-
   /** A translation module loaded after the element rendered: its strings may apply. */
   private _onLocale = () => this.requestUpdate();
 
   override connectedCallback() {
     super.connectedCallback();
-    document.addEventListener('keydown', this._onShortcut);
     addEventListener(LOCALE_EVENT, this._onLocale);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('keydown', this._onShortcut);
     removeEventListener(LOCALE_EVENT, this._onLocale);
   }
 
@@ -241,7 +222,7 @@ export class BotAnswer extends LitElement {
     this._saveThread(this._answers.run(turn, view.renderer));
   }
 
-  /** The view of `turn`, made on first use: its answer container and the renderer that owns it. */
+  /** The view of `turn`, made on first use: the renderer that owns its answer container. */
   private _viewOf(turn: Turn): View {
     let view = this._views.get(turn);
     if (!view) {
@@ -249,10 +230,14 @@ export class BotAnswer extends LitElement {
       container.part.add('answer');
       container.className = 'md';
       container.dir = 'auto';
-      const renderer = new StreamRenderer(container, { images: this.images, onUpdate: () => this._scrollToEnd() });
-      renderer.replace(turn.a);
+      const renderer = new StreamRenderer(container, {
+        images: this.images,
+        onUpdate: () => this._scrollToEnd(),
+        copyLabel: () => this._strings.copyCode,
+      });
+      renderer.append(turn.a);
       renderer.finish();
-      this._views.set(turn, (view = { container, renderer }));
+      this._views.set(turn, (view = { renderer }));
     }
     return view;
   }
@@ -284,18 +269,18 @@ export class BotAnswer extends LitElement {
     }
     // Every turn's view exists before render, which only places them.
     for (const turn of this._turns) this._viewOf(turn);
-    this._lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+    const lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
     // Cheap enough for every update, and always current (a translation may have loaded since).
-    this._strings = { ...STRINGS, ...localeStrings(this._lang), ...this.strings };
+    this._strings = { ...STRINGS, ...localeStrings(lang), ...this.strings };
+    if (lang !== this._lang) this._dateFormat = dateFormat((this._lang = lang));
   }
 
   override updated() {
     const dialog = this._query<HTMLDialogElement>('dialog');
     if (dialog && this.open != dialog.open) this.open ? dialog.showModal() : dialog.close();
     this._scrollToEnd();
-    const button = this._query('.cc:not([hidden])');
-    // Set through CSSOM, which a strict style-src allows (a style attribute would not be).
-    if (button) button.style.top = (this._hoveredCode() as HTMLElement)?.offsetTop + 4 + 'px';
+    // The renderer's code-block buttons, relabelled for the language in use and the one just used.
+    for (const button of this.renderRoot.querySelectorAll('.cc')) button.textContent = this._strings[button == this._copied ? 'copied' : 'copyCode'];
   }
 
   override render() {
@@ -307,7 +292,7 @@ export class BotAnswer extends LitElement {
       last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
     }${
       this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>&#x2715;</button>` : _
-    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @pointerover=${this._onThreadHover} @focusin=${this._onThreadHover} @scroll=${this._onThreadScroll}>${this._turns.map(
+    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @scroll=${this._onThreadScroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
       // Once there is a turn, where a visitor may expect a chat that remembers: each question stands alone.
@@ -331,9 +316,7 @@ export class BotAnswer extends LitElement {
     const view = this._views.get(turn)!;
     const st = turn.state;
     const settled = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.container}<button class="cc" ?hidden=${this._copyButtonTurn != i} @click=${() => this._copy(this._hoveredCode()?.textContent ?? '', 'c')}>${
-      this._copiedKey == 'c' ? t.copied : t.copyCode
-    }</button>${
+    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.renderer.container}${
       st == 'answering' || st == 'done'
         ? _
         : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(turn)} ${
@@ -347,13 +330,13 @@ export class BotAnswer extends LitElement {
             this._renderSource(turn, s, j),
           )}</ol>`
         : _
-    }${settled ? this._renderActions(turn, i) : _}</article>`;
+    }${settled ? this._renderActions(turn) : _}</article>`;
   }
 
   /** Copy, the thumbs, and with `feedback` on, the proxy's acknowledgement and the thumbs-down comment field. */
-  private _renderActions(turn: Turn, i: number) {
+  private _renderActions(turn: Turn) {
     const t = this._strings;
-    return html`<div class="acts"><button @click=${() => this._copy(turn.a, 'a' + i)}>${this._copiedKey == 'a' + i ? t.copied : t.copy}</button>${(
+    return html`<div class="acts"><button @click=${() => this._copy(turn.a, turn)}>${this._copied == turn ? t.copied : t.copy}</button>${(
       ['up', 'down'] as const
     ).map(
       (value) =>
@@ -371,7 +354,6 @@ export class BotAnswer extends LitElement {
     const href = safeUrl(s.url);
     const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
     const name = cap(s.author?.name, 100);
-    const photo = safeUrl(s.author?.photo, /^https:\/\//i);
     const date = sourceDate(s.modified_time);
     return html`<li part="source" tabindex="-1">${
       href
@@ -379,33 +361,10 @@ export class BotAnswer extends LitElement {
             emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}><bdi>${title}</bdi></a>`
         : html`<bdi>${title}</bdi>`
     }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : _}${
-      name
-        ? html`<span><span class="av" aria-hidden="true">${initials(name)}${
-            photo
-              ? html`<img src=${photo} alt="" width="20" height="20" loading="lazy" referrerpolicy="no-referrer" @error=${(e: Event) =>
-                  ((e.target as HTMLElement).hidden = true)}>`
-              : _
-          }</span><bdi>${name}</bdi></span>`
-        : _
-    }${date ? html`<time datetime=${date.toISOString()}>${this._date(date)}</time>` : _}</span>${
+      name ? html`<bdi>${name}</bdi>` : _
+    }${date ? html`<time datetime=${date.toISOString()}>${this._dateFormat.format(date)}</time>` : _}</span>${
       s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
     }</li>`;
-  }
-
-  /** A date in the box's language, by one formatter per language (toLocaleDateString with options makes a new one per call). */
-  private _date(date: Date) {
-    const lang = this._lang;
-    if (this._dateFormat?.[0] !== lang) {
-      let format;
-      try {
-        format = new Intl.DateTimeFormat(lang || undefined, { dateStyle: 'medium' });
-      } catch {
-        // An invalid lang tag: the browser's own locale.
-        format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-      }
-      this._dateFormat = [lang, format];
-    }
-    return this._dateFormat[1].format(date);
   }
 
   private _onSubmit(e: Event) {
@@ -431,12 +390,16 @@ export class BotAnswer extends LitElement {
     this._followEnd = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40;
   }
 
-  /** Citation links come from sanitised HTML: handled here by delegation, never edited. */
+  /** Citation links (sanitised HTML, never edited) and code blocks' copy buttons (the renderer's), by delegation. */
   private _onThreadClick(e: Event) {
-    const link = (e.target as Element).closest?.<HTMLElement>('.md a.citation');
+    const target = e.target as Element;
+    const link = target.closest?.<HTMLElement>('.md a.citation');
+    const copy = target.closest?.('.md .cc');
+    // The button is first in its `pre`, before the `code`.
+    if (copy) this._copy(copy.nextSibling!.textContent!, copy);
     if (link) {
       e.preventDefault();
-      const i = this._turnIndexOf(link);
+      const i = [...this.renderRoot.querySelectorAll('article')].indexOf(link.closest('article')!);
       this._views.get(this._turns[i])!.sourcesOpen = true;
       this.requestUpdate();
       // Focusing scrolls the entry into view.
@@ -444,45 +407,11 @@ export class BotAnswer extends LitElement {
     }
   }
 
-  /**
-   * A copy button floats over the code block under the pointer or holding focus. It follows its
-   * turn's answer in the tab order, and stays while the pointer or focus remains in that turn.
-   */
-  private _onThreadHover(e: Event) {
-    const target = e.target as Element;
-    const pre = target.closest?.('.md pre');
-    const i = this._turnIndexOf(target);
-    if (pre) {
-      this._hoveredCodeIndex = [...this._codeBlocks()].indexOf(pre as HTMLPreElement);
-      this._copyButtonTurn = i;
-      // `_hoveredCodeIndex` is not reactive: another block needs the button moved.
-      this.requestUpdate();
-    } else if (i != this._copyButtonTurn) this._copyButtonTurn = -1;
-  }
-
-  /** The index of the turn holding `el`, or -1. */
-  private _turnIndexOf(el: Element) {
-    return [...this.renderRoot.querySelectorAll('article')].indexOf(el.closest?.('article')!);
-  }
-
-  /**
-   * The code block whose copy button shows, looked up again each time: the renderer replaces a live
-   * block at every update until it is committed.
-   */
-  private _hoveredCode() {
-    return this._codeBlocks()[this._hoveredCodeIndex];
-  }
-
-  /** Every code block of every answer, in order. */
-  private _codeBlocks() {
-    return this.renderRoot.querySelectorAll('.md pre');
-  }
-
-  private async _copy(text: string, key: string) {
+  private async _copy(text: string, key: unknown) {
     try {
       await navigator.clipboard.writeText(text);
-      this._copiedKey = key;
-      setTimeout(() => this._copiedKey == key && (this._copiedKey = ''), 2000);
+      this._copied = key;
+      setTimeout(() => this._copied == key && (this._copied = ''), 2000);
     } catch {
       // Clipboard refused (permissions, insecure context): nothing to announce.
     }

@@ -15,9 +15,18 @@ export function sourceDate(t: unknown): Date | undefined {
   if (y > 1970 && y < 3000) return d;
 }
 
-/** Up to two initials of a name, for the avatar fallback. */
-export const initials = (name: string) =>
-  (name.match(/(?<!\S)\S/gu) ?? []).slice(0, 2).join('').toUpperCase();
+/**
+ * The formatter of source dates (medium style) for `lang`: the browser's own locale when `lang` is empty or
+ * not a valid tag. One per language, made when the language changes (`toLocaleDateString` with options
+ * would make one per call).
+ */
+export function dateFormat(lang: string): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat(lang || [], { dateStyle: 'medium' });
+  } catch {
+    return dateFormat('');
+  }
+}
 
 /** `s` cut to `n` characters (with an ellipsis), so a 100 KB field costs no more than a short one. */
 export const cap = (s: unknown, n: number) => {

@@ -140,6 +140,12 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
       await page.waitForFunction(`${DIALOG_OPEN} === false`);
       assert.equal(await panel.isVisible(), false, `closed again at ${width} px`);
     }
+    // The page's own Ctrl+K binding (the README's recipe) opens it from anywhere.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+k');
+    await page.waitForFunction(`${DIALOG_OPEN} === true`);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(`${DIALOG_OPEN} === false`);
     assert.deepEqual(demo.errors, []);
   });
 

@@ -6,6 +6,8 @@ import { stabilize } from './stabilize.js';
 export interface StreamRendererOptions extends RenderOptions {
   /** Called after every DOM update (the element uses it to keep the view scrolled to the bottom). */
   onUpdate?: () => void;
+  /** With it, every code block that no longer changes gets a `button.cc` (first in its `pre`) labelled with what it returns. */
+  copyLabel?: () => string;
 }
 
 /** Class set on the container while an answer is streaming (the element uses it for `table-layout: fixed`). */
@@ -36,10 +38,12 @@ const MAX_WAIT = 250;
  *   whole text again, as those blocks may use it).
  *   Text appended afterwards still renders correctly.
  *
- * Code blocks come out as `<pre tabindex="0"><code class="language-x">` (no button: DOMPurify would strip
- * it and the HTML is never edited). A copy control belongs to the element, outside this container, found
- * by delegation (`closest('pre')`). A live `pre` is replaced at every update until it is committed;
- * committed ones never change. Citations are `sup > a.citation[data-citation]`, also for delegation.
+ * Code blocks come out as `<pre tabindex="0"><code class="language-x">`. With `copyLabel`, a committed
+ * block (or, at `finish()`, any block) also gets a copy button, made here with DOM APIs after sanitising,
+ * never from HTML: `<pre><button class="cc">label</button><code>`. A live `pre` is replaced at every
+ * update until it is committed, so it has none (a button there would vanish under the pointer or focus);
+ * committed ones never change. The element handles the buttons, and citations
+ * (`sup > a.citation[data-citation]`), by delegation.
  */
 export class StreamRenderer {
   /** Characters lexed by the last flush, and the uncommitted length it started from (for tests and tuning). */
@@ -180,13 +184,27 @@ export class StreamRenderer {
       collectLinks(blocks, this._links);
       if (!this._committed) this._linksAtFirstCommit = Object.keys(this._links).length;
       this._committed += done.length;
-      c.append(renderTokens(blocks, this._options));
+      c.append(this._addCopyButtons(renderTokens(blocks, this._options)));
     }
     const frag = capped ? plainText(tail) : renderTokens(tokens.slice(commit), this._options);
+    if (final) this._addCopyButtons(frag);
     this._liveNodes = [...frag.childNodes];
     c.append(frag);
     this._liveSource = live.slice(done.length);
     this._options.onUpdate?.();
+  }
+
+  /** Puts a copy button first in each code block of `frag` (with `copyLabel`). */
+  private _addCopyButtons(frag: DocumentFragment) {
+    const label = this._options.copyLabel;
+    if (label)
+      for (const pre of frag.querySelectorAll('pre')) {
+        const button = document.createElement('button');
+        button.className = 'cc';
+        button.textContent = label();
+        pre.prepend(button);
+      }
+    return frag;
   }
 
   /** How many leading tokens later text can no longer change: up to the last blank line with two blocks after it. */

@@ -305,6 +305,29 @@ describe('StreamRenderer', () => {
     }
   });
 
+  it('with copyLabel, puts a copy button in each code block that can no longer change, never in a live one', () => {
+    const el = document.createElement('div');
+    const r = new StreamRenderer(el, { copyLabel: () => 'Copy <b>code</b>' });
+    const counts = () => [...el.querySelectorAll('pre')].map((p) => p.querySelectorAll(':scope > button.cc:first-child').length);
+    r.append('```js\nlet a = 1;\n');
+    r.flush();
+    expect(counts()).to.deep.equal([0]);
+    r.append('```\n\nText.\n\n```\nb\n```\n\nMore.\n\n');
+    r.flush();
+    // The first block has two blocks after it (committed); the second has one (still live).
+    expect(counts()).to.deep.equal([1, 0]);
+    const first = el.querySelector('pre')!;
+    expect(first.firstElementChild!.textContent).to.equal('Copy <b>code</b>');
+    expect(first.firstElementChild!.nextSibling!.textContent).to.equal('let a = 1;\n');
+    r.append('```\nc');
+    r.finish();
+    expect(counts()).to.deep.equal([1, 1, 1]);
+    expect(el.querySelector('pre')).to.equal(first);
+    // Without the buttons, the DOM is one render of the whole text.
+    for (const b of el.querySelectorAll('.cc')) b.remove();
+    expect(el.innerHTML).to.equal(render(r.text).innerHTML);
+  });
+
   it('replace() swaps the whole text, reset() empties, and the text getter returns what was sent', async () => {
     const el = document.createElement('div');
     const r = new StreamRenderer(el);
