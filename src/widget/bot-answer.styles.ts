@@ -42,7 +42,7 @@ export const styles = unsafeCSS(
   ".answering .md:after{content:'▍'}" +
   '.note,.status,.hint,[part=source] p,.meta{color:var(--mu)}' +
   '[part=error],.error.status{color:var(--er)}' +
-  '.cc{position:absolute;inset-inline-end:var(--s)}' +
+  '.cc{display:block;margin-inline-start:auto}' +
   '[part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
   '.meta{display:flex;gap:var(--s)}' +
   '.meta,.status,.hint{font-size:.85em}' +

@@ -349,10 +349,11 @@ describe('<bot-answer>', () => {
       el.strings = { copied: 'Kopiert' };
       await el.updateComplete;
       expect(cc.textContent).to.equal('Kopiert');
-      // The button sits in the block's top corner, over the code (not beside or below it).
-      const [b, p] = [cc.getBoundingClientRect(), pre.getBoundingClientRect()];
+      // The button sits in the block's top corner, on a line of its own: it hides none of the code.
+      const [b, p, c] = [cc.getBoundingClientRect(), pre.getBoundingClientRect(), pre.querySelector('code')!.getBoundingClientRect()];
       expect(b.top).to.be.within(p.top, p.top + 20);
       expect(b.right).to.be.within(p.right - 20, p.right);
+      expect(c.top).to.be.at.least(b.bottom);
       const [up, down] = $$(el, '.acts button').slice(1);
       up.click();
       await el.updateComplete;
