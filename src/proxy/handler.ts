@@ -11,7 +11,6 @@ import { memoryRateLimiter } from './rate-limit.js';
 import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
 import { RequestTimers } from './timers.js';
-import { fetchUpstream } from './upstream.js';
 
 /** A Web-standard request handler, as `createProxyHandler` returns and `serveNode` serves. */
 export type WebHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
@@ -37,7 +36,7 @@ export interface ProxyHandler extends WebHandler {
  * route handlers, Cloudflare Workers and other edge runtimes).
  */
 export function createProxyHandler(config: ProxyConfig): ProxyHandler {
-  const cfg = resolveConfig(config, fetchUpstream);
+  const cfg = resolveConfig(config);
   const log = createAccessLog(cfg);
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const cacheSettings = resolveCache(config, cfg);

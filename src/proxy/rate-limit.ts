@@ -4,7 +4,7 @@ import { ProxyError } from './errors.js';
 import type { StoreFailureMode } from './stores/types.js';
 
 /** The default limiter: `perMinute` requests per key in a fixed one-minute window, in memory. */
-export function memoryRateLimiter(perMinute: number): RateLimiter {
+export function memoryRateLimiter(perMinute: number): RateLimiterMemory {
   return new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'bot-answer' });
 }
 
