@@ -31,6 +31,8 @@ export interface AccessLog {
   redact(text: string): string;
 }
 
+const OUTSIDE_TEXT = ['method', 'path', 'bot', 'message', 'upstream_note'] as const;
+
 export function createAccessLog(cfg: ResolvedConfig): AccessLog {
   const redact = createRedactor(cfg.apiKey);
   return {
@@ -40,11 +42,7 @@ export function createAccessLog(cfg: ResolvedConfig): AccessLog {
       record.duration_ms = Date.now() - startedAt;
       // Only these fields carry text from outside (the client, or the upstream, which may echo
       // the key back): the key never reaches a log line, and the rest is not scanned for it.
-      record.method = redact(record.method);
-      record.path = redact(record.path);
-      if (record.bot !== undefined) record.bot = redact(record.bot);
-      if (record.message !== undefined) record.message = redact(record.message);
-      if (record.upstream_note !== undefined) record.upstream_note = redact(record.upstream_note);
+      for (const field of OUTSIDE_TEXT) if (record[field] !== undefined) record[field] = redact(record[field]);
       cfg.log(JSON.stringify(record));
     },
     event(level, msg, fields) {

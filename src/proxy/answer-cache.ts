@@ -1,6 +1,5 @@
 import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
 import type { Answer, AnswerEvents } from './answer.js';
-import { cacheKey } from './cache-key.js';
 import { ProxyError, toProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
 import { memoryAnswerCache } from './stores/memory-cache.js';
@@ -44,13 +43,31 @@ const POLL_MS = 100;
 const encoder = new TextEncoder();
 
 /**
+ * The message as the cache compares it: trimmed, runs of white space as one space, case
+ * folded (upper then lower case, so that `ß` and `SS`, `ς` and `σ` meet), in Unicode NFC.
+ */
+export function normaliseQuestion(message: string): string {
+  return message.normalize('NFC').trim().replace(/\s+/gu, ' ').toUpperCase().toLowerCase();
+}
+
+/**
+ * The cache key of a question: SHA-256 (hex) of the bot id, `inline_sources` and the
+ * normalised message. Only the hash is stored or logged, never the question.
+ */
+export async function cacheKey(body: Pick<AnswerRequest, 'bot_id' | 'message' | 'inline_sources'>): Promise<string> {
+  const text = JSON.stringify([body.bot_id, body.inline_sources !== false, normaliseQuestion(body.message)]);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
  * One question being asked upstream right now, shared by every identical request of this
  * process: they see its events as they arrive, and its outcome when it has one.
  */
 class Flight {
   /** The leader has its answer under way (or an outcome): stream followers may start. */
   started = false;
-  /** Non-terminal events (delta, replace, sources), in order. */
+  /** Non-terminal events, in order. */
   readonly events: NormalisedEvent[] = [];
   result: AnswerResponse | undefined;
   error: ProxyError | undefined;
@@ -108,7 +125,6 @@ export class AnswerCache {
 
   constructor(private readonly settings: AnswerCacheSettings) {}
 
-  /** Removes every cached answer. */
   clear(): Promise<number | undefined> {
     return this.settings.store.clear();
   }
@@ -315,15 +331,10 @@ class FollowedEvents implements AnswerEvents {
     await flight.until(() => this.stopped !== undefined || this.sent < flight.events.length || flight.settled);
     const events = flight.events.slice(this.sent);
     this.sent = flight.events.length;
-    const terminal: NormalisedEvent | undefined = this.stopped
-      ? { type: 'error', failure: this.stopped }
-      : flight.result
-        ? { type: 'done', answer_found: flight.result.answer_found }
-        : flight.error
-          ? { type: 'error', failure: flight.error.failure }
-          : flight.abandoned
-            ? { type: 'error', failure: 'stream_broken' }
-            : undefined;
+    let terminal: NormalisedEvent | undefined;
+    if (this.stopped) terminal = { type: 'error', failure: this.stopped };
+    else if (flight.result) terminal = { type: 'done', answer_found: flight.result.answer_found };
+    else if (flight.settled) terminal = { type: 'error', failure: flight.error?.failure ?? 'stream_broken' };
     if (terminal) {
       events.push(terminal);
       this.ended = true;

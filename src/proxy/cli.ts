@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { HELP, optionsFrom } from './cli-options.js';
 import { startProxy } from './server.js';
-import { clearRedisCache } from './stores/open.js';
+import { clearRedisCache } from './stores/redis.js';
 
 async function main(): Promise<void> {
   let options: ReturnType<typeof optionsFrom>;

@@ -35,8 +35,10 @@ export function corsHeaders(headers: Record<string, string>, decision: OriginDec
 }
 
 /** Extra headers of a successful preflight. */
-export function preflightHeaders(headers: Record<string, string>, credentials: boolean): void {
-  headers['access-control-allow-methods'] = 'POST, OPTIONS';
-  headers['access-control-allow-headers'] = credentials ? 'Content-Type, Authorization' : 'Content-Type';
-  headers['access-control-max-age'] = '600';
+export function preflightHeaders(credentials: boolean): Record<string, string> {
+  return {
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': credentials ? 'Content-Type, Authorization' : 'Content-Type',
+    'access-control-max-age': '600',
+  };
 }

@@ -55,7 +55,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   }
 
   async function route(ctx: RequestContext): Promise<Response> {
-    const { request, pathname } = ctx;
+    const { request } = ctx;
+    const pathname = ctx.url.pathname;
     if (pathname === cfg.healthPath) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return ctx.fail(new ProxyError('method_not_allowed'), { allow: 'GET, HEAD' });
       return ctx.respond(200, '{"ok":true}', { ...JSON_HEADERS });
@@ -65,10 +66,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);
     if (request.method === 'OPTIONS') {
       if (ctx.cors === 'forbidden') throw new ProxyError('origin_not_allowed');
-      const headers: Record<string, string> = {};
-      preflightHeaders(headers, cfg.allowCredentials);
       ctx.record.outcome = 'preflight';
-      return ctx.respond(204, null, headers);
+      return ctx.respond(204, null, preflightHeaders(cfg.allowCredentials));
     }
     if (request.method !== 'POST') return ctx.fail(new ProxyError('method_not_allowed'), { allow: 'POST, OPTIONS' });
     await checkCaller(ctx, limiter, isFeedback ? 'feedback:' : '');

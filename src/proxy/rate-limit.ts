@@ -27,11 +27,6 @@ export async function checkRateLimit(limiter: RateLimiter, key: string, failure:
   }
 }
 
-/** True inside Cloudflare Workers, where Cloudflare sets `CF-Connecting-IP` and a client cannot. */
-function isWorkers(): boolean {
-  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
-}
-
 /**
  * The visitor's address: the `clientAddress` option when given; else `X-Forwarded-For` as far as
  * `trustProxy` trusts it (the entry the trusted proxies appended, never one the client could have
@@ -45,6 +40,7 @@ export function clientAddressOf(request: Request, host: HandlerContext, cfg: Res
     const entry = list[Math.max(0, list.length - hops)];
     if (entry) return entry;
   }
-  if (isWorkers()) return request.headers.get('cf-connecting-ip') ?? undefined;
+  // Inside Cloudflare Workers, Cloudflare sets CF-Connecting-IP and a client cannot.
+  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers') return request.headers.get('cf-connecting-ip') ?? undefined;
   return typeof host.clientAddress === 'string' && host.clientAddress !== '' ? host.clientAddress : undefined;
 }

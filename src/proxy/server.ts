@@ -3,7 +3,7 @@ import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { undiciUpstream } from './node-upstream.js';
 import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
-import { openStores, type SharedStateOptions } from './stores/open.js';
+import { openStores, type SharedStateOptions } from './stores/redis.js';
 import type { AnswerApiOptions } from '../upstream/options.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
