@@ -31,6 +31,11 @@ export interface AccessLog {
   redact(text: string): string;
 }
 
+/** One JSON log line that is not a request's: the server's own events. */
+export function logLine(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): string {
+  return JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+}
+
 const OUTSIDE_TEXT = ['method', 'path', 'bot', 'message', 'upstream_note'] as const;
 
 export function createAccessLog(cfg: ResolvedConfig): AccessLog {
@@ -46,7 +51,7 @@ export function createAccessLog(cfg: ResolvedConfig): AccessLog {
       cfg.log(JSON.stringify(record));
     },
     event(level, msg, fields) {
-      cfg.log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+      cfg.log(logLine(level, msg, fields));
     },
   };
 }

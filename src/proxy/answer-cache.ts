@@ -103,11 +103,10 @@ class Flight {
     return new Promise((resolve) => {
       const check = () => {
         if (!test() && !signal?.aborted) return;
-        off();
+        this.listeners.delete(check);
         signal?.removeEventListener('abort', check);
         resolve();
       };
-      const off = () => this.listeners.delete(check);
       this.listeners.add(check);
       signal?.addEventListener('abort', check);
     });

@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { logLine } from './access-log.js';
 import type { WebHandler } from './handler.js';
 
 /** Options of {@link serveNode}. */
@@ -148,7 +149,7 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
 /** On SIGTERM or SIGINT: logs it, closes gracefully, then exits; a second signal exits at once. */
 export function exitOnSignals(close: () => Promise<void>, log: (line: string) => void, open: () => Record<string, number>): void {
   const onSignal = (signal: NodeJS.Signals) => {
-    log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, ...open() }));
+    log(logLine('info', `${signal}: shutting down`, open()));
     process.once(signal, () => process.exit(1));
     void close().then(
       () => process.exit(0),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import { logLine } from '../access-log.js';
 import { DEFAULTS, type RateLimiter } from '../config.js';
 import { memoryRateLimiter } from '../rate-limit.js';
 import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './types.js';
@@ -177,23 +178,20 @@ export function redisAnswerCache(client: Redis, prefix = 'bot-answer'): AnswerCa
 function watch(client: Redis, log: (line: string) => void) {
   let up = client.status === 'ready';
   let reported = false;
-  const line = (level: string, msg: string, extra: Record<string, unknown> = {}) => log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...extra }));
   const down = (error?: Error) => {
     up = false;
     if (reported) return;
     reported = true;
-    line('error', 'redis unavailable: reconnecting in the background; until then limits and cache follow the store-failure setting', { error: (error as { code?: string } | undefined)?.code ?? error?.message });
+    log(logLine('error', 'redis unavailable: reconnecting in the background; until then limits and cache follow the store-failure setting', { error: (error as { code?: string } | undefined)?.code ?? error?.message }));
   };
   const onReady = () => {
     up = true;
-    if (reported) line('info', 'redis available again');
+    if (reported) log(logLine('info', 'redis available again'));
     reported = false;
   };
-  const onError = (error: Error) => down(error);
-  const onClose = () => down();
   client.on('ready', onReady);
-  client.on('error', onError);
-  client.on('close', onClose);
+  client.on('error', down);
+  client.on('close', down);
   return {
     get up() {
       return up;
@@ -214,9 +212,9 @@ function watch(client: Redis, log: (line: string) => void) {
     },
     stop() {
       client.off('ready', onReady);
-      client.off('close', onClose);
+      client.off('close', down);
       // An error listener stays: without one, a late socket error would be thrown.
-      client.off('error', onError);
+      client.off('error', down);
       client.on('error', () => {});
     },
   };
