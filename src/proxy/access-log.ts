@@ -24,13 +24,6 @@ export interface LogRecord {
   cache?: string;
 }
 
-/** Writes log lines: one per request, and the few events between (upstream key refused, feedback). */
-export interface AccessLog {
-  request(record: LogRecord, startedAt: number): void;
-  event(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): void;
-  redact(text: string): string;
-}
-
 /** One JSON log line that is not a request's: the server's own events. */
 export function logLine(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): string {
   return JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
@@ -38,11 +31,14 @@ export function logLine(level: LogRecord['level'], msg: string, fields?: Record<
 
 const OUTSIDE_TEXT = ['method', 'path', 'bot', 'message', 'upstream_note'] as const;
 
-export function createAccessLog(cfg: ResolvedConfig): AccessLog {
+/** Writes log lines: one per request, and the few events between (upstream key refused, feedback). */
+export type AccessLog = ReturnType<typeof createAccessLog>;
+
+export function createAccessLog(cfg: ResolvedConfig) {
   const redact = createRedactor(cfg.apiKey);
   return {
     redact,
-    request(record, startedAt) {
+    request(record: LogRecord, startedAt: number): void {
       record.time = new Date().toISOString();
       record.duration_ms = Date.now() - startedAt;
       // Only these fields carry text from outside (the client, or the upstream, which may echo
@@ -50,7 +46,7 @@ export function createAccessLog(cfg: ResolvedConfig): AccessLog {
       for (const field of OUTSIDE_TEXT) if (record[field] !== undefined) record[field] = redact(record[field]);
       cfg.log(JSON.stringify(record));
     },
-    event(level, msg, fields) {
+    event(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): void {
       cfg.log(logLine(level, msg, fields));
     },
   };

@@ -2,6 +2,7 @@ import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
 import type { Answer, AnswerEvents } from './answer.js';
 import { ProxyError, toProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
+import { deadline } from './timers.js';
 import { memoryAnswerCache } from './stores/memory-cache.js';
 import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './stores/types.js';
 
@@ -37,6 +38,7 @@ export type CacheOutcome = 'hit' | 'miss' | 'shared';
 
 /** A store call that takes longer than this counts as failed. */
 const STORE_TIMEOUT_MS = 2_000;
+const storeTimeout = () => Promise.reject(new Error('store timeout'));
 /** How often a request waiting on another instance looks for its answer. */
 const POLL_MS = 100;
 
@@ -178,7 +180,7 @@ export class AnswerCache {
    */
   private async waitForOthers(key: string, signal: AbortSignal): Promise<CachedAnswer | 'locked' | undefined> {
     const { store, lockWaitMs, lockTtlMs } = this.settings;
-    const deadline = Date.now() + lockWaitMs;
+    const giveUpAt = Date.now() + lockWaitMs;
     for (;;) {
       const locked = await this.guard(() => store.lock!(key, lockTtlMs), true);
       // Looked up after the lock too: the other instance stores its answer, then lets go.
@@ -188,7 +190,7 @@ export class AnswerCache {
         return found;
       }
       if (locked) return 'locked';
-      if (Date.now() >= deadline || signal.aborted) return undefined;
+      if (Date.now() >= giveUpAt || signal.aborted) return undefined;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -251,7 +253,7 @@ export class AnswerCache {
   /** A store call on the request's path: on failure, `fallback`, or a 503 when configured to refuse. */
   private async guard<T>(call: () => Promise<T>, fallback: T): Promise<T> {
     try {
-      return await withTimeout(call());
+      return await deadline(call(), STORE_TIMEOUT_MS, storeTimeout);
     } catch {
       if (this.settings.failure === 'refuse') throw new ProxyError('store_unavailable', { retryAfter: 5 });
       return fallback;
@@ -261,7 +263,7 @@ export class AnswerCache {
   /** A store call after the answer was served: its failure changes nothing for the client. */
   private async quietly(call: () => Promise<unknown>): Promise<void> {
     try {
-      await withTimeout(call());
+      await deadline(call(), STORE_TIMEOUT_MS, storeTimeout);
     } catch {
       // the store's own outage log says why
     }
@@ -346,10 +348,4 @@ class FollowedEvents implements AnswerEvents {
     // Wakes this follower's wait; the flight's other listeners check theirs again and go on waiting.
     this.flight.changed();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('store timeout')), STORE_TIMEOUT_MS)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -10,7 +10,7 @@ import { FAILURES, ProxyError, toProxyError } from './errors.js';
 import { memoryRateLimiter } from './rate-limit.js';
 import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
-import { RequestTimers } from './timers.js';
+import { deadline, RequestTimers } from './timers.js';
 
 /** A Web-standard request handler, as `createProxyHandler` returns and `serveNode` serves. */
 export type WebHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
@@ -136,10 +136,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     shuttingDown = true;
     if (streams.size === 0) return;
     const allDone = new Promise<void>((resolve) => (drained = resolve));
-    const wait = (ms: number) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      return Promise.race([allDone, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-    };
+    const wait = (ms: number) => deadline(allDone, ms, () => {});
     await wait(deadlineMs);
     for (const stream of streams) stream.stop('shutting_down');
     // A stream whose client stopped reading cannot take its error event: do not wait on it for ever.
