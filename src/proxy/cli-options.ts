@@ -90,18 +90,13 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     read[key] = kind === 'int' ? Number(value) : kind === 'list' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value;
   }
   const { trustProxy: trust, redisFailureMode: failureMode, ...options } = read as Omit<CommandOptions, 'trustProxy' | 'redisFailureMode'> & { trustProxy?: string; redisFailureMode?: string };
-  let trustProxy: boolean | number | undefined;
-  if (trust === 'true' || trust === 'false') trustProxy = trust === 'true';
-  else if (trust !== undefined) {
-    if (!/^\d+$/.test(trust)) throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
-    trustProxy = Number(trust);
-  }
+  if (trust !== undefined && !/^(\d+|true|false)$/.test(trust)) throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
   if (failureMode !== undefined && failureMode !== 'fallback' && failureMode !== 'refuse') throw new Error(`--redis-failure-mode (REDIS_FAILURE_MODE) must be fallback or refuse, got "${failureMode}"`);
   if (options.redisUrl !== undefined && !/^rediss?:\/\//.test(options.redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
   if (options.port !== undefined && options.port > 65535) throw new Error(`--port (PORT) must be at most 65535, got ${options.port}`);
   return {
     ...options,
-    trustProxy,
+    trustProxy: trust === 'true' || trust === 'false' ? trust === 'true' : trust === undefined ? undefined : Number(trust),
     redisFailureMode: failureMode,
     apiKey: env.ANSWER_API_KEY || undefined,
     port: options.port ?? 8787,

@@ -3,7 +3,7 @@ import type { Source, SourceAuthor } from '../protocol/types.js';
 /** Field names under which upstreams put their sources, in order of preference. */
 const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 /** A JSON object (not an array, not null). */
 export const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
