@@ -1,10 +1,11 @@
+import type { RateLimiterMemory as MemoryLimiter } from 'rate-limiter-flexible';
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import type { HandlerContext, RateLimiter, ResolvedConfig } from './config.js';
 import { ProxyError } from './errors.js';
 import type { StoreFailureMode } from './stores/types.js';
 
 /** The default limiter: `perMinute` requests per key in a fixed one-minute window, in memory. */
-export function memoryRateLimiter(perMinute: number): RateLimiterMemory {
+export function memoryRateLimiter(perMinute: number): MemoryLimiter {
   return new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'bot-answer' });
 }
 
