@@ -85,11 +85,6 @@ class Flight {
     for (const listener of [...this.listeners]) listener();
   }
 
-  push(event: NormalisedEvent): void {
-    this.events.push(event);
-    this.changed();
-  }
-
   settle(outcome: { result: AnswerResponse } | { error: ProxyError } | 'abandoned'): void {
     if (this.settled) return;
     if (outcome === 'abandoned') this.abandoned = true;
@@ -302,7 +297,8 @@ class RecordedEvents implements AnswerEvents {
         if (event.type === 'delta') this.text += event.text;
         else if (event.type === 'replace') this.text = event.text;
         else this.sources = event.sources;
-        this.flight.push(event);
+        this.flight.events.push(event);
+        this.flight.changed();
       }
     }
     return events;
