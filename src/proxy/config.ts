@@ -145,7 +145,8 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
   const defaulted = Object.fromEntries(
     Object.entries(DEFAULTS).map(([key, fallback]) => {
       const value = config[key as keyof Defaulted];
-      return [key, typeof fallback === 'string' ? (value ?? fallback) : typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback];
+      if (typeof fallback === 'string') return [key, value ?? fallback];
+      return [key, typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback];
     }),
   ) as Defaulted;
   return {

@@ -11,13 +11,8 @@ export type OriginDecision = 'none' | 'same' | 'allowed' | 'forbidden';
 export function decideOrigin(origin: string | null, requestHost: string, allowed: readonly string[]): OriginDecision {
   if (origin === null) return 'none';
   if (allowed.includes(origin)) return 'allowed';
-  if (origin !== 'null') {
-    try {
-      if (new URL(origin).host === requestHost) return 'same';
-    } catch {
-      // a malformed Origin is simply not same-origin
-    }
-  }
+  // A malformed Origin is simply not same-origin.
+  if (origin !== 'null' && URL.canParse(origin) && new URL(origin).host === requestHost) return 'same';
   return 'forbidden';
 }
 

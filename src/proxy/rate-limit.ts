@@ -42,6 +42,7 @@ export function clientAddressOf(request: Request, host: HandlerContext, cfg: Res
     if (entry) return entry;
   }
   // Inside Cloudflare Workers, Cloudflare sets CF-Connecting-IP and a client cannot.
-  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers') return request.headers.get('cf-connecting-ip') ?? undefined;
+  const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+  if (onWorkers) return request.headers.get('cf-connecting-ip') ?? undefined;
   return typeof host.clientAddress === 'string' && host.clientAddress !== '' ? host.clientAddress : undefined;
 }

@@ -101,7 +101,10 @@ export interface SharedStateOptions {
  * it, then goes on in the failure mode (the client keeps reconnecting). Without one: nothing
  * (the handler's memory defaults).
  */
-export async function openStores(options: SharedStateOptions & StoreConfig & { rateLimitPerMinute?: number }, log: (line: string) => void): Promise<{ config: StoreConfig & { rateLimiter?: RateLimiter }; close(): Promise<void> }> {
+export async function openStores(
+  options: SharedStateOptions & StoreConfig & { rateLimitPerMinute?: number },
+  log: (line: string) => void,
+): Promise<{ config: StoreConfig & { rateLimiter?: RateLimiter }; close(): Promise<void> }> {
   if (!options.redisUrl) return { config: {}, close: async () => {} };
   const stores = createRedisStores({
     url: options.redisUrl,
