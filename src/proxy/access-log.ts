@@ -24,31 +24,30 @@ export interface LogRecord {
   cache?: string;
 }
 
-/** Writes log lines: one per request, and the few events between (upstream key refused, feedback). */
-export interface AccessLog {
-  request(record: LogRecord, startedAt: number): void;
-  event(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): void;
-  redact(text: string): string;
+/** One JSON log line that is not a request's: the server's own events. */
+export function logLine(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): string {
+  return JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
 }
 
-export function createAccessLog(cfg: ResolvedConfig): AccessLog {
+const OUTSIDE_TEXT = ['method', 'path', 'bot', 'message', 'upstream_note'] as const;
+
+/** Writes log lines: one per request, and the few events between (upstream key refused, feedback). */
+export type AccessLog = ReturnType<typeof createAccessLog>;
+
+export function createAccessLog(cfg: ResolvedConfig) {
   const redact = createRedactor(cfg.apiKey);
   return {
     redact,
-    request(record, startedAt) {
+    request(record: LogRecord, startedAt: number): void {
       record.time = new Date().toISOString();
       record.duration_ms = Date.now() - startedAt;
       // Only these fields carry text from outside (the client, or the upstream, which may echo
       // the key back): the key never reaches a log line, and the rest is not scanned for it.
-      record.method = redact(record.method);
-      record.path = redact(record.path);
-      if (record.bot !== undefined) record.bot = redact(record.bot);
-      if (record.message !== undefined) record.message = redact(record.message);
-      if (record.upstream_note !== undefined) record.upstream_note = redact(record.upstream_note);
+      for (const field of OUTSIDE_TEXT) if (record[field] !== undefined) record[field] = redact(record[field]);
       cfg.log(JSON.stringify(record));
     },
-    event(level, msg, fields) {
-      cfg.log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+    event(level: LogRecord['level'], msg: string, fields?: Record<string, unknown>): void {
+      cfg.log(logLine(level, msg, fields));
     },
   };
 }

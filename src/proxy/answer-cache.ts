@@ -1,8 +1,8 @@
 import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
 import type { Answer, AnswerEvents } from './answer.js';
-import { cacheKey } from './cache-key.js';
 import { ProxyError, toProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
+import { deadline } from './timers.js';
 import { memoryAnswerCache } from './stores/memory-cache.js';
 import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './stores/types.js';
 
@@ -38,10 +38,29 @@ export type CacheOutcome = 'hit' | 'miss' | 'shared';
 
 /** A store call that takes longer than this counts as failed. */
 const STORE_TIMEOUT_MS = 2_000;
+const storeTimeout = () => Promise.reject(new Error('store timeout'));
 /** How often a request waiting on another instance looks for its answer. */
 const POLL_MS = 100;
 
 const encoder = new TextEncoder();
+
+/**
+ * The message as the cache compares it: trimmed, runs of white space as one space, case
+ * folded (upper then lower case, so that `ß` and `SS`, `ς` and `σ` meet), in Unicode NFC.
+ */
+export function normaliseQuestion(message: string): string {
+  return message.normalize('NFC').trim().replace(/\s+/gu, ' ').toUpperCase().toLowerCase();
+}
+
+/**
+ * The cache key of a question: SHA-256 (hex) of the bot id, `inline_sources` and the
+ * normalised message. Only the hash is stored or logged, never the question.
+ */
+export async function cacheKey(body: Pick<AnswerRequest, 'bot_id' | 'message' | 'inline_sources'>): Promise<string> {
+  const text = JSON.stringify([body.bot_id, body.inline_sources !== false, normaliseQuestion(body.message)]);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * One question being asked upstream right now, shared by every identical request of this
@@ -50,7 +69,7 @@ const encoder = new TextEncoder();
 class Flight {
   /** The leader has its answer under way (or an outcome): stream followers may start. */
   started = false;
-  /** Non-terminal events (delta, replace, sources), in order. */
+  /** Non-terminal events, in order. */
   readonly events: NormalisedEvent[] = [];
   result: AnswerResponse | undefined;
   error: ProxyError | undefined;
@@ -64,11 +83,6 @@ class Flight {
 
   changed(): void {
     for (const listener of [...this.listeners]) listener();
-  }
-
-  push(event: NormalisedEvent): void {
-    this.events.push(event);
-    this.changed();
   }
 
   settle(outcome: { result: AnswerResponse } | { error: ProxyError } | 'abandoned'): void {
@@ -86,11 +100,10 @@ class Flight {
     return new Promise((resolve) => {
       const check = () => {
         if (!test() && !signal?.aborted) return;
-        off();
+        this.listeners.delete(check);
         signal?.removeEventListener('abort', check);
         resolve();
       };
-      const off = () => this.listeners.delete(check);
       this.listeners.add(check);
       signal?.addEventListener('abort', check);
     });
@@ -108,7 +121,6 @@ export class AnswerCache {
 
   constructor(private readonly settings: AnswerCacheSettings) {}
 
-  /** Removes every cached answer. */
   clear(): Promise<number | undefined> {
     return this.settings.store.clear();
   }
@@ -163,7 +175,7 @@ export class AnswerCache {
    */
   private async waitForOthers(key: string, signal: AbortSignal): Promise<CachedAnswer | 'locked' | undefined> {
     const { store, lockWaitMs, lockTtlMs } = this.settings;
-    const deadline = Date.now() + lockWaitMs;
+    const giveUpAt = Date.now() + lockWaitMs;
     for (;;) {
       const locked = await this.guard(() => store.lock!(key, lockTtlMs), true);
       // Looked up after the lock too: the other instance stores its answer, then lets go.
@@ -173,7 +185,7 @@ export class AnswerCache {
         return found;
       }
       if (locked) return 'locked';
-      if (Date.now() >= deadline || signal.aborted) return undefined;
+      if (Date.now() >= giveUpAt || signal.aborted) return undefined;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -236,7 +248,7 @@ export class AnswerCache {
   /** A store call on the request's path: on failure, `fallback`, or a 503 when configured to refuse. */
   private async guard<T>(call: () => Promise<T>, fallback: T): Promise<T> {
     try {
-      return await withTimeout(call());
+      return await deadline(call(), STORE_TIMEOUT_MS, storeTimeout);
     } catch {
       if (this.settings.failure === 'refuse') throw new ProxyError('store_unavailable', { retryAfter: 5 });
       return fallback;
@@ -246,7 +258,7 @@ export class AnswerCache {
   /** A store call after the answer was served: its failure changes nothing for the client. */
   private async quietly(call: () => Promise<unknown>): Promise<void> {
     try {
-      await withTimeout(call());
+      await deadline(call(), STORE_TIMEOUT_MS, storeTimeout);
     } catch {
       // the store's own outage log says why
     }
@@ -285,7 +297,8 @@ class RecordedEvents implements AnswerEvents {
         if (event.type === 'delta') this.text += event.text;
         else if (event.type === 'replace') this.text = event.text;
         else this.sources = event.sources;
-        this.flight.push(event);
+        this.flight.events.push(event);
+        this.flight.changed();
       }
     }
     return events;
@@ -315,15 +328,10 @@ class FollowedEvents implements AnswerEvents {
     await flight.until(() => this.stopped !== undefined || this.sent < flight.events.length || flight.settled);
     const events = flight.events.slice(this.sent);
     this.sent = flight.events.length;
-    const terminal: NormalisedEvent | undefined = this.stopped
-      ? { type: 'error', failure: this.stopped }
-      : flight.result
-        ? { type: 'done', answer_found: flight.result.answer_found }
-        : flight.error
-          ? { type: 'error', failure: flight.error.failure }
-          : flight.abandoned
-            ? { type: 'error', failure: 'stream_broken' }
-            : undefined;
+    let terminal: NormalisedEvent | undefined;
+    if (this.stopped) terminal = { type: 'error', failure: this.stopped };
+    else if (flight.result) terminal = { type: 'done', answer_found: flight.result.answer_found };
+    else if (flight.settled) terminal = { type: 'error', failure: flight.error?.failure ?? 'stream_broken' };
     if (terminal) {
       events.push(terminal);
       this.ended = true;
@@ -336,10 +344,4 @@ class FollowedEvents implements AnswerEvents {
     // Wakes this follower's wait; the flight's other listeners check theirs again and go on waiting.
     this.flight.changed();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('store timeout')), STORE_TIMEOUT_MS)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

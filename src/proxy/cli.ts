@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { HELP, optionsFrom } from './cli-options.js';
 import { startProxy } from './server.js';
-import { clearRedisCache } from './stores/open.js';
+import { clearRedisCache } from './stores/redis.js';
 
 async function main(): Promise<void> {
   let options: ReturnType<typeof optionsFrom>;
@@ -11,24 +11,15 @@ async function main(): Promise<void> {
     console.error(`bot-answer-proxy: ${(error as Error).message}\n\n${HELP}`);
     process.exit(2);
   }
-  if (options === 'help') {
-    console.log(HELP);
-    return;
-  }
-  if (options.clearCache) {
-    try {
+  if (options === 'help') return console.log(HELP);
+  try {
+    if (!options.clearCache) await startProxy(options);
+    else {
       const removed = await clearRedisCache(options);
       console.log(`bot-answer-proxy: removed ${removed} cached answer${removed === 1 ? '' : 's'}`);
-      return;
-    } catch (error) {
-      console.error(`bot-answer-proxy: --clear-cache: ${(error as Error).message}`);
-      process.exit(1);
     }
-  }
-  try {
-    await startProxy(options);
   } catch (error) {
-    console.error(`bot-answer-proxy: ${(error as Error).message}`);
+    console.error(`bot-answer-proxy: ${options.clearCache ? '--clear-cache: ' : ''}${(error as Error).message}`);
     process.exit(1);
   }
 }

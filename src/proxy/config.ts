@@ -1,4 +1,5 @@
 import type { StoreConfig, StoreFailureMode } from './stores/types.js';
+import { fetchUpstream } from './upstream.js';
 /** What the proxy reads of an upstream response. */
 export interface UpstreamResponse {
   status: number;
@@ -128,52 +129,38 @@ export const DEFAULTS = {
   heartbeatMs: 15_000,
 } as const;
 
+type Defaulted = { -readonly [K in keyof typeof DEFAULTS]: (typeof DEFAULTS)[K] extends number ? number : string };
+
 /** Fills defaults and checks the configuration; throws on a config that cannot work. */
-export function resolveConfig(config: ProxyConfig, fetchUpstream: (fetchFn: typeof fetch) => UpstreamClient): ResolvedConfig {
-  const fail = (message: string) => {
+export function resolveConfig(config: ProxyConfig): ResolvedConfig {
+  const fail = (message: string): never => {
     throw new TypeError(`bot-answer proxy: ${message}`);
   };
   if (typeof config.apiKey !== 'string' || config.apiKey === '') fail('apiKey is required');
-  let base: URL | undefined;
-  try {
-    base = new URL(config.baseUrl);
-  } catch {
-    // reported below
-  }
+  const base = URL.canParse(config.baseUrl) ? new URL(config.baseUrl) : undefined;
   if (base?.protocol !== 'http:' && base?.protocol !== 'https:') return fail('baseUrl must be an absolute http(s) URL');
   const allowedOrigins = (config.allowedOrigins ?? []).map((o) => o.trim()).filter(Boolean);
   if (allowedOrigins.includes('*')) fail('allowedOrigins lists exact origins; "*" is not allowed (it would let any site use your key)');
-  const log = config.log === false ? () => {} : (config.log ?? ((line: string) => console.log(line)));
-  const num = (value: number | undefined, fallback: number) => (value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback);
-  const answerPath = config.answerPath ?? DEFAULTS.answerPath;
-  const resolved: ResolvedConfig = {
-    apiKey: config.apiKey,
-    baseUrl: config.baseUrl,
+  // A number option that is not a finite number >= 0 gets its default too.
+  const defaulted = Object.fromEntries(
+    Object.entries(DEFAULTS).map(([key, fallback]) => {
+      const value = config[key as keyof Defaulted];
+      if (typeof fallback === 'string') return [key, value ?? fallback];
+      return [key, typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback];
+    }),
+  ) as Defaulted;
+  return {
+    ...config,
+    ...defaulted,
     upstreamUrl: `${base.href.replace(/\/+$/, '')}/v1/answer`,
-    answerPath,
-    feedbackPath: `${answerPath}/feedback`,
-    healthPath: config.healthPath ?? DEFAULTS.healthPath,
+    feedbackPath: `${defaulted.answerPath}/feedback`,
     allowedOrigins,
     allowCredentials: config.allowCredentials ?? false,
     allowedBotIds: (config.allowedBotIds ?? []).map((b) => b.trim()).filter(Boolean),
-    rateLimitPerMinute: num(config.rateLimitPerMinute, DEFAULTS.rateLimitPerMinute),
-    rateLimiter: config.rateLimiter,
     trustProxy: config.trustProxy ?? false,
-    clientAddress: config.clientAddress,
-    authorize: config.authorize,
-    rateLimitKey: config.rateLimitKey,
-    maxMessageChars: num(config.maxMessageChars, DEFAULTS.maxMessageChars),
-    maxBodyBytes: num(config.maxBodyBytes, DEFAULTS.maxBodyBytes),
-    maxUpstreamBytes: num(config.maxUpstreamBytes, DEFAULTS.maxUpstreamBytes),
-    maxEventChars: num(config.maxEventChars, DEFAULTS.maxEventChars),
-    headersTimeoutMs: num(config.headersTimeoutMs, DEFAULTS.headersTimeoutMs),
-    idleTimeoutMs: num(config.idleTimeoutMs, DEFAULTS.idleTimeoutMs),
-    totalTimeoutMs: num(config.totalTimeoutMs, DEFAULTS.totalTimeoutMs),
-    heartbeatMs: num(config.heartbeatMs, DEFAULTS.heartbeatMs),
     upstreamClient: config.upstreamClient ?? fetchUpstream(config.fetch ?? ((input, init) => globalThis.fetch(input, init))),
-    log,
+    log: config.log === false ? () => {} : (config.log ?? ((line: string) => console.log(line))),
     debug: config.debug ?? false,
     storeFailure: config.storeFailure ?? 'fallback',
   };
-  return resolved;
 }

@@ -15,14 +15,13 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 
 export class RequestContext {
   readonly id = crypto.randomUUID();
   readonly startedAt = Date.now();
-  readonly pathname: string;
+  readonly url: URL;
   readonly origin: string | null;
   /** How the request's origin relates to the allowed ones; CORS headers follow it on the endpoint's responses. */
   cors: OriginDecision | undefined;
   /** The visitor's identity as `authorize` gave it. */
   user: string | undefined;
   readonly record: LogRecord;
-  readonly url: URL;
 
   constructor(
     readonly request: Request,
@@ -31,9 +30,8 @@ export class RequestContext {
     readonly log: AccessLog,
   ) {
     this.url = new URL(request.url);
-    this.pathname = this.url.pathname;
     this.origin = request.headers.get('origin');
-    this.record = { time: '', level: 'info', msg: 'request', id: this.id, method: request.method, path: this.pathname, status: 0, bytes: 0, outcome: 'ok' };
+    this.record = { time: '', level: 'info', msg: 'request', id: this.id, method: request.method, path: this.url.pathname, status: 0, bytes: 0, outcome: 'ok' };
   }
 
   /** Headers every response carries: the request id, CORS, and on the endpoint's answers the protocol version. */

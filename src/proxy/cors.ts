@@ -11,13 +11,8 @@ export type OriginDecision = 'none' | 'same' | 'allowed' | 'forbidden';
 export function decideOrigin(origin: string | null, requestHost: string, allowed: readonly string[]): OriginDecision {
   if (origin === null) return 'none';
   if (allowed.includes(origin)) return 'allowed';
-  if (origin !== 'null') {
-    try {
-      if (new URL(origin).host === requestHost) return 'same';
-    } catch {
-      // a malformed Origin is simply not same-origin
-    }
-  }
+  // A malformed Origin is simply not same-origin.
+  if (origin !== 'null' && URL.canParse(origin) && new URL(origin).host === requestHost) return 'same';
   return 'forbidden';
 }
 
@@ -35,8 +30,10 @@ export function corsHeaders(headers: Record<string, string>, decision: OriginDec
 }
 
 /** Extra headers of a successful preflight. */
-export function preflightHeaders(headers: Record<string, string>, credentials: boolean): void {
-  headers['access-control-allow-methods'] = 'POST, OPTIONS';
-  headers['access-control-allow-headers'] = credentials ? 'Content-Type, Authorization' : 'Content-Type';
-  headers['access-control-max-age'] = '600';
+export function preflightHeaders(credentials: boolean): Record<string, string> {
+  return {
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': credentials ? 'Content-Type, Authorization' : 'Content-Type',
+    'access-control-max-age': '600',
+  };
 }

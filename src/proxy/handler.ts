@@ -10,8 +10,7 @@ import { FAILURES, ProxyError, toProxyError } from './errors.js';
 import { memoryRateLimiter } from './rate-limit.js';
 import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
-import { RequestTimers } from './timers.js';
-import { fetchUpstream } from './upstream.js';
+import { deadline, RequestTimers } from './timers.js';
 
 /** A Web-standard request handler, as `createProxyHandler` returns and `serveNode` serves. */
 export type WebHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
@@ -37,7 +36,7 @@ export interface ProxyHandler extends WebHandler {
  * route handlers, Cloudflare Workers and other edge runtimes).
  */
 export function createProxyHandler(config: ProxyConfig): ProxyHandler {
-  const cfg = resolveConfig(config, fetchUpstream);
+  const cfg = resolveConfig(config);
   const log = createAccessLog(cfg);
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const cacheSettings = resolveCache(config, cfg);
@@ -56,7 +55,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   }
 
   async function route(ctx: RequestContext): Promise<Response> {
-    const { request, pathname } = ctx;
+    const { request } = ctx;
+    const pathname = ctx.url.pathname;
     if (pathname === cfg.healthPath) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return ctx.fail(new ProxyError('method_not_allowed'), { allow: 'GET, HEAD' });
       return ctx.respond(200, '{"ok":true}', { ...JSON_HEADERS });
@@ -66,10 +66,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);
     if (request.method === 'OPTIONS') {
       if (ctx.cors === 'forbidden') throw new ProxyError('origin_not_allowed');
-      const headers: Record<string, string> = {};
-      preflightHeaders(headers, cfg.allowCredentials);
       ctx.record.outcome = 'preflight';
-      return ctx.respond(204, null, headers);
+      return ctx.respond(204, null, preflightHeaders(cfg.allowCredentials));
     }
     if (request.method !== 'POST') return ctx.fail(new ProxyError('method_not_allowed'), { allow: 'POST, OPTIONS' });
     await checkCaller(ctx, limiter, isFeedback ? 'feedback:' : '');
@@ -138,10 +136,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     shuttingDown = true;
     if (streams.size === 0) return;
     const allDone = new Promise<void>((resolve) => (drained = resolve));
-    const wait = (ms: number) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      return Promise.race([allDone, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-    };
+    const wait = (ms: number) => deadline(allDone, ms, () => {});
     await wait(deadlineMs);
     for (const stream of streams) stream.stop('shutting_down');
     // A stream whose client stopped reading cannot take its error event: do not wait on it for ever.

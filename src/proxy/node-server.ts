@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { logLine } from './access-log.js';
 import type { WebHandler } from './handler.js';
+import { deadline } from './timers.js';
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -95,7 +98,7 @@ export function createNodeListener(handler: WebHandler, options: NodeListenerOpt
  * response with back-pressure, aborts the request's signal when the client goes away, and
  * shuts down gracefully.
  */
-export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
+export async function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number) => Promise<void> }, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const host = options.host ?? '127.0.0.1';
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.log(line)));
@@ -125,37 +128,30 @@ export function serveNode(handler: WebHandler & { shutdown?: (deadlineMs: number
   );
   server.on('clientError', answerClientError);
 
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8787, host, () => {
-      server.off('error', reject);
-      const { port } = server.address() as AddressInfo;
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-      let closed: Promise<void> | undefined;
-      const close = () => (closed ??= shutdown());
-      async function shutdown(): Promise<void> {
-        closing = true;
-        const stopped = new Promise<void>((done) => server.close(() => done()));
-        server.closeIdleConnections();
-        const allIdle = inflight.size === 0 ? Promise.resolve() : new Promise<void>((done) => (idle = done));
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        // Grace after the deadline for the final error events to be written.
-        const hardStop = new Promise<void>((done) => (timer = setTimeout(done, shutdownTimeoutMs + 2_000)));
-        await Promise.race([Promise.all([onShutdown?.(shutdownTimeoutMs), allIdle]), hardStop]);
-        clearTimeout(timer);
-        server.closeAllConnections();
-        await stopped;
-      }
-      if (options.handleSignals) exitOnSignals(close, log, () => ({ open_requests: inflight.size }));
-      resolve({ server, url, port, close });
-    });
-  });
+  server.listen(options.port ?? 8787, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= shutdown());
+  async function shutdown(): Promise<void> {
+    closing = true;
+    const stopped = new Promise<void>((done) => server.close(() => done()));
+    server.closeIdleConnections();
+    const allIdle = inflight.size === 0 ? Promise.resolve() : new Promise<void>((done) => (idle = done));
+    // Grace after the deadline for the final error events to be written.
+    await deadline<unknown>(Promise.all([onShutdown?.(shutdownTimeoutMs), allIdle]), shutdownTimeoutMs + 2_000, () => undefined);
+    server.closeAllConnections();
+    await stopped;
+  }
+  if (options.handleSignals) exitOnSignals(close, log, () => ({ open_requests: inflight.size }));
+  return { server, url, port, close };
 }
 
 /** On SIGTERM or SIGINT: logs it, closes gracefully, then exits; a second signal exits at once. */
 export function exitOnSignals(close: () => Promise<void>, log: (line: string) => void, open: () => Record<string, number>): void {
   const onSignal = (signal: NodeJS.Signals) => {
-    log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down`, ...open() }));
+    log(logLine('info', `${signal}: shutting down`, open()));
     process.once(signal, () => process.exit(1));
     void close().then(
       () => process.exit(0),

@@ -1,6 +1,6 @@
 import type { Source } from '../protocol/types.js';
 import type { Failure } from './errors.js';
-import { findSources, isObject, normaliseSources } from './sources.js';
+import { findSources, isObject, normaliseSources, type Obj } from './sources.js';
 
 /** What the normaliser produces: the project's stream events, before serialisation. */
 export type NormalisedEvent =
@@ -9,8 +9,6 @@ export type NormalisedEvent =
   | { type: 'sources'; sources: Source[] }
   | { type: 'done'; answer_found: boolean }
   | { type: 'error'; failure: Failure };
-
-type Obj = Record<string, unknown>;
 
 /** Event names (SSE `event:` or a `type`/`event` field) by what they mean; compared lower-case. */
 const END = new Set(['done', 'end', 'complete', 'completed', 'finish', 'finished', 'stop', 'close', 'message_stop', 'response.completed', 'final']);

@@ -1,10 +1,11 @@
+import type { RateLimiterMemory as MemoryLimiter } from 'rate-limiter-flexible';
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import type { HandlerContext, RateLimiter, ResolvedConfig } from './config.js';
 import { ProxyError } from './errors.js';
 import type { StoreFailureMode } from './stores/types.js';
 
 /** The default limiter: `perMinute` requests per key in a fixed one-minute window, in memory. */
-export function memoryRateLimiter(perMinute: number): RateLimiter {
+export function memoryRateLimiter(perMinute: number): MemoryLimiter {
   return new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'bot-answer' });
 }
 
@@ -27,11 +28,6 @@ export async function checkRateLimit(limiter: RateLimiter, key: string, failure:
   }
 }
 
-/** True inside Cloudflare Workers, where Cloudflare sets `CF-Connecting-IP` and a client cannot. */
-function isWorkers(): boolean {
-  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
-}
-
 /**
  * The visitor's address: the `clientAddress` option when given; else `X-Forwarded-For` as far as
  * `trustProxy` trusts it (the entry the trusted proxies appended, never one the client could have
@@ -45,6 +41,8 @@ export function clientAddressOf(request: Request, host: HandlerContext, cfg: Res
     const entry = list[Math.max(0, list.length - hops)];
     if (entry) return entry;
   }
-  if (isWorkers()) return request.headers.get('cf-connecting-ip') ?? undefined;
+  // Inside Cloudflare Workers, Cloudflare sets CF-Connecting-IP and a client cannot.
+  const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+  if (onWorkers) return request.headers.get('cf-connecting-ip') ?? undefined;
   return typeof host.clientAddress === 'string' && host.clientAddress !== '' ? host.clientAddress : undefined;
 }

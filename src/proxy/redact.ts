@@ -41,16 +41,10 @@ function secretForms(key: string): string[] {
   for (let offset = 0; offset < 3; offset++) {
     const padded = new Uint8Array(offset + bytes.length);
     padded.set(bytes, offset);
-    const encoded = toBase64(padded);
+    const encoded = btoa(String.fromCharCode(...padded));
     // The first group mixes in the bytes before the key, the last one the bytes after it.
     const inner = encoded.slice(offset ? 4 : 0, encoded.length - 4);
     forms.push(inner, inner.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return forms.filter((form) => form.length > 0);
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -1,9 +1,10 @@
 import { writeSync } from 'node:fs';
+import { logLine } from './access-log.js';
 import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { undiciUpstream } from './node-upstream.js';
 import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
-import { openStores, type SharedStateOptions } from './stores/open.js';
+import { openStores, type SharedStateOptions } from './stores/redis.js';
 import type { AnswerApiOptions } from '../upstream/options.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
@@ -43,18 +44,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   if (demo) {
     const { startAnswerApi } = await import('../upstream/index.js');
     const upstream = await startAnswerApi({ ...options.localAnswerApi, port: 0, host: '127.0.0.1' });
-    const kb = options.localAnswerApi?.kb;
     apiKey = upstream.keys[0]!;
     baseUrl = upstream.url;
     closeUpstream = () => upstream.close();
-    log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: 'warn',
-        msg: `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from ${kb ? `the documents in ${kb}` : 'its sample knowledge base'}`,
-        ignored_base_url: options.baseUrl ? true : undefined,
-      }),
-    );
+    const kb = options.localAnswerApi?.kb ? `the documents in ${options.localAnswerApi.kb}` : 'its sample knowledge base';
+    const msg = `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from ${kb}`;
+    log(logLine('warn', msg, { ignored_base_url: options.baseUrl ? true : undefined }));
   } else if (!baseUrl) {
     throw new TypeError('bot-answer proxy: ANSWER_BASE_URL is required when ANSWER_API_KEY is set');
   }
@@ -69,7 +64,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     log,
     onShutdown: (deadlineMs) => handler.shutdown(deadlineMs),
   });
-  log(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `bot-answer proxy listening on ${server.url}`, url: server.url, demo }));
+  log(logLine('info', `bot-answer proxy listening on ${server.url}`, { url: server.url, demo }));
   const closeServer = server.close;
   let closed: Promise<void> | undefined;
   const close = () =>

@@ -3,7 +3,7 @@ import type { Source, SourceAuthor } from '../protocol/types.js';
 /** Field names under which upstreams put their sources, in order of preference. */
 const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 /** A JSON object (not an array, not null). */
 export const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,18 +19,11 @@ function str(...values: unknown[]): string | undefined {
   return undefined;
 }
 
-/** Only http(s) URLs pass; anything else (javascript:, data:, relative) is dropped. */
+/** The first candidate that is an http(s) URL; anything else (javascript:, data:, relative) is dropped. */
 function httpUrl(...values: unknown[]): string | undefined {
-  for (const value of values) {
-    if (typeof value !== 'string' || value === '') continue;
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-    } catch {
-      // not an absolute URL: try the next candidate
-    }
-  }
-  return undefined;
+  return values.find(
+    (value): value is string => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+  );
 }
 
 /** Seconds since the epoch as a finite number; numeric strings and ISO dates are converted, anything else dropped. */

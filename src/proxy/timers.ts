@@ -2,6 +2,13 @@ import type { Failure } from './errors.js';
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/** `promise`, or after `ms` what `late()` gives, whichever comes first; the timer is cleared either way. */
+export function deadline<T>(promise: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
+  let timer: Timer | undefined;
+  const timeout = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late()), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Timeouts of one proxied request (headers, idle, total), for any upstream client; when one fires
  * it records why and aborts the upstream request. Data arriving costs a clock read, not a new timer:

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Answer } from '../../src/proxy/answer.js';
-import { AnswerCache, type AnswerCacheSettings, type CacheOutcome } from '../../src/proxy/answer-cache.js';
-import { cacheKey, normaliseQuestion } from '../../src/proxy/cache-key.js';
+import { AnswerCache, cacheKey, normaliseQuestion, type AnswerCacheSettings, type CacheOutcome } from '../../src/proxy/answer-cache.js';
 import { ProxyError, type Failure } from '../../src/proxy/errors.js';
 import type { NormalisedEvent } from '../../src/proxy/normalise.js';
 import { memoryAnswerCache } from '../../src/proxy/stores/memory-cache.js';

@@ -34,13 +34,10 @@ export function memoryAnswerCache(options: MemoryAnswerCacheOptions = {}): Answe
   return {
     async get(key) {
       const entry = entries.get(key);
-      if (!entry) return undefined;
-      entries.delete(key);
-      if (entry.expiresAt <= Date.now()) {
-        total -= entry.bytes;
-        return undefined;
-      }
+      if (entry) remove(key, entry);
+      if (!entry || entry.expiresAt <= Date.now()) return undefined;
       entries.set(key, entry);
+      total += entry.bytes;
       return entry.value;
     },
     async set(key, value, ttlSeconds) {

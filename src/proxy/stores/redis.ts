@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
-import type { RateLimiter } from '../config.js';
+import { logLine } from '../access-log.js';
+import { DEFAULTS, type RateLimiter } from '../config.js';
 import { memoryRateLimiter } from '../rate-limit.js';
-import type { AnswerCacheStore, CachedAnswer, StoreFailureMode } from './types.js';
+import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './types.js';
 
 /** Options of {@link createRedisStores}. */
 export interface RedisStoresOptions {
@@ -84,6 +85,57 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   };
 }
 
+/** Where the command's shared state lives: its settings as flags and environment give them. */
+export interface SharedStateOptions {
+  /** Redis shared by every instance; unset: everything in memory. */
+  redisUrl?: string;
+  /** Prefix of every Redis key. Default `bot-answer`. */
+  redisKeyPrefix?: string;
+  /** What happens while Redis is away. Default `'fallback'`. */
+  redisFailureMode?: StoreFailureMode;
+}
+
+/**
+ * Opens the shared stores the command's settings ask for: with a Redis URL, one ioredis client
+ * serving the rate limiter and (when the cache is on) the answer cache; waits up to 2 s for
+ * it, then goes on in the failure mode (the client keeps reconnecting). Without one: nothing
+ * (the handler's memory defaults).
+ */
+export async function openStores(
+  options: SharedStateOptions & StoreConfig & { rateLimitPerMinute?: number },
+  log: (line: string) => void,
+): Promise<{ config: StoreConfig & { rateLimiter?: RateLimiter }; close(): Promise<void> }> {
+  if (!options.redisUrl) return { config: {}, close: async () => {} };
+  const stores = createRedisStores({
+    url: options.redisUrl,
+    keyPrefix: options.redisKeyPrefix,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute,
+    failure: options.redisFailureMode,
+    log,
+  });
+  await stores.ready(2_000);
+  return {
+    config: {
+      rateLimiter: stores.rateLimiter,
+      cacheStore: (options.cacheTtlSeconds ?? 0) > 0 ? stores.cache : undefined,
+      storeFailure: options.redisFailureMode,
+    },
+    close: () => stores.close(),
+  };
+}
+
+/** Removes every cached answer from the Redis at `options.redisUrl`; resolves to how many. */
+export async function clearRedisCache(options: SharedStateOptions): Promise<number> {
+  if (!options.redisUrl) throw new TypeError('the answer cache is in memory without REDIS_URL: restarting the proxy clears it');
+  const stores = createRedisStores({ url: options.redisUrl, keyPrefix: options.redisKeyPrefix, log: () => {} });
+  try {
+    if (!(await stores.ready(5_000))) throw new Error('could not reach Redis at REDIS_URL');
+    return (await stores.cache.clear()) ?? 0;
+  } finally {
+    await stores.close();
+  }
+}
+
 const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** The answer cache in Redis: `SET key value EX ttl`, a `SET NX PX` lock per question, `SCAN` + `UNLINK` to clear. */
@@ -129,23 +181,20 @@ export function redisAnswerCache(client: Redis, prefix = 'bot-answer'): AnswerCa
 function watch(client: Redis, log: (line: string) => void) {
   let up = client.status === 'ready';
   let reported = false;
-  const line = (level: string, msg: string, extra: Record<string, unknown> = {}) => log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...extra }));
   const down = (error?: Error) => {
     up = false;
     if (reported) return;
     reported = true;
-    line('error', 'redis unavailable: reconnecting in the background; until then limits and cache follow the store-failure setting', { error: (error as { code?: string } | undefined)?.code ?? error?.message });
+    log(logLine('error', 'redis unavailable: reconnecting in the background; until then limits and cache follow the store-failure setting', { error: (error as { code?: string } | undefined)?.code ?? error?.message }));
   };
   const onReady = () => {
     up = true;
-    if (reported) line('info', 'redis available again');
+    if (reported) log(logLine('info', 'redis available again'));
     reported = false;
   };
-  const onError = (error: Error) => down(error);
-  const onClose = () => down();
   client.on('ready', onReady);
-  client.on('error', onError);
-  client.on('close', onClose);
+  client.on('error', down);
+  client.on('close', down);
   return {
     get up() {
       return up;
@@ -166,9 +215,9 @@ function watch(client: Redis, log: (line: string) => void) {
     },
     stop() {
       client.off('ready', onReady);
-      client.off('close', onClose);
+      client.off('close', down);
       // An error listener stays: without one, a late socket error would be thrown.
-      client.off('error', onError);
+      client.off('error', down);
       client.on('error', () => {});
     },
   };
