@@ -82,7 +82,8 @@ class Flight {
   }
 
   changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    // A listener removes only itself, which a Set's iteration allows.
+    for (const listener of this.listeners) listener();
   }
 
   settle(outcome: { result: AnswerResponse } | { error: ProxyError } | 'abandoned'): void {

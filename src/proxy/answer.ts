@@ -34,22 +34,7 @@ export async function fetchAnswer(ctx: RequestContext, body: AnswerRequest, sign
   const isSse = type.includes('text/event-stream') || (!type.includes('json') && body.stream === true);
   if (!isSse) return { result: await readJsonAnswer(upstream, timers, ctx.cfg.maxUpstreamBytes) };
   const events = new UpstreamEvents(upstream.body, timers, ctx.cfg.maxEventChars);
-  return body.stream ? { events } : { result: await collect(events) };
-}
-
-/** Reads every event into one result; an error event becomes the thrown failure. */
-async function collect(events: AnswerEvents): Promise<AnswerResponse> {
-  let answer = '';
-  let sources: AnswerResponse['sources'] = [];
-  for (;;) {
-    for (const event of await events.next()) {
-      if (event.type === 'delta') answer += event.text;
-      else if (event.type === 'replace') answer = event.text;
-      else if (event.type === 'sources') sources = event.sources;
-      else if (event.type === 'error') throw new ProxyError(event.failure);
-      else return { answer, answer_found: event.answer_found, sources };
-    }
-  }
+  return body.stream ? { events } : { result: await events.collect() };
 }
 
 async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResponse> {
@@ -146,6 +131,16 @@ class UpstreamEvents implements AnswerEvents {
     this.out = [];
     if (normaliser.ended) this.release();
     return events;
+  }
+
+  /** Reads every event into one result (the normaliser's text and sources); an error event becomes the thrown failure. */
+  async collect(): Promise<AnswerResponse> {
+    for (;;) {
+      for (const event of await this.next()) {
+        if (event.type === 'error') throw new ProxyError(event.failure);
+        if (event.type === 'done') return { answer: this.normaliser.text, answer_found: event.answer_found, sources: this.normaliser.sources };
+      }
+    }
   }
 
   stop(failure?: Failure): void {
