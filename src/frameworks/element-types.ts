@@ -20,3 +20,8 @@ export interface BotAnswerAttributes {
   /** `"false"` turns inline citations off: the `inlineSources` property. */
   'inline-sources'?: 'true' | 'false' | boolean;
 }
+
+/** `onbot-answer-done` and the like: a listener prop per event, as React 19 and Svelte 5 take them. */
+export type BotAnswerOnEvents = {
+  [K in keyof BotAnswerEventMap as `on${K}`]?: (event: BotAnswerEventMap[K]) => void;
+};

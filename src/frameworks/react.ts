@@ -4,12 +4,10 @@
  * Load them once, e.g. `import type {} from 'bot-answer/react'` in a `.d.ts` of your app.
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { BotAnswer, BotAnswerAttributes, BotAnswerEventMap, BotAnswerProperties } from './element-types.js';
+import type { BotAnswer, BotAnswerAttributes, BotAnswerOnEvents, BotAnswerProperties } from './element-types.js';
 
 /** `onbot-answer-done` and the like: React 19 listens to the event named after `on`. */
-export type BotAnswerReactEvents = {
-  [K in keyof BotAnswerEventMap as `on${K}`]?: (event: BotAnswerEventMap[K]) => void;
-};
+export type BotAnswerReactEvents = BotAnswerOnEvents;
 
 /** Props of `<bot-answer>` in JSX. */
 export type BotAnswerReactProps = DetailedHTMLProps<HTMLAttributes<BotAnswer>, BotAnswer> & BotAnswerProperties & BotAnswerAttributes & BotAnswerReactEvents;

@@ -5,12 +5,10 @@
  * `import type {} from 'bot-answer/svelte'` in a `.d.ts` of your app.
  */
 import type { HTMLAttributes } from 'svelte/elements';
-import type { BotAnswer, BotAnswerAttributes, BotAnswerEventMap, BotAnswerProperties } from './element-types.js';
+import type { BotAnswer, BotAnswerAttributes, BotAnswerOnEvents, BotAnswerProperties } from './element-types.js';
 
 /** `onbot-answer-done` and the like. */
-export type BotAnswerSvelteEvents = {
-  [K in keyof BotAnswerEventMap as `on${K}`]?: (event: BotAnswerEventMap[K]) => void;
-};
+export type BotAnswerSvelteEvents = BotAnswerOnEvents;
 
 /** Attributes and properties of `<bot-answer>` in Svelte markup. */
 export type BotAnswerSvelteAttributes = Omit<HTMLAttributes<BotAnswer>, keyof BotAnswerProperties> & BotAnswerProperties & BotAnswerAttributes & BotAnswerSvelteEvents;
