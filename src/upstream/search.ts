@@ -112,11 +112,6 @@ export function scanWords(text: string): { words: string[]; pairs: Array<{ joine
   return { words, pairs, chains };
 }
 
-/** The joined pairs of a text (see `scanWords`). */
-export function joinedPairs(text: string): Array<{ joined: string; parts: [string, string] }> {
-  return scanWords(text).pairs;
-}
-
 // Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
 const processed = new Map<string, string | null>();
 const MAX_PROCESSED = 500_000;
@@ -240,18 +235,20 @@ export class PassageIndex {
 
   /** Every passage matching any of the question's terms, best first (ties by position, so deterministic). */
   search(question: string): SearchHit[] {
-    const terms = this.#telling([...new Set(termsOf(question, tokenize))]);
+    // One scan gives the question's words (as `tokenize` splits them) and its joinable pairs.
+    const { words: all, pairs } = scanWords(question);
+    const terms = this.#telling([...new Set(all.map(processTerm).filter((term): term is string => Boolean(term)))]);
     const total = terms.reduce((sum, term) => sum + this.#idf(term), 0);
     if (terms.length === 0) return [];
     const rarest = this.#rarestIdf();
     // The question's word pairs joined, where the knowledge base has that compound; a match
     // of one counts for the words it joins.
-    const compounds = joinedPairs(question).flatMap(({ joined, parts }) => {
+    const compounds = pairs.flatMap(({ joined, parts }) => {
       const term = processTerm(joined);
       if (!term || !this.#documentFrequency.has(term) || terms.includes(term)) return [];
       return [{ joined, term, parts: parts.map(processTerm).filter((part): part is string => Boolean(part)) }];
     });
-    const words = tokenize(question).filter((word) => terms.includes(processTerm(word)!));
+    const words = all.filter((word) => terms.includes(processTerm(word)!));
     // The words by prefix and typo too, but in the compounds field only exactly: "first" must not
     // find "firstweek", while "rollback" must find a document's "roll back".
     const query: Query = {
@@ -260,7 +257,7 @@ export class PassageIndex {
         { queries: words, fields: WORD_FIELDS, boost: FIELD_BOOST },
         { queries: words, fields: ['compounds'], prefix: false, fuzzy: false, boost: { compounds: COMPOUND_WEIGHT } },
         ...(compounds.length
-          ? [{ queries: compounds.map((c) => c.joined), fields: WORD_FIELDS, prefix: false, fuzzy: false, boost: scaled(FIELD_BOOST, COMPOUND_WEIGHT) }]
+          ? [{ queries: compounds.map((c) => c.joined), fields: WORD_FIELDS, prefix: false, fuzzy: false, boost: COMPOUND_BOOST }]
           : []),
       ],
     };
@@ -345,18 +342,11 @@ const FIELD_BOOST = { title: 1.5, headings: 2, text: 1 };
  * this share, so a passage holding both forms does not outscore the rest twice over.
  */
 const COMPOUND_WEIGHT = 0.25;
+/** Field boosts of a joined compound's own query. */
+const COMPOUND_BOOST = Object.fromEntries(Object.entries(FIELD_BOOST).map(([field, value]) => [field, value * COMPOUND_WEIGHT]));
 const COMMON_SHARE = 0.5;
-
-function scaled(boost: Record<string, number>, factor: number): Record<string, number> {
-  return Object.fromEntries(Object.entries(boost).map(([field, value]) => [field, value * factor]));
-}
 
 function indexed(p: Passage): IndexedPassage {
   return { id: p.index, title: p.document.source.title, headings: p.headings.join(' '), text: p.markdown };
 }
 
-function termsOf(text: string, split: (text: string) => string[]): string[] {
-  return split(text)
-    .map(processTerm)
-    .filter((term): term is string => Boolean(term));
-}
