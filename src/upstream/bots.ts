@@ -204,6 +204,6 @@ async function readBotsFile(file: string): Promise<Array<[string, { dir: string;
     };
     const problem = checkUrlSettings(settings, { baseUrl: `bots[${i}].base_url`, urlExtension: `bots[${i}].url_extension` });
     if (problem) throw new BotsConfigError(`${file}: ${problem}`);
-    return [id, { dir: resolve(dirname(file), kb), settings: Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) }];
+    return [id, { dir: resolve(dirname(file), kb), settings }];
   });
 }

@@ -36,14 +36,9 @@ export function titleFromPath(path: string, rootName: string): string {
 
 /** Checks a base URL and URL extension given as settings; the message names the setting. */
 export function checkUrlSettings(settings: DocumentUrlSettings, names: { baseUrl: string; urlExtension: string }): string | undefined {
-  if (settings.baseUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(settings.baseUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !/^https?:$/.test(url.protocol)) return `${names.baseUrl} must be an http(s) URL, not "${settings.baseUrl}"`;
+  const { baseUrl } = settings;
+  if (baseUrl !== undefined && !(URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol))) {
+    return `${names.baseUrl} must be an http(s) URL, not "${baseUrl}"`;
   }
   const ext = settings.urlExtension;
   if (ext !== undefined && ext !== '' && ext !== '/' && !/^\.[\w.-]+$/.test(ext)) {

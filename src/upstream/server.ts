@@ -6,7 +6,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
 import { loadBots } from './bots.js';
 import { checkUrlSettings } from './document-url.js';
-import { KnowledgeBaseError } from './knowledge-base.js';
+import { KnowledgeBaseError, type KnowledgeBaseSettings } from './knowledge-base.js';
 import { faultStatusBody } from './faults.js';
 import { bodyForRecord, readBody, sendJson } from './http-io.js';
 import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from './options.js';
@@ -26,9 +26,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const log = options.log ?? ((): void => {});
   const keys = options.keys?.filter(Boolean).length ? options.keys.filter(Boolean) : [generateKey()];
   const keyChecker = new KeyChecker(keys, options.revokedKeys?.filter(Boolean) ?? []);
-  const kbSettings = Object.fromEntries(
-    Object.entries({ baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension, appName: options.kbAppName, anchors: options.kbAnchors }).filter(([, v]) => v !== undefined),
-  );
+  const kbSettings: KnowledgeBaseSettings = { baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension, appName: options.kbAppName, anchors: options.kbAnchors };
   const urlProblem = checkUrlSettings(kbSettings, { baseUrl: 'ANSWER_KB_BASE_URL', urlExtension: 'ANSWER_KB_URL_EXTENSION' });
   if (urlProblem) throw new KnowledgeBaseError(urlProblem);
   const bots = await loadBots(options.kb, options.botsFile, { kbSettings, watch: options.watch, log });
