@@ -37,7 +37,7 @@ const SETTINGS = quick
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
-      streams: { streams: 100, rampMs: 50, aborts: 5, paceMs: 20 },
+      streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       kbScale: { megabytes: 1, rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
     }
@@ -45,7 +45,7 @@ const SETTINGS = quick
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
-      streams: { streams: 1000, rampMs: 500, aborts: 20, paceMs: 100 },
+      streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
       kbScale: { megabytes: 20, rounds: 5 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
     };
@@ -140,7 +140,14 @@ await section('proxy-streams', async () => {
     streams = Math.max(10, Math.floor((limit - 256) / 2));
     process.stderr.write(`bench: open-file limit ${limit}: ${streams} concurrent streams instead of ${SETTINGS.streams.streams} (raise it with ulimit -n)\n`);
   }
-  await withServers(SETTINGS.streams.paceMs, false, (s) => benchProxyStreams(report, s, { ...SETTINGS.streams, streams, message: MESSAGE }));
+  await withServers(SETTINGS.streams.paceMs, true, async ({ passthrough, ...s }) => {
+    const stack = await startChild('web-stack', { BENCH_UPSTREAM_URL: s.upstream.url, BENCH_UPSTREAM_KEY: s.key });
+    try {
+      await benchProxyStreams(report, { ...s, passthrough: passthrough!, stack }, { ...SETTINGS.streams, streams, message: MESSAGE });
+    } finally {
+      await stack.stop();
+    }
+  });
 });
 
 await section('proxy-cache', async () => {
