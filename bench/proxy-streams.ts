@@ -8,7 +8,7 @@ export interface StreamsOptions {
   streams: number;
   /** All streams are started within this many ms, evenly, so the listen backlog never overflows. */
   rampMs: number;
-  /** Measured rounds of the ramp, each direct, through the proxy and through the pass-through, after one warm-up round. */
+  /** Measured rounds of the ramp, each on every path (direct, the proxy, the two references), after one warm-up round. */
   rounds: number;
   /** Sequential disconnect samples for the abort timing. */
   aborts: number;
@@ -79,14 +79,18 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
   const expected = ((await expectedResponse.json()) as { answer: string }).answer;
   const proxyUrl = `${servers.proxy.url}/api/answer`;
   const readings: { open: number; receiving: number; memory: Memory }[] = [];
+  const targets: Record<Path, [url: string, headers: Record<string, string>]> = {
+    direct: [`${servers.upstream.url}/v1/answer`, auth],
+    through: [proxyUrl, {}],
+    passthrough: [`${servers.passthrough.url}/api/answer`, {}],
+    stack: [`${servers.stack.url}/api/answer`, {}],
+  };
+  const paths = Object.keys(targets) as Path[];
   const run = async (path: Path, probe?: Probe) => {
-    const outcomes = await (path === 'direct'
-      ? openMany(`${servers.upstream.url}/v1/answer`, auth, options)
-      : openMany(path === 'through' ? proxyUrl : `${servers[path].url}/api/answer`, {}, options, probe));
+    const outcomes = await openMany(...targets[path], options, probe);
     await servers.upstream.ask('forget');
     return outcomes;
   };
-  const paths: Path[] = ['direct', 'through', 'passthrough', 'stack'];
 
   // A whole ramp on each path first: with a few warm-up streams, the first measured ramp ran on
   // half-compiled code, and the upstream warmed up inside whichever path came first.
