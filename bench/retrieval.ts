@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKnowledgeBase, type KbDocument, type KnowledgeBaseSettings } from '../src/upstream/knowledge-base.js';
+import { loadKnowledgeBase, type KbDocument, type KnowledgeBaseSettings } from '../src/upstream/folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from '../src/upstream/package-root.js';
-import { PassageIndex } from '../src/upstream/search.js';
+import { PassageIndex } from '../src/upstream/retrieval/search.js';
 import type { Report } from './lib/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

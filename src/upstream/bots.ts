@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AnswerResponse } from '../protocol/types.js';
-import { composeAnswer } from './compose-answer.js';
-import { checkUrlSettings } from './document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, type KnowledgeBase, type KnowledgeBaseSettings } from './knowledge-base.js';
+import { composeAnswer } from './compose/extractive.js';
+import { checkUrlSettings } from './folder/document-url.js';
+import { KnowledgeBaseError, loadKnowledgeBase, type KnowledgeBase, type KnowledgeBaseSettings } from './folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from './package-root.js';
-import { PassageIndex } from './search.js';
-import { watchFolder, type FolderWatch } from './watch-folder.js';
+import { PassageIndex } from './retrieval/search.js';
+import { watchFolder, type FolderWatch } from './folder/watch-folder.js';
 
 /** A bot: a knowledge base and its search index, re-read when its folder changes. */
 export interface Bot {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { STREAM_DIALECTS } from './dialects.js';
-import { checkUrlSettings } from './document-url.js';
+import { STREAM_DIALECTS } from './http/dialects.js';
+import { checkUrlSettings } from './folder/document-url.js';
 import type { AnswerApiOptions, FaultOptions, StreamDialect } from './options.js';
 
 /** A command line or environment value that cannot be used; the message names it. */

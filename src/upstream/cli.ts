@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run upstream`: the local Answer API alone. Options: see CLI_USAGE (or --help).
 import { CLI_USAGE, CliOptionsError, parseCliOptions } from './cli-options.js';
-import { startAnswerApi } from './server.js';
+import { startAnswerApi } from './http/server.js';
 
 const log = (line: string): void => console.log(`[answer-api] ${line}`);
 

@@ -2,7 +2,7 @@
  * The local Answer API: the upstream Answer API spec implemented over Markdown knowledge
  * bases, for demo mode, tests and benchmarks, or as a small self-hosted answer service.
  */
-export { startAnswerApi } from './server.js';
+export { startAnswerApi } from './http/server.js';
 export type { AnswerApiOptions, FaultOptions, RecordedRequest, RunningAnswerApi, StreamDialect } from './options.js';
-export { STREAM_DIALECTS } from './dialects.js';
-export { NO_ANSWER_TEXT } from './compose-answer.js';
+export { STREAM_DIALECTS } from './http/dialects.js';
+export { NO_ANSWER_TEXT } from './compose/extractive.js';

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
-import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose-answer.js';
-import { checkUrlSettings, documentUrl } from '../../src/upstream/document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/knowledge-base.js';
-import { PassageIndex, scanWords, stem } from '../../src/upstream/search.js';
+import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose/extractive.js';
+import { checkUrlSettings, documentUrl } from '../../src/upstream/folder/document-url.js';
+import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/folder/knowledge-base.js';
+import { PassageIndex, scanWords, stem } from '../../src/upstream/retrieval/search.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---

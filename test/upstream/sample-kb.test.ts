@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AnswerResponse } from '../../src/protocol/types.js';
-import { loadKnowledgeBase } from '../../src/upstream/knowledge-base.js';
+import { loadKnowledgeBase } from '../../src/upstream/folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
 import { ask, FIXTURES, KEY } from './helpers.js';

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
-import { loadBots } from './bots.js';
-import { checkUrlSettings } from './document-url.js';
-import { KnowledgeBaseError, type KnowledgeBaseSettings } from './knowledge-base.js';
+import { loadBots } from '../bots.js';
+import { checkUrlSettings } from '../folder/document-url.js';
+import { KnowledgeBaseError, type KnowledgeBaseSettings } from '../folder/knowledge-base.js';
 import { faultStatusBody } from './faults.js';
 import { bodyForRecord, readBody, sendJson } from './http-io.js';
-import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from './options.js';
+import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from '../options.js';
 import { streamAnswer, type StreamSettings } from './stream-answer.js';
 import { validateAnswerRequest } from './validate.js';
 

@@ -1,5 +1,5 @@
-import type { AnswerResponse } from '../protocol/types.js';
-import type { StreamDialect } from './options.js';
+import type { AnswerResponse } from '../../protocol/types.js';
+import type { StreamDialect } from '../options.js';
 
 /**
  * How each stream dialect puts an answer on the wire. Every dialect sends the answer in

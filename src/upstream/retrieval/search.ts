@@ -1,6 +1,6 @@
 import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
-import type { Passage } from './knowledge-base.js';
+import type { Passage } from '../folder/knowledge-base.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AnswerResponse } from '../protocol/types.js';
+import type { AnswerResponse } from '../../protocol/types.js';
 import { closingEvents, HEARTBEAT_COMMENT, malformedEvent, oversizedEvent, pieceEvent, type SseDialect } from './dialects.js';
 import { splitInsideCharacters, triggerAfter } from './faults.js';
-import type { FaultOptions } from './options.js';
+import type { FaultOptions } from '../options.js';
 
 /** How an answer is streamed. */
 export interface StreamSettings {

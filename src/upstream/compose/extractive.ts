@@ -1,6 +1,6 @@
-import type { AnswerResponse, Source } from '../protocol/types.js';
-import type { Passage } from './knowledge-base.js';
-import { plainHeading } from './markdown-text.js';
+import type { AnswerResponse, Source } from '../../protocol/types.js';
+import type { Passage } from '../folder/knowledge-base.js';
+import { plainHeading } from '../folder/markdown-text.js';
 
 /** The whole answer when nothing in the knowledge base is relevant enough. */
 export const NO_ANSWER_TEXT = "I couldn't find an answer to that in the knowledge base.";
