@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { AnswerResponse } from '../protocol/types.js';
 import { composeAnswer } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, type KnowledgeBase, type KnowledgeBaseSettings } from './folder/knowledge-base.js';
+import { KnowledgeBaseError, loadKnowledgeBase, type KnowledgeBase, type KnowledgeBaseSettings, type Passage } from './folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from './package-root.js';
 import { PassageIndex } from './retrieval/search.js';
 import { watchFolder, type FolderWatch } from './folder/watch-folder.js';
@@ -13,8 +13,14 @@ export interface Bot {
   id: string;
   /** The knowledge base answers come from now. */
   readonly knowledgeBase: KnowledgeBase;
-  /** The bot's answer to a message: deterministic for a given knowledge base and message. */
-  answer(message: string, inlineSources: boolean): AnswerResponse;
+  /**
+   * The passages that answer `message`, best first; empty when none is relevant enough (the
+   * relevance gate). `context` is earlier text of the conversation (a follow-up's previous turns):
+   * its words may help find the passages, but the message decides.
+   */
+  retrieve(message: string, context?: string): Passage[];
+  /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
+  answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
   /**
    * Re-reads the folder and builds a new index in the background, then swaps both in at once;
    * answers composed before the swap came from the old ones. A folder that cannot be read or
@@ -148,12 +154,9 @@ export function createBot(
     get knowledgeBase() {
       return current.knowledgeBase;
     },
-    answer: (message, inlineSources) => {
-      const { index: now } = current;
-      return composeAnswer(
-        now.relevant(message).map((hit) => hit.passage),
-        inlineSources,
-      );
+    retrieve: (message, context) => current.index.relevant(message, context).map((hit) => hit.passage),
+    answer(message, inlineSources, context) {
+      return composeAnswer(this.retrieve(message, context), inlineSources, message);
     },
     reload,
     watch: (debounceMs) => {

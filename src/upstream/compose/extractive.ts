@@ -15,9 +15,9 @@ const MAX_SNIPPET_CHARS = 200;
  * naming where it comes from, followed by its Markdown quoted as written (lists, tables and code
  * intact). With `inlineSources`, the lead line cites the passage as `[[n]](url)`; either way
  * `sources` lists each URL once (a document, or a section of it when anchors are on), numbered
- * in the order first cited.
+ * in the order first cited. `question` is what was asked (the excerpts will focus on what answers it).
  */
-export function composeAnswer(passages: Passage[], inlineSources: boolean): AnswerResponse {
+export function composeAnswer(passages: Passage[], inlineSources: boolean, _question?: string): AnswerResponse {
   if (passages.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
   const sources: Source[] = [];
   const numbers = new Map<string, number>();

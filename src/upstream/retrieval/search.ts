@@ -291,9 +291,18 @@ export class PassageIndex {
   /**
    * The passages good enough to answer from: the best-scoring one that covers enough of the
    * question with telling enough terms, then others as telling that cover at least half as
-   * much and score near it. Empty: no answer.
+   * much and score near it. Empty: no answer. `context` (earlier turns of a conversation) is
+   * searched with the question only when the question alone finds nothing.
    */
-  relevant(question: string): SearchHit[] {
+  relevant(question: string, context?: string): SearchHit[] {
+    const own = this.#relevant(question);
+    // A follow-up ("and on Windows?") names too little to be found alone: search it with the
+    // words of the conversation before it, and keep its own result when that is an answer.
+    if (own.length > 0 || !context?.trim()) return own;
+    return this.#relevant(`${question} ${context}`);
+  }
+
+  #relevant(question: string): SearchHit[] {
     const { maxPassages, minCoverage, minStrength, relativeScore } = this.#relevance;
     const hits = this.search(question);
     const best = hits.find((hit) => hit.coverage >= minCoverage && hit.strength >= minStrength);
