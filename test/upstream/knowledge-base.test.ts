@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
-import { composeAnswer, excerptOf, snippetOf } from '../../src/upstream/compose/extractive.js';
+import { composeAnswer, snippetOf } from '../../src/upstream/compose/extractive.js';
 import { checkUrlSettings, documentUrl } from '../../src/upstream/folder/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/folder/knowledge-base.js';
 import { PassageIndex, scanWords, stem } from '../../src/upstream/retrieval/search.js';
@@ -193,14 +193,6 @@ describe('composing answers', () => {
   it('escapes spaces and parentheses in citation links', () => {
     const { answer } = composeAnswer([passage('Text.', ['Part'])], true);
     assert.equal(answer, '**Doc (draft) › Part** [[1]](https://x.example.com/a%20b%281%29)\n\nText.');
-  });
-
-  it('cuts long passages between blocks, never inside a table or a code block', () => {
-    const table = ['| a | b |', '|---|---|', ...Array.from({ length: 30 }, (_, i) => `| row ${i} | value ${i} |`)].join('\n');
-    const code = ['```', ...Array.from({ length: 100 }, (_, i) => `line ${i}`), '', 'still code', '```'].join('\n');
-    const excerpt = excerptOf(['Intro.', table, code, 'Outro.'].join('\n\n'));
-    assert.equal(excerpt, ['Intro.', table].join('\n\n'));
-    assert.equal(excerptOf(code), code, 'a first block is kept whole whatever its length');
   });
 
   it('makes short plain-text snippets', () => {

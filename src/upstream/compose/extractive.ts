@@ -1,28 +1,41 @@
 import type { AnswerResponse, Source } from '../../protocol/types.js';
-import type { Passage } from '../folder/knowledge-base.js';
+import { cleanInline, cleanMarkdown, linkDefinitions, type LinkDefinitions } from '../folder/clean-markdown.js';
+import type { KbDocument, Passage } from '../folder/knowledge-base.js';
 import { plainHeading } from '../folder/markdown-text.js';
+import { termsOf } from '../retrieval/terms.js';
+import { focusExcerpts } from './focus.js';
+import { passageParts } from './passage-units.js';
 
 /** The whole answer when nothing in the knowledge base is relevant enough. */
 export const NO_ANSWER_TEXT = "I couldn't find an answer to that in the knowledge base.";
 
-/** Longest excerpt quoted from one passage, in characters; it is cut only between Markdown blocks. */
-const MAX_EXCERPT_CHARS = 1200;
+/** Characters an answer aims at, label lines included; one code block may take it further. */
+const ANSWER_CHARS = 1200;
+/** Least room left for the excerpts, however long the label lines are. */
+const MIN_EXCERPT_CHARS = 400;
 const MAX_SNIPPET_CHARS = 200;
 
 /**
- * Builds the answer from the chosen passages, best first (passages of one document are kept
- * together). Each passage becomes a bold lead line
- * naming where it comes from, followed by its Markdown quoted as written (lists, tables and code
- * intact). With `inlineSources`, the lead line cites the passage as `[[n]](url)`; either way
- * `sources` lists each URL once (a document, or a section of it when anchors are on), numbered
- * in the order first cited. `question` is what was asked (the excerpts will focus on what answers it).
+ * Builds the answer from the chosen passages, best first. Each passage becomes a bold label
+ * line naming where it comes from (the document's title and the section's headings), followed
+ * by what in it answers the question: the sentences, list items (with their parent items),
+ * table rows (under the table's header) and code blocks that hold the question's terms, in page
+ * order, `…` marking what was left out between them, about 1,200 characters in all; a passage
+ * where nothing matches is quoted from its start. Passages of one document are kept together,
+ * in page order. What a docs site does not show (HTML comments, metadata, MDX statements, link
+ * definitions, badges, HTML tags) is left out; code is quoted as written. With `inlineSources`,
+ * the label line cites the passage as `[[n]](url)`; either way `sources` lists each URL once (a
+ * document, or a section of it when anchors are on), numbered in the order first cited.
  */
-export function composeAnswer(passages: Passage[], inlineSources: boolean, _question?: string): AnswerResponse {
+export function composeAnswer(passages: Passage[], inlineSources: boolean, question?: string): AnswerResponse {
   if (passages.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
   const sources: Source[] = [];
   const numbers = new Map<string, number>();
-  const parts = groupByDocument(passages).map((passage) => {
+  const rank = new Map(passages.map((passage, i) => [passage, i]));
+  const quoted = groupByDocument(passages).map((passage) => {
     const { document } = passage;
+    const definitions = definitionsOf(document);
+    const markdown = cleanMarkdown(passage.markdown, { definitions });
     // A passage's URL is its document's, or its section's when anchors are on: one source each.
     let n = numbers.get(passage.url);
     if (n === undefined) {
@@ -30,34 +43,42 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, _ques
       numbers.set(passage.url, n);
       const section = passage.url === document.source.url ? undefined : passage.headings[passage.headings.length - 1];
       const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
-      sources.push({ ...document.source, title, url: passage.url, snippet: snippetOf(passage.markdown) });
+      sources.push({ ...document.source, title, url: passage.url, snippet: snippetOf(markdown) });
     }
-    const label = [document.source.title, ...passage.headings].join(' › ');
+    const headings = passage.headings.map((heading) => cleanInline(heading, definitions));
+    const label = [document.source.title, ...headings].join(' › ');
     const citation = inlineSources ? ` [[${n}]](${linkTarget(passage.url)})` : '';
-    return `**${label}**${citation}\n\n${excerptOf(passage.markdown)}`;
+    return {
+      line: `**${label}**${citation}`,
+      parts: passageParts(markdown),
+      headingTerms: new Set(termsOf(label)),
+      heading: headings[headings.length - 1] ?? '',
+      rank: rank.get(passage)!,
+    };
   });
-  return { answer: parts.join('\n\n'), answer_found: true, sources };
+  const labels = quoted.reduce((sum, { line }) => sum + line.length + 4, 0);
+  const excerpts = focusExcerpts(quoted, question, { budget: Math.max(MIN_EXCERPT_CHARS, ANSWER_CHARS - labels) });
+  const answer = quoted.map(({ line }, i) => (excerpts[i] ? `${line}\n\n${excerpts[i]}` : line)).join('\n\n');
+  return { answer, answer_found: true, sources };
 }
 
-/** Keeps passages of one document together; otherwise the order stays as given (best first). */
+const definitionCache = new WeakMap<KbDocument, LinkDefinitions>();
+
+/** The document's link reference definitions: a passage's links are often defined at the page's end. */
+function definitionsOf(document: KbDocument): LinkDefinitions {
+  let definitions = definitionCache.get(document);
+  if (!definitions) {
+    definitions = linkDefinitions(document.body);
+    definitionCache.set(document, definitions);
+  }
+  return definitions;
+}
+
+/** Documents in the order of their best passage; passages of one document together, in page order. */
 function groupByDocument(passages: Passage[]): Passage[] {
   const rank = new Map<number, number>();
   for (const p of passages) if (!rank.has(p.document.index)) rank.set(p.document.index, rank.size);
-  return passages
-    .map((passage, order) => ({ passage, order }))
-    .sort((a, b) => rank.get(a.passage.document.index)! - rank.get(b.passage.document.index)! || a.order - b.order)
-    .map(({ passage }) => passage);
-}
-
-/** The passage's leading Markdown blocks up to the length limit, never splitting a block (a table, a code fence). */
-export function excerptOf(markdown: string): string {
-  const blocks = splitBlocks(markdown);
-  let excerpt = blocks[0] ?? '';
-  for (const block of blocks.slice(1)) {
-    if (excerpt.length + 2 + block.length > MAX_EXCERPT_CHARS) break;
-    excerpt += `\n\n${block}`;
-  }
-  return excerpt;
+  return [...passages].sort((a, b) => rank.get(a.document.index)! - rank.get(b.document.index)! || a.index - b.index);
 }
 
 /** Plain text of the passage's start, without Markdown syntax, cut at a word boundary. */
@@ -75,28 +96,6 @@ export function snippetOf(markdown: string): string {
   const cut = text.slice(0, MAX_SNIPPET_CHARS);
   const space = cut.lastIndexOf(' ');
   return `${(space > MAX_SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
-}
-
-/** Markdown blocks separated by blank lines, keeping fenced code (which may hold blank lines) whole. */
-function splitBlocks(markdown: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] = [];
-  let fence: string | undefined;
-  for (const line of markdown.split('\n')) {
-    const marker = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker) {
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
-    if (line.trim() === '' && fence === undefined) {
-      if (current.length) blocks.push(current.join('\n'));
-      current = [];
-    } else {
-      current.push(line);
-    }
-  }
-  if (current.length) blocks.push(current.join('\n'));
-  return blocks;
 }
 
 /** A URL usable as a Markdown link target: spaces and parentheses would end it early. */

@@ -1,0 +1,450 @@
+import { termsOf } from '../retrieval/terms.js';
+import { sentencesOf, type Item, type Leaf, type Part, type PassageParts } from './passage-units.js';
+
+/** A passage to quote from: its parts, the terms its label line already shows, and its rank in retrieval. */
+export interface FocusPassage {
+  parts: PassageParts;
+  /** Terms of the passage's title and headings, shown in its label line. */
+  headingTerms: ReadonlySet<string>;
+  /** The passage's own heading (the last of its trail), as written; empty for a page's opening. */
+  heading: string;
+  /** 0 for the passage retrieval found best. */
+  rank: number;
+}
+
+/** How much an answer quotes. */
+export interface FocusOptions {
+  /** Characters all excerpts together aim at. */
+  budget: number;
+  /** Characters of a passage's opening quoted when nothing in it matches the question. */
+  leadChars?: number;
+  /** Longest code block quoted; a longer one is cut between lines, with a `…` line. */
+  maxCodeChars?: number;
+}
+
+/** The elision mark between quoted parts that are not next to each other. */
+export const ELISION = '…';
+
+const DEFAULT_LEAD_CHARS = 500;
+const DEFAULT_MAX_CODE_CHARS = 1200;
+/** Least of a code block quoted when it has to be cut to make room. */
+const MIN_CODE_CHARS = 400;
+/** A leaf this short is quoted even past the budget: every passage gets a line. */
+const SHORT_LEAF_CHARS = 240;
+/** A section this short that holds the question's terms is quoted whole. */
+const WHOLE_SECTION_CHARS = 400;
+/** A paragraph whose chosen sentences make up this share of it is quoted whole. */
+const WHOLE_PARAGRAPH_SHARE = 0.6;
+/** Leaves quoted beyond the question's terms must score this share of the best. */
+const FILL_SHARE = 0.5;
+/** A term of the label line weighs this much in the passage's text: the reader sees it already. */
+const HEADING_TERM_WEIGHT = 0.5;
+/** A question term that matches only the start of a longer term (retrieval's prefix match) counts this much. */
+const PREFIX_CREDIT = 0.5;
+/** Each rank below the best passage divides a leaf's worth by 1 + this. */
+const RANK_DISCOUNT = 0.25;
+/** A leaf's worth is divided by 1 + its length in these many characters. */
+const LENGTH_UNIT = 400;
+/**
+ * Words that frame a question rather than say what it is about ("how do I *use* ...", "*make*
+ * a request"): they weigh this much, so the leaf holding the topic's words wins.
+ */
+const FRAME_TERM_WEIGHT = 0.3;
+const FRAME_TERMS = new Set(termsOf('use using make get set create add run work need want way find write handle change configure possible able'));
+
+interface Candidate {
+  passage: number;
+  leaf: Leaf;
+  /** Question terms it holds, with their credit (1 exact, PREFIX_CREDIT by prefix). */
+  matches: Map<string, number>;
+  score: number;
+}
+
+/**
+ * Chooses, for each passage, the leaves that answer the question (sentences, list items, table
+ * rows, code blocks holding its terms, each term weighted by how rare it is among the passages'
+ * leaves) and renders them as Markdown in page order. Every passage gets its best leaf; then
+ * leaves showing question terms not yet shown; then leaves scoring near the best, while the
+ * excerpts fit `budget`. A code block right after a chosen sentence or item comes with it
+ * (one code block may go over the budget). A passage where nothing matches is quoted from its
+ * start. Deterministic: ties go to the better passage, then to page order.
+ */
+export function focusExcerpts(passages: FocusPassage[], question: string | undefined, options: FocusOptions): string[] {
+  const leadChars = options.leadChars ?? DEFAULT_LEAD_CHARS;
+  const maxCode = options.maxCodeChars ?? DEFAULT_MAX_CODE_CHARS;
+  const caps = new Map<Leaf, number>();
+  const codeCap: CodeCap = (leaf) => caps.get(leaf) ?? maxCode;
+  const selections = passages.map(() => new Set<number>());
+  const renders = passages.map(() => '');
+  const render = (i: number, selected = selections[i]!): string => renderParts(passages[i]!.parts.parts, selected, codeCap).join('\n\n');
+  const total = (): number => renders.reduce((sum, text) => sum + text.length, 0);
+  let overflowUsed = false;
+  // What is quoted already, by its words: docs repeat themselves (one option list on two pages).
+  const quoted = new Set<string>();
+  const duplicate = (i: number, leaf: Leaf): boolean => !selections[i]!.has(leaf.id) && quoted.has(wordsOf(leaf));
+
+  /**
+   * Adds leaves to a passage's selection if the excerpts still fit, or anyway with `force`; one
+   * code block may go over when `overflow` allows (the code that goes with a chosen sentence).
+   * Returns whether it added them.
+   */
+  const tryAdd = (i: number, ids: number[], force = false, overflow = false): boolean => {
+    const fresh = ids.filter((id) => !selections[i]!.has(id));
+    if (fresh.length === 0) return true;
+    const next = new Set([...selections[i]!, ...fresh]);
+    const text = render(i, next);
+    const fits = total() - renders[i]!.length + text.length <= options.budget;
+    if (!fits && !force) {
+      // One code block may take the answer over its budget: the code is what answers.
+      const onlyCode = fresh.every((id) => passages[i]!.parts.leaves[id]!.kind === 'code');
+      if (!overflow || !onlyCode || overflowUsed) return false;
+      overflowUsed = true;
+    }
+    selections[i] = next;
+    renders[i] = text;
+    for (const id of fresh) quoted.add(wordsOf(passages[i]!.parts.leaves[id]!));
+    return true;
+  };
+
+  const asked = questionTerms(question);
+  const candidates = scoreLeaves(passages, asked);
+  const weights = termWeights(passages, candidates);
+  const byPassage = passages.map((_, i) => candidates.filter((c) => c.passage === i));
+  const rankFactor = (c: Candidate): number => 1 / (1 + RANK_DISCOUNT * passages[c.passage]!.rank);
+  // What a leaf is worth for its length: a long code block matches many words, a sentence says it in few.
+  const value = (c: Candidate, worth = c.score): number => (worth * rankFactor(c)) / (1 + c.leaf.markdown.length / LENGTH_UNIT);
+  const order = (a: Candidate, b: Candidate): number => a.passage - b.passage || a.leaf.id - b.leaf.id;
+  const byValue = (list: Candidate[], worth?: (c: Candidate) => number): Candidate[] =>
+    list
+      .map((c) => ({ c, v: value(c, worth?.(c)) }))
+      .sort((a, b) => b.v - a.v || order(a.c, b.c))
+      .map(({ c }) => c);
+  const add = (c: Candidate, force = false): boolean => {
+    if (duplicate(c.passage, c.leaf) || !tryAdd(c.passage, [c.leaf.id], force)) return false;
+    const parts = passages[c.passage]!.parts.parts;
+    const intro = listIntro(parts, c.leaf);
+    if (intro) tryAdd(c.passage, [intro.id]);
+    const code = companionCode(parts, c.leaf);
+    if (code) tryAdd(c.passage, [code.id], false, true);
+    return true;
+  };
+
+  // Each passage is quoted by its best leaf that fits (or is short), or its opening when nothing
+  // in it matches; the best passage's whatever its length.
+  // A code block that is the best passage's best leaf comes after the others' best leaves, cut
+  // to half the room they leave, so one long example does not crowd out every other source.
+  let deferred: Candidate | undefined;
+  passages.forEach((passage, i) => {
+    const force = passage.rank === 0;
+    const ranked = byValue(byPassage[i]!.filter((c) => !duplicate(i, c.leaf)));
+    if (force && passages.length > 1 && ranked[0]?.leaf.kind === 'code') deferred = ranked[0];
+    else if (ranked.length ? !ranked.some((c) => add(c, force || c.leaf.markdown.length <= SHORT_LEAF_CHARS)) : true) {
+      tryAdd(i, leadLeaves(passage.parts, leadChars, (leaf) => !duplicate(i, leaf)), force);
+    }
+  });
+  if (deferred) {
+    caps.set(deferred.leaf, Math.min(maxCode, Math.max(MIN_CODE_CHARS, (options.budget - total()) / 2)));
+    add(deferred, true);
+  }
+
+  // Leaves that show question terms no chosen leaf shows yet, most telling first.
+  const shown = new Set<string>();
+  for (;;) {
+    for (const c of candidates) if (selections[c.passage]!.has(c.leaf.id)) for (const term of c.matches.keys()) shown.add(term);
+    const gain = (c: Candidate): number => [...c.matches].reduce((sum, [term, credit]) => sum + (shown.has(term) ? 0 : (weights.get(term) ?? 0) * credit), 0);
+    const open = candidates.filter((c) => !selections[c.passage]!.has(c.leaf.id) && gain(c) > 0);
+    if (!byValue(open, gain).some((c) => add(c))) break;
+  }
+
+  passages.forEach((passage, i) => {
+    const named = passage.heading && termsOf(passage.heading).some((term) => asked.has(term));
+    if (!named) return;
+    // A function or option heading (code, or a signature) that the question names: its opening sentence says what it is.
+    const first = firstSentence(passage.parts.parts);
+    if (/[`(]/.test(passage.heading) && first !== undefined) tryAdd(i, [first]);
+    // A section the question names with one code block: that block is its example.
+    const code = onlyCode(passage.parts.parts);
+    if (code && !selections[i]!.has(code.id)) tryAdd(i, [code.id], false, i === 0);
+  });
+
+  // A short section that answers is quoted whole: it is focused already.
+  passages.forEach((passage, i) => {
+    const all = passage.parts.leaves.map((leaf) => leaf.id);
+    if (byPassage[i]!.length && render(i, new Set(all)).length <= WHOLE_SECTION_CHARS) tryAdd(i, all);
+  });
+
+  // Then what is worth nearly as much as the best, while there is room.
+  const best = Math.max(0, ...candidates.map((c) => value(c)));
+  byValue(candidates.filter((c) => value(c) >= best * FILL_SHARE)).forEach((c) => add(c));
+
+  return renders;
+}
+
+/** The question's terms as retrieval reads them. */
+function questionTerms(question: string | undefined): Set<string> {
+  return new Set(question ? termsOf(question) : []);
+}
+
+/** Each leaf holding question terms, with its score: the weights of the terms it holds. */
+function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string>): Candidate[] {
+  const asked = [...questionTerms];
+  if (asked.length === 0) return [];
+  const found: Candidate[] = [];
+  passages.forEach((passage, i) => {
+    for (const leaf of passage.parts.leaves) {
+      const terms = leafTerms(leaf);
+      const matches = new Map<string, number>();
+      for (const term of asked) {
+        if (terms.has(term)) matches.set(term, 1);
+        else if (term.length >= 5 && [...terms].some((t) => t.startsWith(term))) matches.set(term, PREFIX_CREDIT);
+      }
+      if (matches.size) found.push({ passage: i, leaf, matches, score: 0 });
+    }
+  });
+  const weights = termWeights(passages, found);
+  for (const c of found) {
+    const heading = passages[c.passage]!.headingTerms;
+    c.score = [...c.matches].reduce(
+      (sum, [term, credit]) => sum + (weights.get(term) ?? 0) * credit * (heading.has(term) ? HEADING_TERM_WEIGHT : 1) * (FRAME_TERMS.has(term) ? FRAME_TERM_WEIGHT : 1),
+      0,
+    );
+  }
+  return found;
+}
+
+/** How telling each question term is among the passages' leaves: the rarer, the more (an IDF over leaves). */
+function termWeights(passages: FocusPassage[], candidates: Candidate[]): Map<string, number> {
+  const leaves = passages.reduce((sum, p) => sum + p.parts.leaves.length, 0);
+  const holding = new Map<string, number>();
+  for (const c of candidates) for (const term of c.matches.keys()) holding.set(term, (holding.get(term) ?? 0) + 1);
+  return new Map([...holding].map(([term, n]) => [term, Math.log(1 + leaves / n)]));
+}
+
+const leafTermCache = new WeakMap<Leaf, Set<string>>();
+
+/** The terms of a leaf's text, without Markdown syntax, link targets or code fences. */
+function leafTerms(leaf: Leaf): Set<string> {
+  let terms = leafTermCache.get(leaf);
+  if (!terms) {
+    const text = leaf.kind === 'code' ? leaf.markdown.replace(/^.*\n|\n.*$/g, '') : leaf.markdown.replace(/\]\([^)]*\)/g, ']');
+    terms = new Set(termsOf(text));
+    leafTermCache.set(leaf, terms);
+  }
+  return terms;
+}
+
+/** The words of a leaf, to tell the same text quoted twice. */
+function wordsOf(leaf: Leaf): string {
+  return leaf.markdown.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Leaves from the passage's start (those `keep` accepts) up to about `chars` characters (at least one). */
+function leadLeaves(parts: PassageParts, chars: number, keep: (leaf: Leaf) => boolean): number[] {
+  const ids: number[] = [];
+  let length = 0;
+  for (const leaf of parts.leaves.filter(keep)) {
+    if (ids.length && length + leaf.markdown.length > chars) break;
+    ids.push(leaf.id);
+    length += leaf.markdown.length + 1;
+  }
+  return ids;
+}
+
+/** The first sentence of the passage's first paragraph, if the passage opens with prose (after at most a list of parameters). */
+function firstSentence(parts: Part[]): number | undefined {
+  const paragraph = parts.slice(0, 3).find((part) => part.type === 'paragraph');
+  return paragraph?.type === 'paragraph' ? paragraph.sentences[0]?.id : undefined;
+}
+
+/** The sentence that introduces the list holding `leaf` as an item (a paragraph ending with a colon right before it). */
+function listIntro(parts: Part[], leaf: Leaf): Leaf | undefined {
+  for (let index = 1; index < parts.length; index++) {
+    const part = parts[index]!;
+    if (part.type !== 'list' || !part.items.some((item) => item.lead === leaf || itemHoldsLeaf(item, leaf))) continue;
+    const before = parts[index - 1]!;
+    const last = before.type === 'paragraph' ? before.sentences[before.sentences.length - 1] : undefined;
+    return last && /:\s*$/.test(last.markdown) ? last : undefined;
+  }
+  return undefined;
+}
+
+function itemHoldsLeaf(item: Item, leaf: Leaf): boolean {
+  return item.lead === leaf || item.children.some((child) => partLeaves(child).includes(leaf));
+}
+
+function partLeaves(part: Part): Leaf[] {
+  switch (part.type) {
+    case 'paragraph':
+      return part.sentences;
+    case 'table':
+      return part.rows;
+    case 'code':
+    case 'block':
+      return [part.leaf];
+    case 'list':
+      return part.items.flatMap((item) => [...(item.lead ? [item.lead] : []), ...item.children.flatMap(partLeaves)]);
+  }
+}
+
+/** The passage's code block, when it has exactly one at its top level. */
+function onlyCode(parts: Part[]): Leaf | undefined {
+  const code = parts.filter((part) => part.type === 'code');
+  return code.length === 1 && code[0]!.type === 'code' ? code[0]!.leaf : undefined;
+}
+
+/**
+ * The code block right after the part holding `leaf`, when it goes with it: the leaf ends its
+ * paragraph, list or item, or ends with a colon ("pass the option like this:").
+ */
+function companionCode(parts: Part[], leaf: Leaf): Leaf | undefined {
+  const found = findContainer(parts, leaf);
+  if (!found) return undefined;
+  const next = found.siblings[found.index + 1];
+  if (next?.type !== 'code') return undefined;
+  const own = partLeaves(found.siblings[found.index]!);
+  return own[own.length - 1] === leaf || /:\s*$/.test(leaf.markdown) ? next.leaf : undefined;
+}
+
+/** The parts list and position of the part that holds `leaf` directly (a paragraph, a list holding it as an item's text, a table). */
+function findContainer(parts: Part[], leaf: Leaf): { siblings: Part[]; index: number } | undefined {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    if (part.type === 'paragraph' && part.sentences.includes(leaf)) return { siblings: parts, index };
+    if ((part.type === 'code' || part.type === 'block') && part.leaf === leaf) return { siblings: parts, index };
+    if (part.type === 'table' && part.rows.includes(leaf)) return { siblings: parts, index };
+    if (part.type === 'list') {
+      for (const item of part.items) {
+        // An item's code block follows its text inside the item.
+        if (item.lead === leaf) return item.children.length ? { siblings: [{ type: 'block', leaf }, ...item.children], index: 0 } : { siblings: parts, index };
+        const inner = findContainer(item.children, leaf);
+        if (inner) return inner;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The longest a code block may be quoted. */
+type CodeCap = (leaf: Leaf) => number;
+
+/** Whether any leaf of the part (at any depth) is selected. */
+function holds(part: Part, selected: ReadonlySet<number>): boolean {
+  switch (part.type) {
+    case 'paragraph':
+      return part.sentences.some((s) => selected.has(s.id));
+    case 'table':
+      return part.rows.some((r) => selected.has(r.id));
+    case 'code':
+    case 'block':
+      return selected.has(part.leaf.id);
+    case 'list':
+      return part.items.some((item) => itemHolds(item, selected));
+  }
+}
+
+function itemHolds(item: Item, selected: ReadonlySet<number>): boolean {
+  return (item.lead !== undefined && selected.has(item.lead.id)) || item.children.some((child) => holds(child, selected));
+}
+
+/** The selected leaves of a list of parts as Markdown blocks, in page order, with `…` where parts were left out between them. */
+function renderParts(parts: Part[], selected: ReadonlySet<number>, maxCode: CodeCap): string[] {
+  const blocks: string[] = [];
+  let skipped = false;
+  for (const part of parts) {
+    if (!holds(part, selected)) {
+      skipped = blocks.length > 0;
+      continue;
+    }
+    if (skipped) blocks.push(ELISION);
+    skipped = false;
+    blocks.push(renderPart(part, selected, maxCode));
+  }
+  return blocks;
+}
+
+function renderPart(part: Part, selected: ReadonlySet<number>, maxCode: CodeCap): string {
+  switch (part.type) {
+    case 'paragraph':
+      return renderParagraph(part.sentences, selected);
+    case 'table':
+      return [part.header, ...part.rows.filter((row) => selected.has(row.id)).map((row) => row.markdown)].join('\n');
+    case 'code':
+      return capCode(part.leaf.markdown, maxCode(part.leaf));
+    case 'block':
+      return part.leaf.markdown;
+    case 'list':
+      return renderList(part, selected, maxCode);
+  }
+}
+
+/** Chosen sentences of a paragraph joined, ` … ` between those not next to each other; the whole paragraph when most of it is chosen. */
+function renderParagraph(sentences: Leaf[], selected: ReadonlySet<number>): string {
+  const chosen = sentences.filter((s) => selected.has(s.id));
+  const length = (list: Leaf[]): number => list.reduce((sum, s) => sum + s.markdown.length, 0);
+  const quoted = length(chosen) >= length(sentences) * WHOLE_PARAGRAPH_SHARE ? sentences : chosen;
+  let text = '';
+  let previous = -1;
+  for (const sentence of quoted) {
+    const index = sentences.indexOf(sentence);
+    if (text) text += index === previous + 1 ? ' ' : ` ${ELISION} `;
+    text += sentence.markdown;
+    previous = index;
+  }
+  return text;
+}
+
+/**
+ * The items holding chosen leaves, with their markers; an item shown only for what it holds
+ * gets its first sentence as context. Ordered items not next to each other are set apart by a
+ * `…` line, so each run keeps its numbers.
+ */
+function renderList(list: Extract<Part, { type: 'list' }>, selected: ReadonlySet<number>, maxCode: CodeCap): string {
+  const runs: string[][] = [];
+  let previous = -2;
+  list.items.forEach((item, index) => {
+    if (!itemHolds(item, selected)) return;
+    if (!list.ordered || index === previous + 1) (runs[runs.length - 1] ?? runs[runs.push([]) - 1]!).push(renderItem(item, selected, maxCode));
+    else runs.push([renderItem(item, selected, maxCode)]);
+    previous = index;
+  });
+  return runs.map((run) => run.join('\n')).join(`\n\n${ELISION}\n\n`);
+}
+
+function renderItem(item: Item, selected: ReadonlySet<number>, maxCode: CodeCap): string {
+  const indent = ' '.repeat(item.marker.length);
+  const lead = item.lead ? (selected.has(item.lead.id) ? item.lead.markdown : (sentencesOf(item.lead.markdown)[0] ?? '')) : '';
+  const blocks = lead ? [lead] : [];
+  let text = '';
+  for (const child of renderParts(item.children, selected, maxCode)) {
+    const nested = child !== ELISION && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(child);
+    blocks.push(child);
+    text += blocks.length === 1 ? '' : nested && blocks.length === 2 && lead ? '\n' : '\n\n';
+    text += indentLines(child, indent);
+  }
+  return item.marker + (indentLines(lead, indent) + text).trimStart();
+}
+
+function indentLines(text: string, indent: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? indent + line : line))
+    .join('\n');
+}
+
+/** A code block cut between lines to about `max` characters, its fence closed, with a `…` line where it was cut. */
+function capCode(code: string, max: number): string {
+  if (code.length <= max) return code;
+  const lines = code.split('\n');
+  const fence = /^[ \t]*(`{3,}|~{3,})/.exec(lines[0]!)?.[1];
+  // Fenced: keep the opening line and close the fence; indented: keep the indentation.
+  const closed = fence !== undefined && lines.length > 1 && lines[lines.length - 1]!.trim().startsWith(fence);
+  const body = fence ? lines.slice(1, closed ? -1 : undefined) : lines;
+  const kept: string[] = fence ? [lines[0]!] : [];
+  let length = kept.join('\n').length;
+  for (const line of body) {
+    if (kept.length > (fence ? 1 : 0) && length + line.length + 1 > max - 8) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return fence ? [...kept, ELISION, closed ? lines[lines.length - 1]! : fence].join('\n') : [...kept, `    ${ELISION}`].join('\n');
+}
