@@ -169,7 +169,7 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
 
   // A short section that answers is quoted whole: it is focused already.
   passages.forEach((passage, i) => {
-    const all = passage.parts.leaves.map((leaf) => leaf.id);
+    const all = passage.parts.leaves.filter((leaf) => !duplicate(i, leaf)).map((leaf) => leaf.id);
     if (byPassage[i]!.length && render(i, new Set(all)).length <= WHOLE_SECTION_CHARS) tryAdd(i, all);
   });
 

@@ -50,7 +50,8 @@ const GITHUB_ALERT = /^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][
 // `<your-token>` and the like stay text, as the reader means them.
 const HTML_TAGS =
   'a|abbr|address|article|aside|audio|b|big|blockquote|body|br|button|caption|center|cite|code|col|colgroup|dd|del|details|dfn|div|dl|dt|em|embed|figcaption|figure|font|footer|form|h[1-6]|head|header|hr|html|i|iframe|img|input|ins|kbd|label|li|link|main|mark|meta|nav|noscript|object|ol|option|p|picture|pre|q|s|samp|section|select|small|source|span|strike|strong|sub|summary|sup|svg|table|tbody|td|template|textarea|tfoot|th|thead|time|tr|tt|u|ul|var|video|wbr';
-const ATTRIBUTES = `(?:[ \\t\\n](?:[^>"'\\n]|\\n(?![ \\t]*\\n)|"[^"]*"|'[^']*')*)?`;
+// Attributes may run over lines (not a blank one); no `<` inside, so a stray `<a` costs one short look.
+const ATTRIBUTES = `(?:[ \\t\\n](?:[^<>"'\\n]|\\n(?![ \\t]*\\n)|"[^"<>]*"|'[^'<>]*')*)?`;
 const HTML_TAG = new RegExp(`</?(?:${HTML_TAGS})(?=[ \\t\\n/>])${ATTRIBUTES}/?>`, 'gi');
 const DROPPED_ELEMENT = /<(script|style|svg|template)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>/gi;
 const HREF = /\bhref[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)')/i;
@@ -157,7 +158,7 @@ function scanBlocks(text: string): { blocks: Block[]; definitions: Map<string, L
       let close = line.indexOf('-->', start + 4);
       while (close < 0 && ++end < lines.length) close = lines[end]!.indexOf('-->');
       if (close < 0) break;
-      const rest = line.slice(0, start) + lines[end]!.slice(close + 3);
+      const rest = line.slice(0, start) + lines[end]!.slice(close + 3).trimStart();
       i = end;
       if (rest.trim() !== '') {
         // Text after the comment on its closing line is read again as a line of its own.
@@ -369,7 +370,7 @@ function preToFences(text: string, mask: (value: string) => string): string {
 
 /** `<a href="https://...">text</a>` becomes a Markdown link; other anchors (`<a id="x"></a>`, relative links) leave their text only. */
 function anchorsToLinks(text: string): string {
-  const open = /<a(?=[ \t\n>])(?:[^<>"']|"[^"]*"|'[^']*')*>/gi;
+  const open = /<a(?=[ \t\n>])(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*>/gi;
   const next = /<a[ \t\n>]/gi;
   const closing = /<\/a[ \t]*>/gi;
   let out = '';
@@ -416,10 +417,14 @@ function resolveReferences(text: string, definitions: LinkDefinitions, unmask: (
   };
   // Link text may hold one level of brackets (an image inside a link).
   const full = /(!?)\[((?:[^[\]\n]|\n(?![ \t]*\n)|\[[^[\]\n]{0,999}\]){0,999})\]\[([^[\]\n]{0,999})\]/g;
-  let resolved = text.replace(full, (match, bang: string, inner: string, label: string) => {
-    const url = target(label || inner);
-    return url ? `${bang}[${inner}]${url}` : match;
-  });
+  const resolveFull = (source: string, depth: number): string =>
+    source.replace(full, (match, bang: string, inner: string, label: string) => {
+      const url = target(label || inner);
+      // The text of a link may hold an image reference (a badge): one level down.
+      const text = depth > 0 && inner.includes('[') ? resolveFull(inner, depth - 1) : inner;
+      return url ? `${bang}[${text}]${url}` : match.replace(inner, text);
+    });
+  let resolved = resolveFull(text, 1);
   // A shortcut `[label]` is a link when defined and not followed by what would make it another construct.
   resolved = resolved.replace(/(^|[^\]\\])(!?)\[([^[\]\n]{1,999})\](?![[(:])/g, (match, before: string, bang: string, label: string) => {
     const url = target(label);

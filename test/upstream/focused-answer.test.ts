@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Lexer, type Token } from 'marked';
+import type { AnswerResponse } from '../../src/protocol/types.js';
+import { composeAnswer } from '../../src/upstream/compose/extractive.js';
+import { sentencesOf } from '../../src/upstream/compose/passage-units.js';
+import type { KbDocument, Passage } from '../../src/upstream/folder/knowledge-base.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { ask, FIXTURES, KEY } from './helpers.js';
+
+const URL = 'https://docs.example.com/guide';
+
+function doc(body: string, index = 0, title = 'Guide'): KbDocument {
+  return { index, path: `${title}.md`, body, anchors: true, source: { title, url: `${URL}/${index}` } };
+}
+
+/** A passage of `document` at position `index` of the knowledge base. */
+function passage(document: KbDocument, index: number, headings: string[], markdown: string): Passage {
+  return { index, document, headings, markdown, url: `${document.source.url}#${headings.join('-').toLowerCase().replace(/\W+/g, '-')}` };
+}
+
+/** Every fenced block of the answer closes, and every table keeps its header: lexing finds no stray fence. */
+function assertValidMarkdown(markdown: string): void {
+  const fences = markdown.split('\n').filter((line) => /^\s*```/.test(line));
+  assert.equal(fences.length % 2, 0, `unclosed fence in:\n${markdown}`);
+  const walk = (tokens: Token[]): void => {
+    for (const token of tokens) {
+      if (token.type === 'table') assert.ok((token as { header: unknown[] }).header.length > 0);
+      if ('tokens' in token && token.tokens) walk(token.tokens);
+      if (token.type === 'list') for (const item of (token as { items: Array<{ tokens: Token[] }> }).items) walk(item.tokens);
+    }
+  };
+  walk(new Lexer({ gfm: true }).lex(markdown));
+}
+
+const LONG_PROSE = Array.from({ length: 12 }, (_, i) => `Filler sentence number ${i} talks about the weather in general terms.`).join(' ');
+
+describe('focused answers', () => {
+  it('quotes the sentence that holds the question, under the heading path, with its citation', () => {
+    const d = doc('');
+    const p = passage(
+      d,
+      0,
+      ['Client', 'Options'],
+      `${LONG_PROSE}\n\nThe socket closes after the keepalive interval has passed. ${LONG_PROSE}`,
+    );
+    const { answer, sources } = composeAnswer([p], true, 'When does the socket close?');
+    assert.equal(answer, `**Guide › Client › Options** [[1]](${p.url})\n\nThe socket closes after the keepalive interval has passed.`);
+    assert.equal(sources[0]!.url, p.url);
+    assertValidMarkdown(answer);
+  });
+
+  it('quotes in page order, passages of one page together, whatever order retrieval gave', () => {
+    const d = doc('');
+    const other = doc('', 1, 'Other');
+    const late = passage(d, 7, ['Late'], `${LONG_PROSE}\n\nQuokka rotation happens weekly.`);
+    const early = passage(d, 2, ['Early'], `Quokka feeding happens daily. Wombats are elsewhere.\n\n${LONG_PROSE}\n\nQuokka naps are long.`);
+    const third = passage(other, 9, ['Third'], 'Quokka photos go to the shared folder.');
+    const { answer, sources } = composeAnswer([late, third, early], true, 'quokka');
+    const order = ['Guide › Early', 'Quokka feeding', 'Quokka naps', 'Guide › Late', 'Quokka rotation', 'Other › Third', 'Quokka photos'].map((text) => answer.indexOf(text));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, answer);
+    assert.ok(order.every((at) => at >= 0));
+    assert.deepEqual(sources.map((s) => s.url), [early.url, late.url, third.url], 'sources numbered as first cited');
+    assert.ok(!answer.includes('Wombats'), 'a sentence without the term is left out');
+  });
+
+  it('keeps a table header above the matching rows, and leaves the other rows out', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `| City ${i} | €${100 + i} |`);
+    rows[23] = '| Lisbon | €190 |';
+    const table = ['| City | Hotel per night |', '|------|-----------------|', ...rows].join('\n');
+    const p = passage(doc(''), 0, ['Allowances'], `Allowances depend on the city.\n\n${table}`);
+    const { answer } = composeAnswer([p], true, 'What is the hotel allowance in Lisbon?');
+    assert.ok(answer.includes('| City | Hotel per night |\n|------|-----------------|\n| Lisbon | €190 |'), answer);
+    assert.ok(!answer.includes('City 22') && !answer.includes('City 24'), answer);
+    assertValidMarkdown(answer);
+  });
+
+  it('brings the code block that follows a matching sentence', () => {
+    const code = '```js\nconst client = new Client(url, { timeout: 5000 });\n```';
+    const p = passage(doc(''), 0, ['Client'], `${LONG_PROSE}\n\nTo give up on a slow server, set a timeout:\n\n${code}\n\n${LONG_PROSE}\n\n\`\`\`js\nunrelated()\n\`\`\``);
+    const { answer } = composeAnswer([p], true, 'How do I set a timeout?');
+    assert.ok(answer.includes(`To give up on a slow server, set a timeout:\n\n${code}`), answer);
+    assert.ok(!answer.includes('unrelated()'), answer);
+    assertValidMarkdown(answer);
+  });
+
+  it("keeps a nested item's parents and markers, and numbers of an ordered list", () => {
+    const list = [
+      '* `url` {string}',
+      '* `options` {Object}',
+      '  * `agent` {Agent} Controls the agent.',
+      '  * `timeout` {number} The socket timeout in milliseconds.',
+      '* `callback` {Function}',
+      '',
+      'Steps:',
+      '',
+      '1. Open the door.',
+      '2. Feed the quokka.',
+      '3. Close the door.',
+    ].join('\n');
+    const p = passage(doc(''), 0, ['`request(url[, options])`'], `${list}\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], true, 'socket timeout');
+    assert.ok(answer.includes('* `options` {Object}\n  * `timeout` {number} The socket timeout in milliseconds.'), answer);
+    assert.ok(!answer.includes('agent'), answer);
+    const steps = composeAnswer([passage(doc(''), 0, ['Steps'], `${list}\n\n${LONG_PROSE}`)], true, 'door');
+    assert.ok(steps.answer.endsWith('Steps:\n\n1. Open the door.\n\n…\n\n3. Close the door.'), steps.answer);
+    assertValidMarkdown(answer);
+    assertValidMarkdown(steps.answer);
+  });
+
+  it('stays near 1,200 characters, cutting one long code block between lines with its fence closed', () => {
+    const many = Array.from({ length: 60 }, (_, i) => `The quokka rule ${i} says something about quokkas.`).join('\n\n');
+    const long = composeAnswer([passage(doc(''), 0, ['Rules'], many)], true, 'quokka rule');
+    assert.ok(long.answer.length <= 1300, `${long.answer.length}`);
+    const code = ['```js', ...Array.from({ length: 200 }, (_, i) => `quokka(${i});`), '```'].join('\n');
+    const big = composeAnswer([passage(doc(''), 0, ['Example'], `Call quokka like this:\n\n${code}`)], true, 'How do I call quokka?');
+    assert.ok(big.answer.length <= 1500, `${big.answer.length}`);
+    assert.ok(big.answer.includes('quokka(0);') && big.answer.includes('\n…\n```'), big.answer);
+    assertValidMarkdown(big.answer);
+    assert.throws(() => assertValidMarkdown(big.answer.replace(/```$/, '')), /unclosed fence/, 'control: the check sees a cut fence');
+  });
+
+  it('falls back to the opening of a passage where nothing matches beyond its heading', () => {
+    const p = passage(doc(''), 0, ['Quokka care'], `First things first: water daily.\n\nSecond, shade.\n\n${LONG_PROSE}\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], true, 'quokka care');
+    assert.ok(answer.startsWith(`**Guide › Quokka care** [[1]](${p.url})\n\nFirst things first: water daily.\n\nSecond, shade.`), answer);
+    assert.ok(answer.length < 900, `${answer.length}`);
+  });
+
+  it('shows a function heading named by the question with its opening sentence', () => {
+    const p = passage(doc(''), 0, ['`feed(quokka[, options])`'], `* \`quokka\` {Quokka}\n* \`options\` {Object}\n  * \`portion\` {number} Grams per meal.\n\nFeeds a quokka. ${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], true, 'What portion does feed use?');
+    assert.ok(answer.includes('`portion` {number} Grams per meal.'), answer);
+    assert.ok(answer.includes('Feeds a quokka.'), answer);
+  });
+
+  it('quotes nothing twice when two pages say the same', () => {
+    const text = 'The `bodyTimeout` option sets the body timeout in milliseconds.';
+    const a = passage(doc(''), 0, ['Client'], `${text}\n\nThe headers timeout is separate.`);
+    const b = passage(doc('', 1, 'Pool'), 5, ['Pool'], `${text}\n\nA pool shares the timeout.`);
+    const { answer } = composeAnswer([a, b], true, 'body timeout');
+    assert.equal(answer.split(text).length - 1, 1, answer);
+  });
+
+  it('leaves out what the site does not show, resolving links defined elsewhere on the page', () => {
+    const body = '## Install\n\nRead [the guide][g].\n\n[g]: https://docs.example.com/g';
+    const d = doc(body);
+    const p = passage(d, 0, ['Install <a id="install"></a>'], '<!-- YAML\nadded: v1.0.0\n-->\n\nRead [the guide][g] to install quokka.\n\n[![CI](https://img.shields.io/x.svg)](https://ci.example.com)');
+    const { answer, sources } = composeAnswer([p], true, 'install quokka');
+    assert.equal(answer, `**Guide › Install** [[1]](${p.url})\n\nRead [the guide](https://docs.example.com/g) to install quokka.`);
+    assert.equal(sources[0]!.snippet, 'Read the guide to install quokka.');
+  });
+
+  it('is deterministic, and without a question quotes each passage from its start', () => {
+    const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
+    const first = composeAnswer([p], true, 'weather quokka');
+    for (let i = 0; i < 3; i++) assert.deepEqual(composeAnswer([p], true, 'weather quokka'), first);
+    assert.ok(composeAnswer([p], false).answer.startsWith('**Guide › Part**\n\nFiller sentence number 0'));
+  });
+
+  it('splits sentences where a reader would, never inside code, links or emphasis', () => {
+    assert.deepEqual(sentencesOf('Call `a. B()` first. Then\nread [the docs. Really](https://x.example.com). **Bold. Text.** End.'), [
+      'Call `a. B()` first.',
+      'Then\nread [the docs. Really](https://x.example.com).',
+      '**Bold. Text.** End.',
+    ]);
+  });
+});
+
+describe('a focused answer over API docs, through the HTTP API', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    api = await startAnswerApi({ kb: join(FIXTURES, 'api-docs'), keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://nodejs.example/api/', kbUrlExtension: '.html' });
+  });
+  after(() => api.close());
+
+  it('answers "an HTTP request with a timeout" with the timeout option, not the change history', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'How do I make an HTTP request with a timeout?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.ok(result.answer.includes('* `options` {Object}\n  '), result.answer);
+    assert.ok(result.answer.includes('* `timeout` {number}: A number specifying the socket timeout in milliseconds.'), result.answer);
+    for (const noise of ['<!--', 'YAML', 'pr-url', 'changes:', '-->']) assert.ok(!result.answer.includes(noise), noise);
+    assert.ok(result.answer.length <= 1200, `${result.answer.length}`);
+    assert.ok(!result.sources[0]!.snippet!.includes('YAML'));
+    assertValidMarkdown(result.answer);
+  });
+});
