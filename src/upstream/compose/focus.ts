@@ -91,6 +91,9 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   const tryAdd = (i: number, ids: number[], force = false, overflow = false): boolean => {
     const fresh = ids.filter((id) => !selections[i]!.has(id));
     if (fresh.length === 0) return true;
+    // A leaf adds at least its own length: no need to render to see it does not fit.
+    const least = fresh.reduce((sum, id) => sum + Math.min(codeCap(passages[i]!.parts.leaves[id]!), passages[i]!.parts.leaves[id]!.markdown.length), 0);
+    if (!force && !overflow && total() + least > options.budget) return false;
     const next = new Set([...selections[i]!, ...fresh]);
     const text = render(i, next);
     const fits = total() - renders[i]!.length + text.length <= options.budget;
@@ -233,9 +236,16 @@ function leafTerms(leaf: Leaf): Set<string> {
   return terms;
 }
 
+const leafWordsCache = new WeakMap<Leaf, string>();
+
 /** The words of a leaf, to tell the same text quoted twice. */
 function wordsOf(leaf: Leaf): string {
-  return leaf.markdown.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  let words = leafWordsCache.get(leaf);
+  if (words === undefined) {
+    words = leaf.markdown.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    leafWordsCache.set(leaf, words);
+  }
+  return words;
 }
 
 /** Leaves from the passage's start (those `keep` accepts) up to about `chars` characters (at least one). */

@@ -90,7 +90,8 @@ export function passageParts(markdown: string): PassageParts {
     }
     return parts;
   };
-  const parts = partsOf(new Lexer({ gfm: true }).lex(markdown));
+  // Block structure only: the inline tokens (half the lexing) are not needed to pick and quote.
+  const parts = partsOf(new Lexer({ gfm: true }).blockTokens(markdown));
   return { parts, leaves };
 }
 
