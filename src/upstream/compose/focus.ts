@@ -35,7 +35,7 @@ const SHORT_LEAF_CHARS = 240;
 const WHOLE_SECTION_CHARS = 400;
 /** A paragraph whose chosen sentences make up this share of it is quoted whole. */
 const WHOLE_PARAGRAPH_SHARE = 0.6;
-/** Leaves quoted beyond the question's terms must score this share of the best. */
+/** Leaves quoted last must be worth this share of the best leaf. */
 const FILL_SHARE = 0.5;
 /** A term of the label line weighs this much in the passage's text: the reader sees it already. */
 const HEADING_TERM_WEIGHT = 0.5;
@@ -63,11 +63,18 @@ interface Candidate {
 /**
  * Chooses, for each passage, the leaves that answer the question (sentences, list items, table
  * rows, code blocks holding its terms, each term weighted by how rare it is among the passages'
- * leaves) and renders them as Markdown in page order. Every passage gets its best leaf; then
- * leaves showing question terms not yet shown; then leaves scoring near the best, while the
- * excerpts fit `budget`. A code block right after a chosen sentence or item comes with it
- * (one code block may go over the budget). A passage where nothing matches is quoted from its
- * start. Deterministic: ties go to the better passage, then to page order.
+ * leaves, a leaf's worth divided by its length) and renders them as Markdown in page order, in
+ * this order of priority while the excerpts fit `budget`:
+ * 1. each passage's best leaf (the best passage's whatever its length; a code block there is
+ *    cut to leave the others room), or its opening when nothing in it matches;
+ * 2. leaves showing question terms that no chosen leaf shows yet;
+ * 3. for a heading the question names: its opening sentence when it is a signature or code,
+ *    and the section's code block when it has only one;
+ * 4. a short section that matches, whole;
+ * 5. leaves worth nearly as much as the best.
+ * A chosen sentence or item brings the code block right after it (one code block may go over
+ * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
+ * ties go to the better passage, then to page order.
  */
 export function focusExcerpts(passages: FocusPassage[], question: string | undefined, options: FocusOptions): string[] {
   const leadChars = options.leadChars ?? DEFAULT_LEAD_CHARS;
