@@ -10,7 +10,7 @@ import { KnowledgeBaseError, type KnowledgeBaseSettings } from '../folder/knowle
 import { faultStatusBody } from './faults.js';
 import { bodyForRecord, readBody, sendJson } from './http-io.js';
 import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from '../options.js';
-import { streamAnswer, type StreamSettings } from './stream-answer.js';
+import { answerSource, streamAnswer, type StreamSettings } from './stream-answer.js';
 import { validateAnswerRequest } from './validate.js';
 
 const ANSWER_PATH = '/v1/answer';
@@ -34,13 +34,13 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};
   const dialect = options.dialect ?? 'named';
-  const streamSettings: Omit<StreamSettings, 'dialect'> = {
+  const streamSettings: StreamSettings = {
+    dialect: dialect === 'json' ? 'named' : dialect,
     endMarker: options.endMarker ?? true,
-    paceMs: options.paceMs ?? 30,
-    wordsPerChunk: options.wordsPerChunk ?? 3,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     faults,
   };
+  const pacing = { paceMs: options.paceMs ?? 30, wordsPerChunk: options.wordsPerChunk ?? 3 };
 
   const requests: RecordedRequest[] = [];
   // Ids keep counting even when a caller empties `requests` to save memory.
@@ -89,7 +89,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
 
     const answer = bot.answer(message, inline_sources);
     if (!stream || dialect === 'json') return sendJson(res, 200, answer);
-    const outcome = await streamAnswer(res, answer, { ...streamSettings, dialect }, signal);
+    const outcome = await streamAnswer(res, answerSource(answer, pacing), streamSettings, signal);
     if (outcome === 'cut') {
       // Cut on purpose by the fault, so the client did not go away: not an abort.
       record.finishedAt = Date.now();
