@@ -145,8 +145,10 @@ async function cut(res: ServerResponse, heartbeat: Heartbeat): Promise<'cut'> {
 
 /** `value`, or a rejection with the abort reason as soon as `signal` aborts. */
 function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  if (!(value instanceof Promise)) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve(value);
+  // Its failure after an abort is nobody's concern any more.
+  value.catch(() => {});
   if (signal.aborted) return Promise.reject(signal.reason);
-  if (!(value instanceof Promise)) return Promise.resolve(value);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
