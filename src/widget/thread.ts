@@ -1,9 +1,9 @@
-import type { Source } from '../protocol/types.js';
+import type { HistoryMessage, Source } from '../protocol/types.js';
 
 /** Where one turn of the conversation stands. */
 export type TurnState = 'answering' | 'done' | 'no-answer' | 'stopped' | 'error';
 
-/** One question and its answer. Each is an independent request: the Answer API gets no history. */
+/** One question and its answer. */
 export interface Turn {
   q: string;
   /** The answer Markdown so far, exactly as received. */
@@ -41,4 +41,25 @@ export function saveThread(botId: string, turns: Turn[]) {
   } catch {
     // Storage full or blocked: the thread still works, it is just not kept.
   }
+}
+
+/** Earlier turns sent with a question (the conversation so far), at most. */
+export const HISTORY_TURNS = 3;
+
+/**
+ * The conversation before `turn`, oldest first, as the proxy takes it: the last
+ * {@link HISTORY_TURNS} answered turns of the thread (question and answer), each message cut to
+ * 1,500 characters, 6,000 in all (the oldest turns go first).
+ */
+export function historyBefore(turns: Turn[], turn: Turn): HistoryMessage[] {
+  const history: HistoryMessage[] = [];
+  let size = 0;
+  for (let i = turns.indexOf(turn) - 1; i >= 0 && history.length < 2 * HISTORY_TURNS; i--) {
+    const { q, a, state } = turns[i]!;
+    if (state != 'done' && state != 'no-answer') continue;
+    const content = [q.slice(0, 1500), a.slice(0, 1500)];
+    if ((size += content[0]!.length + content[1]!.length) > 6000) break;
+    history.unshift({ role: 'user', content: content[0]! }, { role: 'assistant', content: content[1]! });
+  }
+  return history;
 }
