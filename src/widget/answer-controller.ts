@@ -54,7 +54,7 @@ export class AnswerController implements ReactiveController {
     try {
       const found = await fetchAnswer(
         host.endpoint,
-        { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream, ...(history.length ? { history } : {}) },
+        { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream, history },
         {
           delta: (s) => renderer.append(s),
           replace: (s) => renderer.replace(s),

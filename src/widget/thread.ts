@@ -49,17 +49,14 @@ export const HISTORY_TURNS = 3;
 /**
  * The conversation before `turn`, oldest first, as the proxy takes it: the last
  * {@link HISTORY_TURNS} answered turns of the thread (question and answer), each message cut to
- * 1,500 characters, 6,000 in all (the oldest turns go first).
+ * 1,500 characters (9,000 in all, well within the proxy's default limit).
  */
-export function historyBefore(turns: Turn[], turn: Turn): HistoryMessage[] {
-  const history: HistoryMessage[] = [];
-  let size = 0;
-  for (let i = turns.indexOf(turn) - 1; i >= 0 && history.length < 2 * HISTORY_TURNS; i--) {
-    const { q, a, state } = turns[i]!;
-    if (state != 'done' && state != 'no-answer') continue;
-    const content = [q.slice(0, 1500), a.slice(0, 1500)];
-    if ((size += content[0]!.length + content[1]!.length) > 6000) break;
-    history.unshift({ role: 'user', content: content[0]! }, { role: 'assistant', content: content[1]! });
-  }
-  return history;
-}
+export const historyBefore = (turns: Turn[], turn: Turn): HistoryMessage[] =>
+  turns
+    .slice(0, turns.indexOf(turn))
+    .filter((t) => t.state == 'done' || t.state == 'no-answer')
+    .slice(-HISTORY_TURNS)
+    .flatMap((t) => [
+      { role: 'user', content: t.q.slice(0, 1500) },
+      { role: 'assistant', content: t.a.slice(0, 1500) },
+    ]);

@@ -4,7 +4,7 @@ import type { BotAnswer } from '../../src/widget/index.js';
 import { historyBefore, type Turn } from '../../src/widget/thread.js';
 import { scripted, settled } from './helpers.js';
 
-/** The `history` of the last request the stub received for `id` (undefined when it had none). */
+/** The `history` of the last request the stub received for `id`. */
 const sent = async (id: string): Promise<HistoryMessage[] | undefined> => (await (await fetch(`/stub/last?bot=${encodeURIComponent(id)}`)).json()).history;
 
 async function box(attributes = '') {
@@ -22,7 +22,7 @@ describe('<bot-answer> sends the conversation so far', () => {
   it('sends nothing with the first question, then the answered turns before each question, oldest first', async () => {
     const { id, askAndWait } = await box();
     await askAndWait('First?');
-    expect(await sent(id)).to.equal(undefined);
+    expect(await sent(id)).to.deep.equal([]);
     await askAndWait('Second?');
     expect(await sent(id)).to.deep.equal([
       { role: 'user', content: 'First?' },
@@ -43,20 +43,20 @@ describe('<bot-answer> sends the conversation so far', () => {
     await askAndWait('First?');
     el.clear();
     await askAndWait('Again?');
-    expect(await sent(id)).to.equal(undefined);
+    expect(await sent(id)).to.deep.equal([]);
   });
 
   it('history="off" (attribute or property) sends each question alone', async () => {
     const { el, id, askAndWait } = await box('off');
     await askAndWait('First?');
     await askAndWait('Second?');
-    expect(await sent(id)).to.equal(undefined);
+    expect(await sent(id)).to.deep.equal([]);
     el.history = '';
     await askAndWait('Third?');
     expect((await sent(id))!.length).to.equal(4);
     el.history = 'off';
     await askAndWait('Fourth?');
-    expect(await sent(id)).to.equal(undefined);
+    expect(await sent(id)).to.deep.equal([]);
   });
 });
 
@@ -73,12 +73,11 @@ describe('historyBefore', () => {
     expect(historyBefore(turns, turns[1]!).map((m) => m.content)).to.deep.equal(['A', 'About A']);
   });
 
-  it('cuts each message to 1,500 characters and keeps 6,000 in all, dropping the oldest turns', () => {
+  it('takes the last 3 of them, each message cut to 1,500 characters', () => {
     const long = 'x'.repeat(2000);
-    const turns = [turn('A', 'done', long), turn('B', 'done', long), turn('C', 'done', long), turn('D', 'answering', '')];
-    const history = historyBefore(turns, turns[3]!);
-    expect(history.map((m) => m.content.length)).to.deep.equal([1, 1500, 1, 1500, 1, 1500]);
-    const longer = [turn('A'.repeat(1500), 'done', long), turn('B'.repeat(1500), 'done', long), turn('C'.repeat(1500), 'done', long), turn('D', 'answering', '')];
-    expect(historyBefore(longer, longer[3]!).map((m) => m.content[0])).to.deep.equal(['B', 'x', 'C', 'x']);
+    const turns = [turn('A', 'done', long), turn('B'.repeat(1600), 'done', long), turn('C', 'done', long), turn('D', 'no-answer', 'Not found.'), turn('E', 'answering', '')];
+    const history = historyBefore(turns, turns[4]!);
+    expect(history.map((m) => m.content.length)).to.deep.equal([1500, 1500, 1, 1500, 1, 10]);
+    expect(history.map((m) => m.role)).to.deep.equal(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
   });
 });
