@@ -27,8 +27,8 @@ export interface ModelRequest {
   abortedAt?: number;
 }
 
-/** A step of a scripted response body: bytes to write, a pause, or what to do to the connection. */
-export type Step = string | Buffer | { waitMs: number } | { hang: true } | { destroy: true };
+/** A step of a scripted response body: bytes to write, a pause, what to do to the connection, or a call (the benchmark's clock). */
+export type Step = string | Buffer | { waitMs: number } | { hang: true } | { destroy: true } | { call: () => void };
 
 /** How to answer one request: a status, headers, and the body's steps (the end follows the last one). */
 export interface Script {
@@ -103,7 +103,8 @@ async function play(res: ServerResponse, script: Script): Promise<void> {
       res.write(step);
       // A pause between writes, so each arrives in its own read.
       await sleep(2);
-    } else if ('waitMs' in step) await sleep(step.waitMs);
+    } else if ('call' in step) step.call();
+    else if ('waitMs' in step) await sleep(step.waitMs);
     else if ('hang' in step) return;
     else if ('destroy' in step) {
       res.destroy();
