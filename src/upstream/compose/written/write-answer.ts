@@ -38,11 +38,6 @@ export class AnswerWriter {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** The model and where it is served, for log lines: the base URL without credentials or query. */
-  get description(): string {
-    return `${this.settings.model} at ${safeUrl(this.settings.baseUrl)}`;
-  }
-
   /**
    * Starts writing: resolves once the answer's first text is ready to send (the model's first
    * token, checked), with the rest following as the model writes it; or with the standard
@@ -51,6 +46,7 @@ export class AnswerWriter {
    * pieces (`note.failed` says why). Rejects only when `signal` aborts.
    */
   async write(request: WriteRequest, fallback: () => AnswerSource, signal: AbortSignal, note: AnswerNote): Promise<AnswerSource> {
+    // The model's server is named by the model alone: its base URL may hold credentials.
     const fallBack = (reason: string): AnswerSource => {
       note.mode = 'docs';
       note.fallback = reason;
