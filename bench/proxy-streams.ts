@@ -61,13 +61,17 @@ export interface StreamsServers {
 
 type Path = 'direct' | 'through' | 'passthrough' | 'stack';
 
+/** CPU time (user + system) of a child process so far, in microseconds. */
+type Cpu = { user: number; system: number };
+
 /**
  * Concurrent streams through the proxy, the upstream paced: every answer checked complete
  * and in order against the upstream's own JSON answer; time to first event through the
  * proxy against the upstream direct, with the http-proxy pass-through and the bare Web stack
  * as references (same ramp, same count, alternating rounds after a warm-up round of each);
- * the proxy process's memory while every stream is open; and how soon the upstream sees a
- * client's disconnect.
+ * the CPU time each proxy process spends per streamed answer in those rounds; the proxy
+ * process's memory while every stream is open; and how soon the upstream sees a client's
+ * disconnect.
  */
 export async function benchProxyStreams(report: Report, servers: StreamsServers, options: StreamsOptions): Promise<void> {
   const auth = { authorization: `Bearer ${servers.key}` };
@@ -86,8 +90,15 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
     stack: [`${servers.stack.url}/api/answer`, {}],
   };
   const paths = Object.keys(targets) as Path[];
-  const run = async (path: Path, probe?: Probe) => {
+  // The process each path's proxy runs in (direct has none); its CPU is read around each ramp.
+  const processes: Partial<Record<Path, ServerChild>> = { through: servers.proxy, passthrough: servers.passthrough, stack: servers.stack };
+  const cpuPerStream: Partial<Record<Path, number[]>> = {};
+  const run = async (path: Path, probe?: Probe, measure = false) => {
+    const child = processes[path];
+    const before = measure ? await child?.ask<Cpu>('cpu') : undefined;
     const outcomes = await openMany(...targets[path], options, probe);
+    const after = before ? await child!.ask<Cpu>('cpu') : undefined;
+    if (before && after) (cpuPerStream[path] ??= []).push((after.user + after.system - before.user - before.system) / 1000 / outcomes.length);
     await servers.upstream.ask('forget');
     return outcomes;
   };
@@ -101,7 +112,7 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
   for (let round = 0; round < options.rounds; round++) {
     const probe: Probe | undefined = round === 0 ? async (open, receiving) => void readings.push({ open, receiving, memory: await servers.proxy.ask<Memory>('mem') }) : undefined;
     const outcomes = {} as Record<Path, StreamOutcome[]>;
-    for (const path of paths) outcomes[path] = await run(path, path === 'through' ? probe : undefined);
+    for (const path of paths) outcomes[path] = await run(path, path === 'through' ? probe : undefined, true);
     rounds.push(outcomes);
   }
 
@@ -128,14 +139,13 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
       const added = median(byRound(path)) - base;
       return { value: added, unit: 'ms', baseline: { label: 'direct', value: base }, ratio: Math.round((added / base) * 1000) / 1000 };
     };
-    const ours = figure('through');
+    // No goal: issue 13's (p99 added at most 1.5x direct) was retired by issue 21, since on this
+    // 2-core machine the bare Web stack alone misses it; the CPU per streamed answer below is judged instead.
     report.add({
       section: 'proxy-streams',
       id: `ttfb.p${p}.added`,
       label: `time to first event added, p${p}`,
-      ...ours,
-      // Issue 13: "TTFB p99 added under the 1,000-stream ramp at most 1.5x the direct figure".
-      ...(p === 99 ? { goal: 'added <= 1.5x direct', met: ours.value <= 1.5 * base } : {}),
+      ...figure('through'),
       note: `${options.streams} streams in two halves, each started within ${options.rampMs / 2} ms; upstream paced; medians of ${options.rounds} alternating rounds after a warm-up round (ms by round: ${detail}); ratio: added / direct`,
     });
     report.add({
@@ -153,6 +163,32 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
       note: "the same rounds; reference: @hono/node-server's adapter and an undici Pool piping bytes, none of the proxy's behaviour",
     });
   }
+  const cpu = (path: Path) => cpuPerStream[path] ?? [];
+  const perRound = cpu('through').map((ours, i) => ours / cpu('stack')[i]!);
+  const ratio = median(perRound);
+  report.add({
+    section: 'proxy-streams',
+    id: 'cpu.per-stream',
+    label: 'proxy process CPU per streamed answer',
+    value: median(cpu('through')),
+    unit: 'ms',
+    baseline: { label: 'the Web stack alone', value: median(cpu('stack')) },
+    ratio: Math.round(ratio * 1000) / 1000,
+    goal: '<= 1.25x the Web stack',
+    met: perRound.length === options.rounds && ratio <= 1.25,
+    note:
+      `user + system CPU of each proxy process over a whole ramp (process.cpuUsage over IPC before and after) divided by its streams, in the same ${options.rounds} alternating rounds; ` +
+      `ratio: median of the rounds' own ratios (${perRound.map((r) => r.toFixed(2)).join(', ')}); ms by round: ours ${cpu('through').map((v) => v.toFixed(2)).join(', ')}, stack ${cpu('stack').map((v) => v.toFixed(2)).join(', ')}`,
+  });
+  report.add({
+    section: 'proxy-streams',
+    id: 'cpu.per-stream.passthrough',
+    label: 'http-proxy pass-through CPU per streamed answer',
+    value: median(cpu('passthrough')),
+    unit: 'ms',
+    baseline: { label: 'the Web stack alone', value: median(cpu('stack')) },
+    note: 'the same rounds; reference: a proxy that only pipes bytes',
+  });
   const [halfway, full] = readings;
   if (halfway && full && full.open > halfway.open) {
     const heapish = (m: Memory) => m.heapUsed + m.external;

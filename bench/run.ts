@@ -3,7 +3,7 @@
  * against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams,proxy-cache` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams,proxy-cache,written` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +24,7 @@ import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
+import { benchWritten } from './written.js';
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const args = process.argv.slice(2);
@@ -40,6 +41,7 @@ const SETTINGS = quick
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       kbScale: { megabytes: 1, rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
+      written: { rounds: 1 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
@@ -48,6 +50,7 @@ const SETTINGS = quick
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
       kbScale: { megabytes: 20, rounds: 5 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
+      written: { rounds: 10 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -178,6 +181,8 @@ await section('proxy-cache', async () => {
     await redis?.close();
   }
 });
+
+await section('written', () => benchWritten(report, SETTINGS.written));
 
 for (const f of failures) report.add({ section: f.section, id: 'failed', label: 'section failed (error in results.json)', value: Number.NaN, unit: '', goal: 'runs', met: false, note: f.error });
 

@@ -50,9 +50,11 @@ async function showMode() {
     if (!response.ok) return;
     const info = await response.json();
     badge.textContent =
-      info.mode === 'demo'
-        ? 'Demo mode: answers come from the built-in local Answer API and its sample knowledge base. No key, no network.'
-        : 'Connected to the Answer API configured on the server.';
+      info.mode !== 'demo'
+        ? 'Connected to the Answer API configured on the server.'
+        : info.answers === 'written'
+          ? `Demo mode, written answers: the built-in local Answer API finds the passages, and the model ${info.model} writes each answer from them, citing them (checked by the server). If the model fails, the passages are quoted instead.`
+          : 'Demo mode, extractive answers: the built-in local Answer API quotes the passages of its knowledge base that answer. No model, no key, no network.';
     badge.hidden = false;
   } catch {
     // The badge is a nicety; without it the page still works.

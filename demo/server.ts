@@ -38,10 +38,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     upstream = await startAnswerApi({ port: 0, host: '127.0.0.1', ...upstreamOptions });
     proxyOptions.apiKey = upstream.keys[0];
     proxyOptions.baseUrl = upstream.url;
+    // It is the local Answer API, which takes the conversation.
+    proxyOptions.upstreamHistory ??= 'send';
   }
+  // Which model writes the answers, if one does: the page says so.
+  const answers = upstream?.answers;
+  const writtenBy = mode !== 'demo' ? undefined : answers ? (answers.mode === 'written' ? answers.model : undefined) : proxyOptions.localAnswerApi?.llmModel;
   let proxy: RunningProxy;
   try {
-    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, distDir, next: handler }) });
+    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, writtenBy, distDir, next: handler }) });
   } catch (error) {
     await upstream?.close();
     throw error;

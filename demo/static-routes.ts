@@ -15,6 +15,8 @@ export interface DemoRoutesOptions {
   demoDir?: string;
   /** `demo` when answers come from the embedded local Answer API, `upstream` when from a configured one. */
   mode: 'demo' | 'upstream';
+  /** In demo mode, the model that writes the answers (`ANSWER_LLM_MODEL`); unset: they quote the docs. */
+  writtenBy?: string;
   /** Gets every request the demo does not serve itself. */
   next: WebHandler;
 }
@@ -66,7 +68,7 @@ const isBuilt = (pathname: string) => BUNDLES.has(pathname) || /^\/locales\/[a-z
 export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
   const distDir = options.distDir ?? DEFAULT_DIST;
   const demoDir = options.demoDir ?? HERE;
-  const info = JSON.stringify({ mode: options.mode });
+  const info = JSON.stringify({ mode: options.mode, answers: options.writtenBy ? 'written' : options.mode === 'demo' ? 'extractive' : undefined, model: options.writtenBy });
 
   return async (request, context) => {
     const { pathname } = new URL(request.url);

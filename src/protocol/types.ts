@@ -23,6 +23,12 @@ export interface Source {
   modified_time?: number;
 }
 
+/** One earlier message of a conversation: a visitor's question or the answer to it. */
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 /** Body of `POST /api/answer` (proxy) and `POST /v1/answer` (upstream). */
 export interface AnswerRequest {
   message: string;
@@ -31,6 +37,11 @@ export interface AnswerRequest {
   inline_sources?: boolean;
   /** Default false: true asks for Server-Sent Events. */
   stream?: boolean;
+  /**
+   * Beyond the upstream spec: the conversation so far, oldest first, so a follow-up can be read
+   * in its light. The proxy forwards it only to an upstream known to take it (the local Answer API).
+   */
+  history?: HistoryMessage[];
 }
 
 /** A complete (non-streamed) answer. */

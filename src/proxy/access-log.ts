@@ -22,6 +22,8 @@ export interface LogRecord {
   upstream_note?: string;
   /** How the answer cache served it (`hit`, `miss`, `shared`), when the cache is on. */
   cache?: string;
+  /** Earlier messages of the conversation forwarded with the question (`upstreamHistory: send`). */
+  history?: number;
 }
 
 /** One JSON log line that is not a request's: the server's own events. */

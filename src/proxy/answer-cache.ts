@@ -53,11 +53,15 @@ export function normaliseQuestion(message: string): string {
 }
 
 /**
- * The cache key of a question: SHA-256 (hex) of the bot id, `inline_sources` and the
- * normalised message. Only the hash is stored or logged, never the question.
+ * The cache key of a question: SHA-256 (hex) of the bot id, `inline_sources`, the normalised
+ * message and, when the upstream receives one, the conversation before it (each message
+ * normalised the same way): a follow-up is another question after another conversation. Only
+ * the hash is stored or logged, never the question.
  */
-export async function cacheKey(body: Pick<AnswerRequest, 'bot_id' | 'message' | 'inline_sources'>): Promise<string> {
-  const text = JSON.stringify([body.bot_id, body.inline_sources !== false, normaliseQuestion(body.message)]);
+export async function cacheKey(body: Pick<AnswerRequest, 'bot_id' | 'message' | 'inline_sources' | 'history'>): Promise<string> {
+  const key: unknown[] = [body.bot_id, body.inline_sources !== false, normaliseQuestion(body.message)];
+  if (body.history?.length) key.push(body.history.map((m) => [m.role, normaliseQuestion(m.content)]));
+  const text = JSON.stringify(key);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

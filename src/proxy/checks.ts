@@ -49,7 +49,7 @@ function readJsonBody(ctx: RequestContext, maxBytes: number): Promise<string> {
 /** The answer request's body, checked: JSON, size, fields, and the bot allowed. */
 export async function readAnswerRequest(ctx: RequestContext): Promise<AnswerRequest> {
   const { cfg, record } = ctx;
-  const body = parseAnswerRequest(await readJsonBody(ctx, cfg.maxBodyBytes), cfg.maxMessageChars);
+  const body = parseAnswerRequest(await readJsonBody(ctx, cfg.maxBodyBytes), cfg.maxMessageChars, cfg);
   record.stream = body.stream;
   if (cfg.debug) record.message = body.message;
   return allowBot(ctx, body);

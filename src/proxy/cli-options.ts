@@ -15,6 +15,9 @@ const FLAGS = {
   'trust-proxy': ['TRUST_PROXY', 'trustProxy', 'text', 'N|true|false', 'read X-Forwarded-For from N proxies in front (default false)'],
   'max-message-chars': ['MAX_MESSAGE_CHARS', 'maxMessageChars', 'int', 'N', 'default 4000'],
   'max-body-bytes': ['MAX_BODY_BYTES', 'maxBodyBytes', 'int', 'N', 'default 32768'],
+  'max-history-messages': ['MAX_HISTORY_MESSAGES', 'maxHistoryMessages', 'int', 'N', 'earlier messages a question may carry (default 20)'],
+  'max-history-chars': ['MAX_HISTORY_CHARS', 'maxHistoryChars', 'int', 'N', 'characters in all of them (default 16000)'],
+  'upstream-history': ['UPSTREAM_HISTORY', 'upstreamHistory', 'text', 'MODE', 'the conversation upstream: drop (default; demo mode: send),\nfold (into the message as text) or send (as history)'],
   'headers-timeout-ms': ['UPSTREAM_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', 'int', 'N', 'upstream response headers (default 15000)'],
   'idle-timeout-ms': ['UPSTREAM_IDLE_TIMEOUT_MS', 'idleTimeoutMs', 'int', 'N', 'quiet time between upstream chunks (default 30000)'],
   'total-timeout-ms': ['TOTAL_TIMEOUT_MS', 'totalTimeoutMs', 'int', 'N', 'whole request (default 120000)'],
@@ -63,7 +66,9 @@ ${help(Object.keys(FLAGS).slice(shared))}
 Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process and
 answers from its sample knowledge base, or from your documents: ANSWER_KB (a folder of
 Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
-ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`.`;
+ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`; its answers
+are written by a model with ANSWER_LLM_BASE_URL and ANSWER_LLM_MODEL (and ANSWER_LLM_API_KEY,
+ANSWER_LLM_TIMEOUT_MS, ANSWER_LLM_TEMPERATURE, ANSWER_LLM_MAX_TOKENS, ANSWER_LLM_PASSAGES).`;
 
 /** What the command was asked to do: serve (the options), print help, or clear the answer cache. */
 export type CommandOptions = StartProxyOptions & { clearCache?: boolean };
@@ -89,7 +94,12 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     if (kind === 'int' && !/^\d+$/.test(value)) throw new Error(`--${flag} (${name}) must be a whole number, got "${value}"`);
     read[key] = kind === 'int' ? Number(value) : kind === 'list' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value;
   }
-  const { trustProxy: trust, redisFailureMode: failureMode, ...options } = read as Omit<CommandOptions, 'trustProxy' | 'redisFailureMode'> & { trustProxy?: string; redisFailureMode?: string };
+  const { trustProxy: trust, redisFailureMode: failureMode, upstreamHistory: history, ...options } = read as Omit<CommandOptions, 'trustProxy' | 'redisFailureMode' | 'upstreamHistory'> & {
+    trustProxy?: string;
+    redisFailureMode?: string;
+    upstreamHistory?: string;
+  };
+  if (history !== undefined && !['drop', 'fold', 'send'].includes(history)) throw new Error(`--upstream-history (UPSTREAM_HISTORY) must be drop, fold or send, got "${history}"`);
   if (trust !== undefined && !/^(\d+|true|false)$/.test(trust)) throw new Error(`--trust-proxy (TRUST_PROXY) must be true, false or a number of proxies, got "${trust}"`);
   if (failureMode !== undefined && failureMode !== 'fallback' && failureMode !== 'refuse') throw new Error(`--redis-failure-mode (REDIS_FAILURE_MODE) must be fallback or refuse, got "${failureMode}"`);
   if (options.redisUrl !== undefined && !/^rediss?:\/\//.test(options.redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
@@ -98,6 +108,7 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     ...options,
     trustProxy: trust === 'true' || trust === 'false' ? trust === 'true' : trust === undefined ? undefined : Number(trust),
     redisFailureMode: failureMode,
+    upstreamHistory: history as CommandOptions['upstreamHistory'],
     apiKey: env.ANSWER_API_KEY || undefined,
     port: options.port ?? 8787,
     host: options.host ?? '127.0.0.1',

@@ -1,5 +1,8 @@
 import type { StoreConfig, StoreFailureMode } from './stores/types.js';
 import { fetchUpstream } from './upstream.js';
+/** What the upstream receives of a question's conversation: see {@link ProxyConfig.upstreamHistory}. */
+export type UpstreamHistory = 'drop' | 'fold' | 'send';
+
 /** What the proxy reads of an upstream response. */
 export interface UpstreamResponse {
   status: number;
@@ -85,6 +88,17 @@ export interface ProxyConfig extends StoreConfig {
   maxMessageChars?: number;
   /** Largest request body in bytes, counted while reading. Default 32768. */
   maxBodyBytes?: number;
+  /** Most earlier messages (`history`) one question may carry; more is refused with 413. Default 20. */
+  maxHistoryMessages?: number;
+  /** Most characters in all of a question's earlier messages together; more is refused with 413. Default 16000. */
+  maxHistoryChars?: number;
+  /**
+   * What reaches the upstream of the conversation a question carries (`history`, beyond the
+   * upstream spec): `drop` (default) sends the question alone, as the spec defines it; `fold`
+   * appends the last turns to `message` as text; `send` forwards `history` as it is, for an
+   * upstream known to take it (the local Answer API: demo mode sends it).
+   */
+  upstreamHistory?: UpstreamHistory;
   /** Largest upstream JSON answer in bytes. Default 4 MiB. */
   maxUpstreamBytes?: number;
   /** Largest single upstream stream event in characters. Default 1 MiB. */
@@ -121,6 +135,8 @@ export const DEFAULTS = {
   rateLimitPerMinute: 20,
   maxMessageChars: 4000,
   maxBodyBytes: 32 * 1024,
+  maxHistoryMessages: 20,
+  maxHistoryChars: 16_000,
   maxUpstreamBytes: 4 * 1024 * 1024,
   maxEventChars: 1024 * 1024,
   headersTimeoutMs: 15_000,
@@ -140,6 +156,8 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
   const base = URL.canParse(config.baseUrl) ? new URL(config.baseUrl) : undefined;
   if (base?.protocol !== 'http:' && base?.protocol !== 'https:') return fail('baseUrl must be an absolute http(s) URL');
   const allowedOrigins = (config.allowedOrigins ?? []).map((o) => o.trim()).filter(Boolean);
+  const upstreamHistory = config.upstreamHistory ?? 'drop';
+  if (!['drop', 'fold', 'send'].includes(upstreamHistory)) fail(`upstreamHistory must be "drop", "fold" or "send", not ${JSON.stringify(upstreamHistory)}`);
   if (allowedOrigins.includes('*')) fail('allowedOrigins lists exact origins; "*" is not allowed (it would let any site use your key)');
   // A number option that is not a finite number >= 0 gets its default too.
   const defaulted = Object.fromEntries(
@@ -156,6 +174,7 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     feedbackPath: `${defaulted.answerPath}/feedback`,
     allowedOrigins,
     allowCredentials: config.allowCredentials ?? false,
+    upstreamHistory,
     allowedBotIds: (config.allowedBotIds ?? []).map((b) => b.trim()).filter(Boolean),
     trustProxy: config.trustProxy ?? false,
     upstreamClient: config.upstreamClient ?? fetchUpstream(config.fetch ?? ((input, init) => globalThis.fetch(input, init))),

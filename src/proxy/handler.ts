@@ -1,6 +1,7 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import { createAccessLog } from './access-log.js';
 import { fetchAnswer } from './answer.js';
+import { upstreamRequest } from './history.js';
 import { AnswerCache, resolveCache } from './answer-cache.js';
 import { checkCaller, readAnswerRequest, readFeedback } from './checks.js';
 import { resolveConfig, type HandlerContext, type ProxyConfig } from './config.js';
@@ -85,8 +86,11 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     return ctx.respond(204, null, {});
   }
 
-  async function answer(ctx: RequestContext, body: AnswerRequest): Promise<Response> {
+  async function answer(ctx: RequestContext, asked: AnswerRequest): Promise<Response> {
     const { request, record } = ctx;
+    // What the upstream receives (and the cache keys on): the conversation as the setting says.
+    const body = upstreamRequest(asked, cfg.upstreamHistory);
+    if (body.history) record.history = body.history.length;
     const upstream = new AbortController();
     const timers = new RequestTimers(upstream, cfg, ctx.startedAt);
     const onClientGone = () => timers.abortUpstream();

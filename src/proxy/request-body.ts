@@ -1,4 +1,4 @@
-import type { AnswerRequest } from '../protocol/types.js';
+import type { AnswerRequest, HistoryMessage } from '../protocol/types.js';
 import { ProxyError } from './errors.js';
 import { isObject } from './sources.js';
 
@@ -72,8 +72,17 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 const isBotId = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= 256;
 
-/** Parses and checks the body of an answer request; only the four known fields are kept. */
-export function parseAnswerRequest(text: string, maxMessageChars: number): AnswerRequest {
+/** How much conversation one answer request may carry. */
+export interface HistoryLimits {
+  maxHistoryMessages: number;
+  maxHistoryChars: number;
+}
+
+/**
+ * Parses and checks the body of an answer request; only the known fields are kept: the four
+ * of the upstream spec, and `history` (the conversation so far) when it holds any message.
+ */
+export function parseAnswerRequest(text: string, maxMessageChars: number, limits: HistoryLimits = { maxHistoryMessages: 20, maxHistoryChars: 16_000 }): AnswerRequest {
   const body = parseObject(text);
   if (!body) throw new ProxyError('not_an_object');
   if (typeof body.message !== 'string') throw new ProxyError('bad_message');
@@ -84,12 +93,31 @@ export function parseAnswerRequest(text: string, maxMessageChars: number): Answe
   if (!isBotId(body.bot_id)) throw new ProxyError('bad_bot_id');
   if (body.inline_sources !== undefined && typeof body.inline_sources !== 'boolean') throw new ProxyError('bad_inline_sources');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new ProxyError('bad_stream');
+  const history = parseHistory(body.history, limits);
   return {
     message: body.message,
     bot_id: body.bot_id,
     inline_sources: body.inline_sources ?? true,
     stream: body.stream ?? false,
+    ...(history.length ? { history } : {}),
   };
+}
+
+/** `history`: absent, null or a list of `{role: "user" | "assistant", content: string}` within the limits. */
+function parseHistory(value: unknown, { maxHistoryMessages, maxHistoryChars }: HistoryLimits): HistoryMessage[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ProxyError('bad_history');
+  const history: HistoryMessage[] = [];
+  let chars = 0;
+  for (const item of value) {
+    if (!isObject(item) || (item.role !== 'user' && item.role !== 'assistant') || typeof item.content !== 'string') throw new ProxyError('bad_history');
+    chars += codePoints(item.content, maxHistoryChars + 1);
+    history.push({ role: item.role, content: item.content });
+  }
+  if (history.length > maxHistoryMessages || chars > maxHistoryChars) {
+    throw new ProxyError('history_too_large', { detail: `The limit is ${maxHistoryMessages} messages and ${maxHistoryChars} characters.` });
+  }
+  return history;
 }
 
 const RATINGS = new Set(['up', 'down']);

@@ -48,14 +48,17 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     baseUrl = upstream.url;
     closeUpstream = () => upstream.close();
     const kb = options.localAnswerApi?.kb ? `the documents in ${options.localAnswerApi.kb}` : 'its sample knowledge base';
-    const msg = `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from ${kb}`;
+    const how = upstream.answers.mode === 'written' ? `, written by ${upstream.answers.model}` : '';
+    const msg = `demo mode: ANSWER_API_KEY is not set, so the embedded local Answer API runs in-process at ${upstream.url} and answers from ${kb}${how}`;
     log(logLine('warn', msg, { ignored_base_url: options.baseUrl ? true : undefined }));
   } else if (!baseUrl) {
     throw new TypeError('bot-answer proxy: ANSWER_BASE_URL is required when ANSWER_API_KEY is set');
   }
   const pooled = options.upstreamClient || options.fetch ? undefined : undiciUpstream();
   const stores = await openStores(options, log);
-  const handler = createProxyHandler({ ...options, ...stores.config, apiKey: apiKey!, baseUrl: baseUrl!, upstreamClient: options.upstreamClient ?? pooled, log });
+  // The embedded local Answer API takes the conversation; other upstreams get what the setting says.
+  const upstreamHistory = options.upstreamHistory ?? (demo ? 'send' : undefined);
+  const handler = createProxyHandler({ ...options, ...stores.config, apiKey: apiKey!, baseUrl: baseUrl!, upstreamClient: options.upstreamClient ?? pooled, log, upstreamHistory });
   const served = options.compose ? options.compose(handler) : handler;
   const server = await serveNode(served, {
     ...options,

@@ -2,6 +2,18 @@ import { parseArgs } from 'node:util';
 import { STREAM_DIALECTS } from './http/dialects.js';
 import { checkUrlSettings } from './folder/document-url.js';
 import type { AnswerApiOptions, FaultOptions, StreamDialect } from './options.js';
+import { writerSettings, type LlmSettingNames } from './compose/written/settings.js';
+
+/** The written-answer settings as the environment (and the flags) name them. */
+const LLM_NAMES: LlmSettingNames = {
+  llmBaseUrl: 'ANSWER_LLM_BASE_URL (--llm-base-url)',
+  llmModel: 'ANSWER_LLM_MODEL (--llm-model)',
+  llmApiKey: 'ANSWER_LLM_API_KEY',
+  llmTimeoutMs: 'ANSWER_LLM_TIMEOUT_MS (--llm-timeout-ms)',
+  llmTemperature: 'ANSWER_LLM_TEMPERATURE (--llm-temperature)',
+  llmMaxTokens: 'ANSWER_LLM_MAX_TOKENS (--llm-max-tokens)',
+  llmPassages: 'ANSWER_LLM_PASSAGES (--llm-passages)',
+};
 
 /** A command line or environment value that cannot be used; the message names it. */
 export class CliOptionsError extends Error {
@@ -35,6 +47,17 @@ Markdown knowledge bases. Every option can also come from the environment variab
   --heartbeat-ms N             ANSWER_HEARTBEAT_MS: heartbeat comment after N quiet ms (default 15000)
   --rate-limit N               ANSWER_RATE_LIMIT_PER_MINUTE: requests per minute per workspace (default: no limit)
   --max-body-bytes N           ANSWER_MAX_BODY_BYTES: larger bodies get 413 (default 65536)
+
+Written answers (opt-in): a model writes each answer from the passages retrieval finds, citing them;
+off-topic questions never reach it, and when it fails before its first token the docs answer.
+  --llm-base-url URL           ANSWER_LLM_BASE_URL: the model server's OpenAI-compatible base, e.g.
+                               https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama)
+  --llm-model NAME             ANSWER_LLM_MODEL: the model, as the server names it (gpt-4o-mini, llama3.2)
+                               ANSWER_LLM_API_KEY: its API key, if it needs one (environment only, never printed)
+  --llm-timeout-ms N           ANSWER_LLM_TIMEOUT_MS: wait for the first token, and between tokens (default 20000)
+  --llm-temperature T          ANSWER_LLM_TEMPERATURE: 0 to 2 (default: the model's own)
+  --llm-max-tokens N           ANSWER_LLM_MAX_TOKENS: most tokens per answer (default: the model's own)
+  --llm-passages N             ANSWER_LLM_PASSAGES: most passages given to the model per question (default 5)
 
 Faults, for testing clients (flags only, all off by default):
   --fault-header-delay-ms N          wait N ms before sending response headers
@@ -75,6 +98,12 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
         'heartbeat-ms': { type: 'string' },
         'rate-limit': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'llm-base-url': { type: 'string' },
+        'llm-model': { type: 'string' },
+        'llm-timeout-ms': { type: 'string' },
+        'llm-temperature': { type: 'string' },
+        'llm-max-tokens': { type: 'string' },
+        'llm-passages': { type: 'string' },
         'fault-header-delay-ms': { type: 'string' },
         'fault-stall-after-chunks': { type: 'string' },
         'fault-stall-ms': { type: 'string' },
@@ -139,6 +168,13 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     heartbeatMs: integer('--heartbeat-ms', values['heartbeat-ms'] ?? env.ANSWER_HEARTBEAT_MS),
     rateLimitPerMinute: integer('--rate-limit', values['rate-limit'] ?? env.ANSWER_RATE_LIMIT_PER_MINUTE),
     maxBodyBytes: integer('--max-body-bytes', values['max-body-bytes'] ?? env.ANSWER_MAX_BODY_BYTES),
+    llmBaseUrl: text(values['llm-base-url'] ?? env.ANSWER_LLM_BASE_URL),
+    llmModel: text(values['llm-model'] ?? env.ANSWER_LLM_MODEL),
+    llmApiKey: text(env.ANSWER_LLM_API_KEY),
+    llmTimeoutMs: integer('ANSWER_LLM_TIMEOUT_MS (--llm-timeout-ms)', values['llm-timeout-ms'] ?? env.ANSWER_LLM_TIMEOUT_MS),
+    llmTemperature: decimal('ANSWER_LLM_TEMPERATURE (--llm-temperature)', values['llm-temperature'] ?? env.ANSWER_LLM_TEMPERATURE),
+    llmMaxTokens: integer('ANSWER_LLM_MAX_TOKENS (--llm-max-tokens)', values['llm-max-tokens'] ?? env.ANSWER_LLM_MAX_TOKENS),
+    llmPassages: integer('ANSWER_LLM_PASSAGES (--llm-passages)', values['llm-passages'] ?? env.ANSWER_LLM_PASSAGES),
     faults: Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined)) as FaultOptions,
   };
   const urlProblem = checkUrlSettings(
@@ -146,6 +182,11 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     { baseUrl: 'ANSWER_KB_BASE_URL (--kb-base-url)', urlExtension: 'ANSWER_KB_URL_EXTENSION (--kb-url-extension)' },
   );
   if (urlProblem) throw new CliOptionsError(urlProblem);
+  try {
+    writerSettings(options, LLM_NAMES);
+  } catch (error) {
+    throw new CliOptionsError((error as Error).message);
+  }
   if (options.wordsPerChunk === 0) throw new CliOptionsError('--words-per-chunk must be at least 1');
   if (options.port! > 65535) throw new CliOptionsError(`PORT must be 0-65535, not ${options.port}`);
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as AnswerApiOptions;
@@ -158,6 +199,16 @@ function flag(name: string, value: string | undefined, extra?: string): boolean 
   if (['true', '1', 'on', 'yes'].includes(v)) return true;
   if (['false', '0', 'off', 'no'].includes(v)) return false;
   throw new CliOptionsError(`${name} must be on or off${extra ? ` or ${extra}` : ''}, not "${value}"`);
+}
+
+function text(value: string | undefined): string | undefined {
+  return value?.trim() || undefined;
+}
+
+function decimal(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new CliOptionsError(`${name} must be a number, not "${value}"`);
+  return Number(value.trim());
 }
 
 function integer(name: string, value: string | undefined): number | undefined {
@@ -174,15 +225,34 @@ function list(value: string | undefined): string[] | undefined {
   return items?.length ? items : undefined;
 }
 
-/** The environment variables that say which documents the local Answer API serves. */
-const KNOWLEDGE_BASE_ENV = ['ANSWER_KB', 'ANSWER_KB_BASE_URL', 'ANSWER_KB_URL_EXTENSION', 'ANSWER_KB_APP_NAME', 'ANSWER_KB_ANCHORS', 'ANSWER_KB_WATCH', 'ANSWER_BOTS'];
+/** The environment variables that say which documents the local Answer API serves, and how it answers. */
+const EMBEDDED_ENV = [
+  'ANSWER_KB',
+  'ANSWER_KB_BASE_URL',
+  'ANSWER_KB_URL_EXTENSION',
+  'ANSWER_KB_APP_NAME',
+  'ANSWER_KB_ANCHORS',
+  'ANSWER_KB_WATCH',
+  'ANSWER_BOTS',
+  'ANSWER_LLM_BASE_URL',
+  'ANSWER_LLM_MODEL',
+  'ANSWER_LLM_API_KEY',
+  'ANSWER_LLM_TIMEOUT_MS',
+  'ANSWER_LLM_TEMPERATURE',
+  'ANSWER_LLM_MAX_TOKENS',
+  'ANSWER_LLM_PASSAGES',
+];
 
 /**
- * The knowledge-base settings of the environment (`ANSWER_KB`, `ANSWER_KB_*`, `ANSWER_BOTS`), checked
- * like `npm run upstream` checks them, for an Answer API embedded in another command (the proxy's demo mode).
+ * The knowledge-base settings of the environment (`ANSWER_KB`, `ANSWER_KB_*`, `ANSWER_BOTS`) and
+ * the written-answer ones (`ANSWER_LLM_*`), checked like `npm run upstream` checks them, for an
+ * Answer API embedded in another command (the proxy's demo mode).
  */
 export function knowledgeBaseOptions(env: NodeJS.ProcessEnv): Partial<AnswerApiOptions> {
-  const picked = Object.fromEntries(KNOWLEDGE_BASE_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
-  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile } = parseCliOptions([], picked)!;
-  return Object.fromEntries(Object.entries({ kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile }).filter(([, v]) => v !== undefined));
+  const picked = Object.fromEntries(EMBEDDED_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+  const o = parseCliOptions([], picked)!;
+  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile } = o;
+  const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages } = o;
+  const embedded = { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
+  return Object.fromEntries(Object.entries(embedded).filter(([, v]) => v !== undefined));
 }

@@ -2,6 +2,7 @@
 // `npm run upstream`: the local Answer API alone. Options: see CLI_USAGE (or --help).
 import { CLI_USAGE, CliOptionsError, parseCliOptions } from './cli-options.js';
 import { startAnswerApi } from './http/server.js';
+import { safeUrl } from './compose/written/write-answer.js';
 
 const log = (line: string): void => console.log(`[answer-api] ${line}`);
 
@@ -23,6 +24,11 @@ async function main(): Promise<void> {
   log(`listening on ${api.url}: POST ${api.url}/v1/answer`);
   const watching = options.watch === false ? '' : ', watched for changes';
   for (const bot of api.bots) log(`bot "${bot.id}": ${bot.documents} documents from ${bot.kb}${watching}`);
+  log(
+    api.answers.mode === 'written'
+      ? `answers: written by ${api.answers.model} at ${safeUrl(options.llmBaseUrl!)}; the docs answer when it fails`
+      : 'answers: quoted from the docs (set ANSWER_LLM_BASE_URL and ANSWER_LLM_MODEL for written answers)',
+  );
   log(`streams: dialect ${options.dialect ?? 'named'}, ${options.paceMs ?? 30} ms between pieces${options.endMarker === false ? ', no end marker' : ''}`);
   if (options.rateLimitPerMinute) log(`rate limit: ${options.rateLimitPerMinute} request(s) per minute per workspace`);
   const faults = Object.keys(options.faults ?? {});

@@ -82,8 +82,41 @@ export interface AnswerApiOptions {
   /** Largest request body in bytes before 413. Default 64 KiB. */
   maxBodyBytes?: number;
   faults?: FaultOptions;
+  /**
+   * Written answers (opt-in): the OpenAI-compatible base (ending in `/v1` for most servers:
+   * OpenAI, Ollama's `http://127.0.0.1:11434/v1`, vLLM, llama.cpp's server, LM Studio) of the
+   * model that writes answers from the passages retrieval finds. Needs `llmModel`. Unset: answers
+   * quote the docs.
+   */
+  llmBaseUrl?: string;
+  /** The model that writes answers, as its server names it (`gpt-4o-mini`, `llama3.2`). */
+  llmModel?: string;
+  /** The model server's API key, if it needs one. Never logged or sent anywhere else. */
+  llmApiKey?: string;
+  /** Longest wait for the model's first token, and then between tokens; past it the docs answer (before any text) or the answer ends with an error. Default 20000. */
+  llmTimeoutMs?: number;
+  /** Sampling temperature; unset: the model's default (some models take only theirs). */
+  llmTemperature?: number;
+  /** Most tokens one answer may take (`max_tokens`); unset: the model's default. */
+  llmMaxTokens?: number;
+  /** Most passages given to the model for one question (the best retrieval found). Default 5. */
+  llmPassages?: number;
   /** Log lines go here; default: nowhere in-process, stdout from the CLI. */
   log?: (line: string) => void;
+}
+
+/** How one request was answered (with a model set up): its log line's last part. */
+export interface AnswerNote {
+  /** `written` once the model's text is being sent; `docs` for the extractive answer. */
+  mode: 'docs' | 'written';
+  /** Why the docs answered although a model is set up. */
+  fallback?: string;
+  /** Why a written answer broke off after it began. */
+  failed?: string;
+  /** Tokens the model's server counted (`stream_options.include_usage`). */
+  usage?: { prompt: number; completion: number };
+  /** Why the model stopped (`stop`, `length`, ...). */
+  finish?: string;
 }
 
 /** One request as the local Answer API saw it; tests read these to check what the proxy sent. */
@@ -98,6 +131,8 @@ export interface RecordedRequest {
   /** Set when the client went away before the response ended. */
   abortedAt?: number;
   finishedAt?: number;
+  /** How it was answered, when a model is set up. */
+  answer?: AnswerNote;
 }
 
 /** A running local Answer API. */
@@ -106,6 +141,8 @@ export interface RunningAnswerApi {
   url: string;
   /** The accepted keys (the generated one when none was given). */
   keys: string[];
+  /** How it answers: quoting the docs, or written by a model (named). */
+  answers: { mode: 'extractive' } | { mode: 'written'; model: string };
   /** The bots it answers for: id, knowledge-base folder and how many documents it holds now. */
   bots: ReadonlyArray<{ id: string; kb: string; documents: number }>;
   /** Every request seen, in order. Callers may empty it (ids keep counting). */

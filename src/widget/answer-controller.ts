@@ -2,6 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { fetchAnswer, post, type AnswerError, type FeedbackRequest, type RequestOptions } from './answer-client.js';
 import { emit } from './events.js';
 import type { StreamRenderer } from './markdown/stream-renderer.js';
+import type { HistoryMessage } from '../protocol/types.js';
 import type { Turn } from './thread.js';
 
 /** What the controller reads from its element: where and how to ask. */
@@ -38,10 +39,11 @@ export class AnswerController implements ReactiveController {
   }
 
   /**
-   * Asks `turn.q` again from the start (aborting any running request), rendering into `renderer`.
-   * The turn is reset before this returns; the promise settles with the turn.
+   * Asks `turn.q` again from the start (aborting any running request), with `history` (the
+   * conversation before it, if any), rendering into `renderer`. The turn is reset before this
+   * returns; the promise settles with the turn.
    */
-  async run(turn: Turn, renderer: StreamRenderer): Promise<void> {
+  async run(turn: Turn, renderer: StreamRenderer, history: HistoryMessage[] = []): Promise<void> {
     const host = this._host;
     this.stop();
     const running = (this._running = new AbortController());
@@ -52,7 +54,7 @@ export class AnswerController implements ReactiveController {
     try {
       const found = await fetchAnswer(
         host.endpoint,
-        { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream },
+        { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream, history },
         {
           delta: (s) => renderer.append(s),
           replace: (s) => renderer.replace(s),

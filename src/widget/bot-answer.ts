@@ -9,7 +9,7 @@ import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { StreamRenderer } from './markdown/stream-renderer.js';
 import { cap, dateFormat, safeUrl, sourceDate } from './source-format.js';
 import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
-import { loadThread, saveThread, type Turn } from './thread.js';
+import { HISTORY_TURNS, historyBefore, loadThread, saveThread, type Turn } from './thread.js';
 
 /** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
 interface View {
@@ -19,8 +19,9 @@ interface View {
 
 /**
  * An answer box for any website: asks a bot through the bot-answer proxy and streams its
- * Markdown answer, with citations and sources, into a thread. Each question is answered on its
- * own (the Answer API takes no history), and the box says so once the thread has a turn.
+ * Markdown answer, with citations and sources, into a thread. Each question goes with the last
+ * few turns of the thread on screen, so a follow-up is read in their light (`history="off"`:
+ * each question alone), and the box says what is sent once the thread has a turn.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
  * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
@@ -43,7 +44,7 @@ interface View {
  * @csspart status - The polite status line (answering, ready, error).
  * @csspart error - A turn's error message with its Retry button (and the configuration message).
  * @csspart note - A turn's "no answer found" or "stopped" note.
- * @csspart hint - Once the thread has a turn: the note that each question is answered on its own.
+ * @csspart hint - Once the thread has a turn: what of the conversation is sent with a question.
  * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
  * @cssprop --bot-answer-bg - Background colour.
  * @cssprop --bot-answer-fg - Text colour.
@@ -82,6 +83,7 @@ export class BotAnswer extends LitElement {
     getHeaders: { attribute: false },
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
+    history: {},
     _turns: { state: true },
     _copied: { state: true },
   };
@@ -137,6 +139,11 @@ export class BotAnswer extends LitElement {
   feedback = false;
   /** Where ratings are POSTed; default: `endpoint` with `/feedback` appended. */
   feedbackEndpoint = '';
+  /**
+   * `"off"` sends each question alone. Otherwise each question goes with the last few answered
+   * turns of the thread on screen (the conversation so far), so the answer can read a follow-up in their light.
+   */
+  history = '';
 
   private _turns: Turn[] = [];
   /** What was just copied, so its button says "Copied": a turn (its answer) or a code block's button. */
@@ -219,7 +226,7 @@ export class BotAnswer extends LitElement {
     const view = this._viewOf(turn);
     view.sourcesOpen = false;
     this._followEnd = true;
-    this._saveThread(this._answers.run(turn, view.renderer));
+    this._saveThread(this._answers.run(turn, view.renderer, this.history == 'off' ? [] : historyBefore(this._turns, turn)));
   }
 
   /** The view of `turn`, made on first use: the renderer that owns its answer container. */
@@ -295,9 +302,9 @@ export class BotAnswer extends LitElement {
     }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @scroll=${this._onThreadScroll}>${this._turns.map(
       (turn, i) => this._renderTurn(turn, i),
     )}</div>${
-      // Once there is a turn, where a visitor may expect a chat that remembers: each question stands alone.
+      // Once there is a turn, where a visitor wonders what the next question is read with.
       last
-        ? html`<p part="hint" class="hint">${t.independent}</p>`
+        ? html`<p part="hint" class="hint">${this.history == 'off' ? t.independent : fmt(t.followUps, HISTORY_TURNS)}</p>`
         : this.suggestions.length
           ? html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
               (q) => html`<li><button part="suggestion" @click=${() => this.ask(q)}>${q}</button>`,

@@ -28,6 +28,7 @@ export const STRINGS = {
   comment: 'What was missing? (optional)',
   thanks: 'Thanks for your feedback.',
   independent: 'Each question is answered on its own.',
+  followUps: 'Your last {n} questions and answers in this thread are sent with each new question.',
   config: 'bot-answer: set the bot-id attribute.',
   error: 'Something went wrong. Try again.',
   rate_limited: 'Too many questions. Try again in {n} seconds.',

@@ -1,9 +1,9 @@
-import type { Source } from '../protocol/types.js';
+import type { HistoryMessage, Source } from '../protocol/types.js';
 
 /** Where one turn of the conversation stands. */
 export type TurnState = 'answering' | 'done' | 'no-answer' | 'stopped' | 'error';
 
-/** One question and its answer. Each is an independent request: the Answer API gets no history. */
+/** One question and its answer. */
 export interface Turn {
   q: string;
   /** The answer Markdown so far, exactly as received. */
@@ -42,3 +42,21 @@ export function saveThread(botId: string, turns: Turn[]) {
     // Storage full or blocked: the thread still works, it is just not kept.
   }
 }
+
+/** Earlier turns sent with a question (the conversation so far), at most. */
+export const HISTORY_TURNS = 3;
+
+/**
+ * The conversation before `turn`, oldest first, as the proxy takes it: the last
+ * {@link HISTORY_TURNS} answered turns of the thread (question and answer), each message cut to
+ * 1,500 characters (9,000 in all, well within the proxy's default limit).
+ */
+export const historyBefore = (turns: Turn[], turn: Turn): HistoryMessage[] =>
+  turns
+    .slice(0, turns.indexOf(turn))
+    .filter((t) => t.state == 'done' || t.state == 'no-answer')
+    .slice(-HISTORY_TURNS)
+    .flatMap((t) => [
+      { role: 'user', content: t.q.slice(0, 1500) },
+      { role: 'assistant', content: t.a.slice(0, 1500) },
+    ]);

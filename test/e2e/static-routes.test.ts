@@ -57,7 +57,7 @@ describe('demo routes', () => {
       assert.match(response.headers.get('content-type') ?? '', new RegExp(`^${type}`), path);
       assert.ok((await response.text()).length > 100, path);
     }
-    assert.deepEqual(await (await fetch(`${server.url}/demo-info.json`)).json(), { mode: 'demo' });
+    assert.deepEqual(await (await fetch(`${server.url}/demo-info.json`)).json(), { mode: 'demo', answers: 'extractive' });
   });
 
   test('a built bundle can be loaded by pages on any site (module scripts are fetched with CORS)', async () => {

@@ -55,7 +55,7 @@ describe('<bot-answer>', () => {
     const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${id} endpoint="/stub/answer" inline-sources="false" stream="false"></bot-answer>`);
     el.ask('  Hello?  ');
     await settled(el);
-    expect(await (await fetch(`/stub/last?bot=${id}`)).json()).to.deep.equal({ message: 'Hello?', bot_id: id, inline_sources: false, stream: false });
+    expect(await (await fetch(`/stub/last?bot=${id}`)).json()).to.deep.equal({ message: 'Hello?', bot_id: id, inline_sources: false, stream: false, history: [] });
     el.removeAttribute('stream');
     el.inlineSources = true;
     el.ask('Again');

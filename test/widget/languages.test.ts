@@ -73,17 +73,21 @@ describe('<bot-answer> translations', () => {
       // Placeholders survive translation.
       expect(all[lang].sources, lang).to.contain('{n}');
       expect(all[lang].rate_limited, lang).to.contain('{n}');
+      expect(all[lang].followUps, lang).to.contain('{n}');
       expect(all[lang].heading, lang).not.to.equal(STRINGS.heading);
     }
   });
 });
 
-describe('<bot-answer> says each question stands alone', () => {
+describe('<bot-answer> says what of the conversation is sent', () => {
   it('shows the hint near the input once the thread has a turn, and not before', async () => {
     const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${bot('ok')} endpoint="/stub/answer" suggestions="A?|B?"></bot-answer>`);
     expect($(el, '[part=hint]')).to.equal(null);
     el.ask('Q');
     await settled(el);
+    expect($(el, '[part=hint]').textContent).to.equal('Your last 3 questions and answers in this thread are sent with each new question.');
+    el.history = 'off';
+    await el.updateComplete;
     expect($(el, '[part=hint]').textContent).to.equal(STRINGS.independent);
     // Between the conversation and the question field, where the next question is typed.
     expect($(el, '[part=hint]').nextElementSibling!.tagName).to.equal('FORM');

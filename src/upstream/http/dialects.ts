@@ -15,6 +15,9 @@ import type { StreamDialect } from '../options.js';
  * | `final` | `{"text"}` | the final complete `{"answer","answer_found","sources"}` | `event: end` `{}` |
  * | `plain` | the raw text as `data:` lines | `event: sources` with a JSON array | `event: end` `{"answer_found"}` |
  *
+ * An answer that fails after it began (a written answer whose model broke off) ends instead with
+ * the dialect's error event ({@link errorEvent}), in place of the sources and the end marker.
+ *
  * Events without `event:` are unnamed `data:` events. `json` does not stream: it answers
  * `application/json` in one piece.
  */
@@ -63,6 +66,29 @@ export function closingEvents(dialect: SseDialect, response: AnswerResponse, end
     }
   })();
   return endMarker ? [body, end] : [body];
+}
+
+/** The message of every error event: fixed, never a model's or a library's words. */
+const FAILED = 'The answer could not be completed.';
+
+/**
+ * The terminal event of an answer that failed after it began: how each dialect's kind of
+ * service reports an error inside its stream (OpenAI-style services send an `error` object in
+ * a data event; services with named events, `event: error`).
+ */
+export function errorEvent(dialect: SseDialect): string {
+  switch (dialect) {
+    case 'named':
+    case 'cumulative':
+    case 'final':
+      return event('error', { detail: FAILED });
+    case 'typed':
+      return event(undefined, { type: 'error', detail: FAILED });
+    case 'openai':
+      return event(undefined, { error: { message: FAILED, type: 'server_error' } });
+    case 'plain':
+      return rawEvent('error', FAILED);
+  }
 }
 
 /** An event whose data claims to be JSON but is cut short (for the `malformedEvent` fault). */

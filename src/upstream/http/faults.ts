@@ -26,9 +26,9 @@ export function faultStatusBody(status: number): { detail: string } {
 }
 
 /**
- * When a fault set to trigger "after N pieces" fires for an answer of `pieces` pieces: after
- * N, or after the last piece when the answer is shorter, so a set fault always happens.
+ * After how many pieces a fault set to trigger "after N pieces" fires; the streamer fires it
+ * after the last piece when the answer is shorter, so a set fault always happens.
  */
-export function triggerAfter(n: number | undefined, pieces: number): number | undefined {
-  return n === undefined || n < 0 ? undefined : Math.min(Math.floor(n), pieces);
+export function triggerAfter(n: number | undefined): number | undefined {
+  return n === undefined || n < 0 ? undefined : Math.floor(n);
 }

@@ -5,12 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
 import { loadBots } from '../bots.js';
+import { composeAnswer } from '../compose/extractive.js';
+import { writerSettings } from '../compose/written/settings.js';
+import { AnswerWriter } from '../compose/written/write-answer.js';
+import { retrievalContext } from '../follow-up.js';
 import { checkUrlSettings } from '../folder/document-url.js';
 import { KnowledgeBaseError, type KnowledgeBaseSettings } from '../folder/knowledge-base.js';
 import { faultStatusBody } from './faults.js';
 import { bodyForRecord, readBody, sendJson } from './http-io.js';
-import type { AnswerApiOptions, RecordedRequest, RunningAnswerApi } from '../options.js';
-import { streamAnswer, type StreamSettings } from './stream-answer.js';
+import type { AnswerApiOptions, AnswerNote, RecordedRequest, RunningAnswerApi } from '../options.js';
+import { answerSource, collectAnswer, streamAnswer, type AnswerSource, type StreamOutcome, type StreamSettings } from './stream-answer.js';
 import { validateAnswerRequest } from './validate.js';
 
 const ANSWER_PATH = '/v1/answer';
@@ -29,18 +33,20 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const kbSettings: KnowledgeBaseSettings = { baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension, appName: options.kbAppName, anchors: options.kbAnchors };
   const urlProblem = checkUrlSettings(kbSettings, { baseUrl: 'ANSWER_KB_BASE_URL', urlExtension: 'ANSWER_KB_URL_EXTENSION' });
   if (urlProblem) throw new KnowledgeBaseError(urlProblem);
+  const written = writerSettings(options);
+  const writer = written && new AnswerWriter(written, log);
   const bots = await loadBots(options.kb, options.botsFile, { kbSettings, watch: options.watch, log });
   const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};
   const dialect = options.dialect ?? 'named';
-  const streamSettings: Omit<StreamSettings, 'dialect'> = {
+  const streamSettings: StreamSettings = {
+    dialect: dialect === 'json' ? 'named' : dialect,
     endMarker: options.endMarker ?? true,
-    paceMs: options.paceMs ?? 30,
-    wordsPerChunk: options.wordsPerChunk ?? 3,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     faults,
   };
+  const pacing = { paceMs: options.paceMs ?? 30, wordsPerChunk: options.wordsPerChunk ?? 3 };
 
   const requests: RecordedRequest[] = [];
   // Ids keep counting even when a caller empties `requests` to save memory.
@@ -66,8 +72,8 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
     if (authFailure) return sendJson(res, 401, { detail: AUTH_MESSAGES[authFailure] }, { 'www-authenticate': 'Bearer' });
 
     const valid = validateAnswerRequest(req.headers['content-type'], read.body);
-    if (!valid.ok) return sendJson(res, 422, { detail: valid.detail });
-    const { message, bot_id, inline_sources, stream } = valid.request;
+    if (!valid.ok) return sendJson(res, valid.status, { detail: valid.detail });
+    const { message, bot_id, inline_sources, stream, history } = valid.request;
 
     const bot = bots.get(bot_id);
     if (!bot) return sendJson(res, 404, { detail: 'Bot not found' });
@@ -87,14 +93,43 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
       }
     }
 
-    const answer = bot.answer(message, inline_sources);
-    if (!stream || dialect === 'json') return sendJson(res, 200, answer);
-    const outcome = await streamAnswer(res, answer, { ...streamSettings, dialect }, signal);
-    if (outcome === 'cut') {
+    const context = retrievalContext(history);
+    const json = !stream || dialect === 'json';
+    const finish = (outcome: StreamOutcome): void => {
+      if (outcome !== 'cut') return;
       // Cut on purpose by the fault, so the client did not go away: not an abort.
       record.finishedAt = Date.now();
       res.destroy();
+    };
+    if (!writer) {
+      const answer = bot.answer(message, inline_sources, context);
+      if (json) return sendJson(res, 200, answer);
+      return finish(await streamAnswer(res, answerSource(answer, pacing), streamSettings, signal));
     }
+
+    // Retrieval and its relevance gate first: an off-topic question never reaches the model.
+    const passages = bot.retrieve(message, context);
+    const note: AnswerNote = { mode: 'docs' };
+    record.answer = note;
+    const docs = () => composeAnswer(passages, inline_sources, message);
+    const source: AnswerSource | Promise<AnswerSource> =
+      passages.length === 0 ? answerSource(docs(), pacing) : writer.write({ message, inlineSources: inline_sources, history, passages }, () => answerSource(docs(), pacing), signal, note);
+    if (json) {
+      let answer;
+      try {
+        answer = await collectAnswer(await source);
+      } catch (error) {
+        if (signal.aborted || !note.failed) throw error;
+        // Nothing was sent yet: the docs answer the whole question instead.
+        Object.assign(note, { mode: 'docs', fallback: note.failed, failed: undefined });
+        log(`model ${written!.model}: ${note.fallback}; answered from the docs`);
+        answer = docs();
+      }
+      return sendJson(res, 200, answer);
+    }
+    const outcome = await streamAnswer(res, source, streamSettings, signal);
+    if (outcome === 'failed') log(`model ${written!.model}: ${note.failed}; the answer ended with an error event`);
+    finish(outcome);
   };
 
   const server = createServer({ noDelay: true }, (req, res) => {
@@ -122,7 +157,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
         aborts.finished(record);
       }
       controller.abort();
-      log(`${record.method} ${record.path} ${record.abortedAt ? 'aborted by client' : res.statusCode} ${Date.now() - record.startedAt}ms`);
+      log(`${record.method} ${record.path} ${record.abortedAt ? 'aborted by client' : res.statusCode} ${Date.now() - record.startedAt}ms${answerNote(record.answer)}`);
     });
     handle(req, res, record, controller.signal).catch((error: unknown) => {
       if (controller.signal.aborted) return;
@@ -145,6 +180,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   return {
     url: `http://${host}:${address.port}`,
     keys,
+    answers: written ? { mode: 'written', model: written.model } : { mode: 'extractive' },
     bots: [...bots.values()].map((bot) => ({
       id: bot.id,
       kb: bot.knowledgeBase.dir,
@@ -166,6 +202,14 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
       await closed;
     },
   };
+}
+
+/** How a request was answered, for its log line: ` written (model, tokens 812+143)` or ` docs (why)`. */
+function answerNote(note: AnswerNote | undefined): string {
+  if (!note) return '';
+  const details = [note.fallback ?? note.failed, note.usage && `tokens ${note.usage.prompt}+${note.usage.completion}`, note.finish && note.finish !== 'stop' && `finish ${note.finish}`];
+  const said = details.filter(Boolean).join(', ');
+  return ` ${note.mode}${said ? ` (${said})` : ''}`;
 }
 
 function pathOf(url: string | undefined): string {

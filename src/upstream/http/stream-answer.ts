@@ -1,42 +1,73 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AnswerResponse } from '../../protocol/types.js';
-import { closingEvents, HEARTBEAT_COMMENT, malformedEvent, oversizedEvent, pieceEvent, type SseDialect } from './dialects.js';
+import type { AnswerResponse, Source } from '../../protocol/types.js';
+import { closingEvents, errorEvent, HEARTBEAT_COMMENT, malformedEvent, oversizedEvent, pieceEvent, type SseDialect } from './dialects.js';
 import { splitInsideCharacters, triggerAfter } from './faults.js';
 import type { FaultOptions } from '../options.js';
+
+/**
+ * An answer as it becomes available: its text in pieces, then how it ended. The extractive
+ * answer is complete at once ({@link answerSource}); a written answer arrives as the model writes it.
+ */
+export interface AnswerSource {
+  /** Milliseconds to wait between the events written for this answer; 0 writes each piece as it comes. */
+  readonly paceMs: number;
+  /** The answer's text in non-empty pieces, in order. Throws when the answer fails after it began. */
+  readonly pieces: AsyncIterable<string>;
+  /** Once `pieces` is done: whether an answer was found, and its sources. */
+  end(): { answer_found: boolean; sources: Source[] };
+}
 
 /** How an answer is streamed. */
 export interface StreamSettings {
   dialect: SseDialect;
   endMarker: boolean;
-  paceMs: number;
-  wordsPerChunk: number;
   heartbeatMs: number;
   faults: FaultOptions;
 }
 
 /**
  * How a stream ended: `ended` cleanly; `cut`: the `closeAfterChunks` fault fired, and the
- * caller must now destroy the connection; `aborted` by the client (or server shutdown).
+ * caller must now destroy the connection; `failed`: the answer broke off after it began and the
+ * stream ended with the dialect's error event; `aborted` by the client (or server shutdown).
  */
-export type StreamOutcome = 'ended' | 'cut' | 'aborted';
+export type StreamOutcome = 'ended' | 'cut' | 'failed' | 'aborted';
+
+/** A finished answer as a source: its text in pieces of `wordsPerChunk` words, `paceMs` apart. */
+export function answerSource(response: AnswerResponse, { paceMs, wordsPerChunk }: { paceMs: number; wordsPerChunk: number }): AnswerSource {
+  const pieces = splitIntoPieces(response.answer, wordsPerChunk);
+  return {
+    paceMs,
+    pieces: (async function* () {
+      yield* pieces;
+    })(),
+    end: () => ({ answer_found: response.answer_found, sources: response.sources }),
+  };
+}
+
+/** Reads a whole source into one answer; throws as its pieces do. */
+export async function collectAnswer(source: AnswerSource): Promise<AnswerResponse> {
+  let answer = '';
+  for await (const piece of source.pieces) answer += piece;
+  return { answer, ...source.end() };
+}
 
 /**
- * Streams `response` as Server-Sent Events in the chosen dialect, paced, with heartbeat
- * comments whenever the stream is quiet for `heartbeatMs`, and with the stream faults applied.
- * Stops at once, leaving no timer behind, when `signal` aborts (the client went away).
+ * Streams an answer as Server-Sent Events in the chosen dialect: the headers at once, then
+ * each piece as the source gives it (paced as the source asks), then the sources and the end
+ * marker; heartbeat comments whenever the stream is quiet for `heartbeatMs` (also while the
+ * source is still starting); the stream faults applied. An answer that fails after it began
+ * ends with the dialect's error event. Stops at once, leaving no timer behind, when `signal`
+ * aborts (the client went away).
  */
 export async function streamAnswer(
   res: ServerResponse,
-  response: AnswerResponse,
+  answer: AnswerSource | Promise<AnswerSource>,
   settings: StreamSettings,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
   const { dialect, faults } = settings;
-  const pieces = splitIntoPieces(response.answer, settings.wordsPerChunk);
-  const stallAt = triggerAfter(faults.stallAfterChunks, pieces.length);
-  const closeAt = triggerAfter(faults.closeAfterChunks, pieces.length);
   const heartbeat = new Heartbeat(res, settings.heartbeatMs);
 
   const write = async (chunk: string): Promise<void> => {
@@ -49,9 +80,6 @@ export async function streamAnswer(
     }
     heartbeat.restart();
   };
-  const pace = async (): Promise<void> => {
-    if (settings.paceMs > 0) await sleep(settings.paceMs, undefined, { signal });
-  };
 
   try {
     res.writeHead(200, {
@@ -61,25 +89,40 @@ export async function streamAnswer(
     });
     res.flushHeaders();
     heartbeat.restart();
+    const source = await untilAborted(answer, signal);
+    const pace = async (): Promise<void> => {
+      if (source.paceMs > 0) await sleep(source.paceMs, undefined, { signal });
+    };
+    const pieces = source.pieces[Symbol.asyncIterator]();
+    const stallAt = triggerAfter(faults.stallAfterChunks);
+    const closeAt = triggerAfter(faults.closeAfterChunks);
     let soFar = '';
     for (let sent = 0; ; ) {
       if (sent === stallAt) await stall(faults, heartbeat, signal);
-      if (sent === closeAt) {
+      if (sent === closeAt) return await cut(res, heartbeat);
+      let next: IteratorResult<string>;
+      try {
+        next = await pieces.next();
+      } catch (error) {
+        if (signal.aborted) throw error;
+        await write(errorEvent(dialect));
         heartbeat.stop();
-        // The pieces before the cut must reach the client, so wait until they left the socket.
-        await flushed(res);
-        return 'cut';
+        res.end();
+        return 'failed';
       }
-      if (sent === pieces.length) break;
+      if (next.done) {
+        if (stallAt !== undefined && stallAt > sent) await stall(faults, heartbeat, signal);
+        if (closeAt !== undefined && closeAt > sent) return await cut(res, heartbeat);
+        break;
+      }
       if (sent > 0) await pace();
-      const piece = pieces[sent]!;
-      soFar += piece;
-      await write(pieceEvent(dialect, piece, soFar));
+      soFar += next.value;
+      await write(pieceEvent(dialect, next.value, soFar));
       sent++;
       if (sent === 1 && faults.malformedEvent) await write(malformedEvent(dialect));
       if (sent === 1 && faults.oversizedEventBytes) await write(oversizedEvent(dialect, faults.oversizedEventBytes));
     }
-    for (const event of closingEvents(dialect, response, settings.endMarker)) {
+    for (const event of closingEvents(dialect, { answer: soFar, ...source.end() }, settings.endMarker)) {
       await pace();
       await write(event);
     }
@@ -91,6 +134,26 @@ export async function streamAnswer(
     if (signal.aborted) return 'aborted';
     throw error;
   }
+}
+
+/** The `closeAfterChunks` fault: the pieces before the cut must reach the client, so wait until they left the socket. */
+async function cut(res: ServerResponse, heartbeat: Heartbeat): Promise<'cut'> {
+  heartbeat.stop();
+  await flushed(res);
+  return 'cut';
+}
+
+/** `value`, or a rejection with the abort reason as soon as `signal` aborts. */
+function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  if (!(value instanceof Promise)) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve(value);
+  // Its failure after an abort is nobody's concern any more.
+  value.catch(() => {});
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    value.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**

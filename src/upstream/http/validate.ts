@@ -1,4 +1,4 @@
-import type { AnswerRequest } from '../../protocol/types.js';
+import type { AnswerRequest, HistoryMessage } from '../../protocol/types.js';
 
 /** One validation problem, shaped like FastAPI's (pydantic's) 422 details. */
 export interface ValidationIssue {
@@ -10,12 +10,23 @@ export interface ValidationIssue {
 /** A request body with the spec's defaults filled in. */
 export type ValidAnswerRequest = Required<AnswerRequest>;
 
-export type ValidationResult = { ok: true; request: ValidAnswerRequest } | { ok: false; detail: ValidationIssue[] };
+/**
+ * A failed validation: 422 for the spec's fields (the status the real API documented for them),
+ * 400 for a `history` of the wrong shape, 413 for one over the limits.
+ */
+export type ValidationResult = { ok: true; request: ValidAnswerRequest } | { ok: false; status: 400 | 413 | 422; detail: ValidationIssue[] };
+
+/** Most earlier messages one request may carry. */
+export const MAX_HISTORY_MESSAGES = 20;
+/** Most characters in all of a request's earlier messages together. */
+export const MAX_HISTORY_CHARS = 32_000;
 
 /**
  * Validates the body of `POST /v1/answer`: JSON content type, a JSON object, `message` and
  * `bot_id` non-empty strings, `inline_sources` (default true) and `stream` (default false)
- * booleans when present. Every problem is reported at once; unknown fields are ignored.
+ * booleans when present, and `history` (beyond the spec; default none) a list of
+ * `{role: "user" | "assistant", content: string}` within the limits. Every problem is reported
+ * at once; unknown fields are ignored.
  */
 export function validateAnswerRequest(contentType: string | undefined, body: Buffer): ValidationResult {
   if (!isJsonContentType(contentType)) {
@@ -44,7 +55,9 @@ export function validateAnswerRequest(contentType: string | undefined, body: Buf
       detail.push({ loc: ['body', name], msg: 'Input should be a valid boolean', type: 'bool_type' });
     }
   }
-  if (detail.length) return { ok: false, detail };
+  if (detail.length) return { ok: false, status: 422, detail };
+  const history = validateHistory(fields.history);
+  if (!Array.isArray(history)) return { ok: false, ...history };
   return {
     ok: true,
     request: {
@@ -52,8 +65,30 @@ export function validateAnswerRequest(contentType: string | undefined, body: Buf
       bot_id: fields.bot_id as string,
       inline_sources: (fields.inline_sources as boolean | undefined) ?? true,
       stream: (fields.stream as boolean | undefined) ?? false,
+      history,
     },
   };
+}
+
+/** The earlier messages, or why they cannot be taken. */
+function validateHistory(value: unknown): HistoryMessage[] | { status: 400 | 413; detail: ValidationIssue[] } {
+  if (value === undefined || value === null) return [];
+  const shape = 'History should be a list of {role: "user" | "assistant", content: string}, oldest first';
+  if (!Array.isArray(value)) return { status: 400, detail: [{ loc: ['body', 'history'], msg: shape, type: 'list_type' }] };
+  const detail: ValidationIssue[] = [];
+  let chars = 0;
+  value.forEach((item: unknown, i) => {
+    const { role, content } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    if (role !== 'user' && role !== 'assistant') detail.push({ loc: ['body', 'history', i, 'role'], msg: 'Input should be "user" or "assistant"', type: 'literal_error' });
+    if (typeof content !== 'string') detail.push({ loc: ['body', 'history', i, 'content'], msg: 'Input should be a valid string', type: 'string_type' });
+    else chars += content.length;
+  });
+  if (detail.length) return { status: 400, detail };
+  if (value.length > MAX_HISTORY_MESSAGES || chars > MAX_HISTORY_CHARS) {
+    const msg = `History should have at most ${MAX_HISTORY_MESSAGES} messages and ${MAX_HISTORY_CHARS} characters in all`;
+    return { status: 413, detail: [{ loc: ['body', 'history'], msg, type: 'too_long' }] };
+  }
+  return (value as HistoryMessage[]).map(({ role, content }) => ({ role, content }));
 }
 
 function isJsonContentType(header: string | undefined): boolean {
@@ -61,5 +96,5 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 function fail(issue: ValidationIssue): ValidationResult {
-  return { ok: false, detail: [issue] };
+  return { ok: false, status: 422, detail: [issue] };
 }

@@ -26,6 +26,7 @@ defineLocale('de', {
   comment: 'Was hat gefehlt? (optional)',
   thanks: 'Danke für Ihr Feedback.',
   independent: 'Jede Frage wird für sich beantwortet: Frühere Fragen und Antworten werden nicht berücksichtigt.',
+  followUps: 'Ihre letzten {n} Fragen und Antworten in diesem Verlauf werden mit jeder neuen Frage mitgesendet.',
   config: 'bot-answer: Setzen Sie das Attribut bot-id.',
   error: 'Etwas ist schiefgelaufen. Versuchen Sie es erneut.',
   rate_limited: 'Zu viele Fragen. Versuchen Sie es in {n} Sekunden erneut.',

@@ -26,6 +26,7 @@ defineLocale('es', {
   comment: '¿Qué faltó? (opcional)',
   thanks: 'Gracias por su opinión.',
   independent: 'Cada pregunta se responde por separado: no se tienen en cuenta las preguntas ni las respuestas anteriores.',
+  followUps: 'Sus últimas {n} preguntas y respuestas de esta conversación se envían con cada nueva pregunta.',
   config: 'bot-answer: defina el atributo bot-id.',
   error: 'Algo salió mal. Inténtelo de nuevo.',
   rate_limited: 'Demasiadas preguntas. Inténtelo de nuevo en {n} segundos.',

@@ -26,6 +26,7 @@ defineLocale('fr', {
   comment: 'Que manquait-il ? (facultatif)',
   thanks: 'Merci pour votre avis.',
   independent: 'Chaque question reçoit une réponse indépendante : les questions et réponses précédentes ne sont pas prises en compte.',
+  followUps: 'Vos {n} dernières questions et réponses de cette conversation sont envoyées avec chaque nouvelle question.',
   config: 'bot-answer : définissez l’attribut bot-id.',
   error: 'Une erreur s’est produite. Réessayez.',
   rate_limited: 'Trop de questions. Réessayez dans {n} secondes.',

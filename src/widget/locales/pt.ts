@@ -26,6 +26,7 @@ defineLocale('pt', {
   comment: 'O que faltou? (opcional)',
   thanks: 'Obrigado pela sua opinião.',
   independent: 'Cada pergunta é respondida de forma independente: as perguntas e respostas anteriores não são tidas em conta.',
+  followUps: 'As suas últimas {n} perguntas e respostas desta conversa são enviadas com cada nova pergunta.',
   config: 'bot-answer: defina o atributo bot-id.',
   error: 'Algo correu mal. Tente novamente.',
   rate_limited: 'Demasiadas perguntas. Tente novamente daqui a {n} segundos.',
