@@ -18,7 +18,7 @@ interface Question {
   question: string;
   /** The page that answers it, by URL (sample knowledge base) or by path in the folder (Fastify). */
   expectUrl?: string;
-  expectPath?: string;
+  expect?: string[];
 }
 
 interface QuestionSet {
@@ -58,7 +58,7 @@ function questionSets(): QuestionSet[] {
 export async function scoreSet(dir: string, questions: Question[], offTopic: string[], settings: KnowledgeBaseSettings = {}): Promise<RetrievalScore> {
   const kb = await loadKnowledgeBase(dir, settings);
   const index = new PassageIndex(kb.passages);
-  const isExpected = (q: Question, doc: KbDocument): boolean => (q.expectUrl ? doc.source.url === q.expectUrl : doc.path === q.expectPath);
+  const isExpected = (q: Question, doc: KbDocument): boolean => (q.expectUrl ? doc.source.url === q.expectUrl : Boolean(q.expect?.includes(doc.path)));
   const score: RetrievalScore = { questions: questions.length, top1: 0, top3: 0, offTopic: offTopic.length, refused: 0, misses: [] };
   for (const q of questions) {
     const answer = index.relevant(q.question);
