@@ -63,7 +63,7 @@ ${help(Object.keys(FLAGS).slice(shared))}
 Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process and
 answers from its sample knowledge base, or from your documents: ANSWER_KB (a folder of
 Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
-ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`.`;
+ANSWER_KB_ANCHORS, ANSWER_KB_INDEX, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`.`;
 
 /** What the command was asked to do: serve (the options), print help, or clear the answer cache. */
 export type CommandOptions = StartProxyOptions & { clearCache?: boolean };

@@ -29,7 +29,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const kbSettings: KnowledgeBaseSettings = { baseUrl: options.kbBaseUrl, urlExtension: options.kbUrlExtension, appName: options.kbAppName, anchors: options.kbAnchors };
   const urlProblem = checkUrlSettings(kbSettings, { baseUrl: 'ANSWER_KB_BASE_URL', urlExtension: 'ANSWER_KB_URL_EXTENSION' });
   if (urlProblem) throw new KnowledgeBaseError(urlProblem);
-  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, watch: options.watch, log });
+  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, indexFolder: options.kbIndex, watch: options.watch, log });
   const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};
@@ -147,9 +147,10 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
     keys,
     bots: [...bots.values()].map((bot) => ({
       id: bot.id,
-      kb: bot.knowledgeBase.dir,
+      kb: bot.dir,
+      index: bot.indexFile,
       get documents() {
-        return bot.knowledgeBase.documents.length;
+        return bot.documents;
       },
     })),
     requests,

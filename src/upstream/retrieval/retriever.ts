@@ -1,0 +1,255 @@
+import type { Passage } from '../folder/knowledge-base.js';
+import type { ColumnWeights, KbIndex } from '../index/kb-index.js';
+import { analyze, questionTerms } from './analyzer.js';
+
+/** A passage that matched a question, with how well. */
+export interface SearchHit {
+  passage: Passage;
+  /** Orders the hits: BM25 of the question's terms, their joined forms and (less) the conversation's. */
+  score: number;
+  /** The question's terms this passage matched (itself or through a joined form). */
+  matchedTerms: string[];
+  /**
+   * Share of the question that this passage matched, 0..1: each term weighs its rarity in the
+   * knowledge base (IDF), so missing the rare, telling word of a question counts most; a term
+   * matched only by prefix counts half.
+   */
+  coverage: number;
+  /** How telling the matched terms are, in units of the IDF of a term found in one passage (the most telling a match can be). */
+  strength: number;
+}
+
+/**
+ * How retrieval ranks and when it answers. Every field has a default (`DEFAULT_RETRIEVAL`);
+ * the benchmark turns each idea off in turn to measure what it gains.
+ */
+export interface RetrievalSettings {
+  /** BM25 weight of each column: the title, the heading path and names written as code weigh apart from body text. */
+  weights: ColumnWeights;
+  /** Weight of a joined form of the question's words (a compound, an identifier) against a word of its own. */
+  joinWeight: number;
+  /** Candidates are the passages holding every known word of the question when there are any; else those holding any. */
+  allWordsFirst: boolean;
+  /** The answer quotes at most one passage per page, so its sources are distinct pages. */
+  onePerPage: boolean;
+  /**
+   * A question word the knowledge base lacks counts half when it matches with one typo (a word
+   * of 6 letters or more, not in its first two) or, failing that, begins longer words (`auth`: `authentication`).
+   */
+  prefix: boolean;
+  /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
+  contextWeight: number;
+  /** Most of the conversation's words used: the most telling. */
+  contextTerms: number;
+  /** Passages scored per question. */
+  candidates: number;
+  /** Most passages an answer quotes. */
+  maxPassages: number;
+  /** Least `coverage` of the best passage. */
+  minCoverage: number;
+  /** Least `strength` of the best passage: one common word matched is not an answer. */
+  minStrength: number;
+  /** Passages after the best must score at least this share of its score. */
+  relativeScore: number;
+}
+
+/** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
+export const DEFAULT_RETRIEVAL: RetrievalSettings = {
+  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1 },
+  joinWeight: 0.25,
+  allWordsFirst: true,
+  onePerPage: true,
+  prefix: true,
+  contextWeight: 0.3,
+  contextTerms: 8,
+  candidates: 60,
+  maxPassages: 3,
+  minCoverage: 0.55,
+  minStrength: 0.5,
+  relativeScore: 0.5,
+};
+
+// A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
+const COMMON_SHARE = 0.5;
+const MIN_PREFIX = 4;
+const MIN_TYPO = 6;
+// Terms sharing a word's first two letters looked at for a typo, the most frequent first.
+const TYPO_CANDIDATES = 5000;
+
+interface Term {
+  term: string;
+  df: number;
+  idf: number;
+  /** The FTS5 query that finds it: the term, or for a term the knowledge base lacks, the words it begins. */
+  query?: string;
+  /** Credit when matched: 1, or 0.5 by prefix. */
+  credit: number;
+}
+
+/**
+ * Finds the passages that answer a question in a knowledge base's on-disk index: candidates
+ * from SQLite FTS5 (the passages holding all the question's known words, else any), then each
+ * candidate scored per term (BM25 with column weights), so the question's own words, their
+ * joined forms and the conversation's words can weigh differently, and the relevance gate
+ * (how much of the question, weighed by rarity, the best passage covers).
+ */
+export class Retriever {
+  readonly #index: KbIndex;
+  readonly #settings: RetrievalSettings;
+
+  constructor(index: KbIndex, settings: Partial<RetrievalSettings> = {}) {
+    this.#index = index;
+    this.#settings = { ...DEFAULT_RETRIEVAL, ...settings, weights: { ...DEFAULT_RETRIEVAL.weights, ...settings.weights } };
+  }
+
+  /** Every candidate passage for the question, best first (ties by place in the folder, so deterministic). */
+  search(question: string, context?: string): SearchHit[] {
+    return this.#index.read(() => this.#search(question, context));
+  }
+
+  /**
+   * The passages good enough to answer from: the best-scoring one that covers enough of the
+   * question with telling enough terms, then others as telling that cover at least half as
+   * much and score near it (one per page with `onePerPage`). Empty: no answer. `context` (a
+   * follow-up's earlier turns) helps rank, weighing less than the question's words; the gate
+   * looks at the question's words only, so the question decides whether there is an answer.
+   */
+  relevant(question: string, context?: string): SearchHit[] {
+    const { maxPassages, minCoverage, minStrength, relativeScore, onePerPage } = this.#settings;
+    const hits = this.search(question, context);
+    const best = hits.find((hit) => hit.coverage >= minCoverage && hit.strength >= minStrength);
+    if (!best) return [];
+    const pages = new Set([best.passage.document.index]);
+    const chosen = [best];
+    for (const hit of hits) {
+      if (chosen.length >= maxPassages) break;
+      if (hit === best || hit.coverage < minCoverage / 2 || hit.strength < minStrength || hit.score < best.score * relativeScore) continue;
+      if (onePerPage && pages.has(hit.passage.document.index)) continue;
+      pages.add(hit.passage.document.index);
+      chosen.push(hit);
+    }
+    return chosen;
+  }
+
+  #search(question: string, context: string | undefined): SearchHit[] {
+    const s = this.#settings;
+    const index = this.#index;
+    const count = index.passages;
+    if (count === 0) return [];
+    const idf = (df: number): number => Math.log(1 + (count - df + 0.5) / (df + 0.5));
+    const { terms: words, joins } = questionTerms(question);
+    let terms: Term[] = words.map((term) => {
+      const df = index.documentFrequency(term);
+      return { term, df, idf: idf(df), credit: 1, ...(df > 0 ? { query: quote(term) } : {}) };
+    });
+    if (terms.length === 0) return [];
+    // Terms in most passages tell nothing apart; scoring them would visit most passages.
+    const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
+    if (telling.length) terms = telling;
+    if (s.prefix) {
+      for (const t of terms) {
+        if (t.df > 0 || t.term.length < MIN_PREFIX) continue;
+        const fixed = t.term.length >= MIN_TYPO ? this.#oneTypoFrom(t.term) : undefined;
+        t.query = fixed ? quote(fixed) : `${quote(t.term)}*`;
+        t.credit = 0.5;
+      }
+    }
+    const known = terms.filter((t) => t.query);
+    const total = terms.reduce((sum, t) => sum + t.idf, 0);
+    const rarest = idf(1);
+    const joined = joins
+      .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
+      .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
+    const ownTerms = new Set(words);
+    const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
+
+    // Candidates: all words first (each word or a joined form covering it), else any word.
+    const alternatives = (t: Term): string[] => [t.query!, ...joined.filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term))];
+    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term))];
+    if (any.length === 0 && conversation.length === 0) return [];
+    const candidates = new Map<number, number>();
+    const add = (rows: Array<{ id: number; score: number }>): void => {
+      for (const row of rows) candidates.set(row.id, Math.max(candidates.get(row.id) ?? 0, row.score));
+    };
+    if (any.length) {
+      if (s.allWordsFirst && known.length > 1) add(index.match(known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
+      if (candidates.size === 0) add(index.match(any.join(' OR '), s.weights, s.candidates));
+    }
+    if (conversation.length) add(index.match([...any, ...conversation].join(' OR '), s.weights, s.candidates));
+    if (candidates.size === 0) return [];
+
+    // Each candidate scored per term, so each kind of term weighs what it should.
+    const ids = [...candidates.keys()];
+    const scores = new Map<number, number>(ids.map((id) => [id, 0]));
+    const matched = new Map<number, Map<string, number>>(ids.map((id) => [id, new Map()]));
+    const scoreTerm = (query: string, weight: number, credit?: { terms: string[]; value: number }): void => {
+      for (const row of index.match(query, s.weights, ids.length, ids)) {
+        scores.set(row.id, scores.get(row.id)! + weight * row.score);
+        if (credit) {
+          const got = matched.get(row.id)!;
+          for (const term of credit.terms) got.set(term, Math.max(got.get(term) ?? 0, credit.value));
+        }
+      }
+    };
+    for (const t of known) scoreTerm(t.query!, 1, { terms: [t.term], value: t.credit });
+    for (const j of joined) scoreTerm(quote(j.term), s.joinWeight, { terms: j.covers, value: 1 });
+    for (const c of conversation) scoreTerm(c, s.contextWeight);
+
+    const positions = index.positions(ids);
+    const ranked = ids
+      .map((id) => {
+        const got = matched.get(id)!;
+        let weight = 0;
+        for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
+        return { id, score: scores.get(id)!, matchedTerms: [...got.keys()], coverage: total > 0 ? weight / total : 0, strength: weight / rarest };
+      })
+      .sort((a, b) => b.score - a.score || (positions.get(a.id)! < positions.get(b.id)! ? -1 : 1));
+    const passages = new Map(index.passagesById(ranked.map((r) => r.id)).map((p) => [p.index, p]));
+    return ranked.flatMap(({ id, ...hit }) => {
+      const passage = passages.get(id);
+      return passage ? [{ passage, ...hit }] : [];
+    });
+  }
+
+  /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
+  #oneTypoFrom(term: string): string | undefined {
+    for (const { term: known } of this.#index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES)) {
+      if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return known;
+    }
+    return undefined;
+  }
+
+  /** The conversation's most telling words the question does not have, as FTS5 queries. */
+  #contextTerms(context: string, own: Set<string>, count: number): string[] {
+    const seen = new Set<string>();
+    const found: Array<{ term: string; df: number }> = [];
+    for (const term of analyze(context)) {
+      if (own.has(term) || seen.has(term)) continue;
+      seen.add(term);
+      const df = this.#index.documentFrequency(term);
+      if (df > 0 && df <= count * COMMON_SHARE) found.push({ term, df });
+    }
+    return found
+      .sort((a, b) => a.df - b.df)
+      .slice(0, this.#settings.contextTerms)
+      .map((c) => quote(c.term));
+  }
+}
+
+/** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */
+function quote(term: string): string {
+  return `"${term}"`;
+}
+
+/** Whether two words are one edit apart: a letter left out, added or changed, or two adjacent letters swapped. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
