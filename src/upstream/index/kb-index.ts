@@ -8,13 +8,19 @@ import { ANALYZER_VERSION, passageTerms } from '../retrieval/analyzer.js';
 import { indexFileName } from './index-file.js';
 
 /** The layout of the index file; a file of another layout is rebuilt. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 const FORMAT = 'bot-answer knowledge-base index';
-const TABLES = ['meta', 'documents', 'passages', 'passage_terms', 'passage_vocab'];
+const TABLES = ['meta', 'documents', 'passages', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab'];
 
-/** The index's full-text columns, in order: bm25 weights are given in this order. */
-export const COLUMNS = ['title', 'headings', 'code', 'body', 'joined'] as const;
-export type ColumnWeights = Record<(typeof COLUMNS)[number], number>;
+/**
+ * The full-text tables and their columns. The heading path (the page title and the section's
+ * headings) has a table of its own, so BM25 normalises a heading's matches by the heading's
+ * length, not the passage's: a short heading that names the question's words counts for much.
+ */
+export const FULL_TEXT = { headings: ['title', 'headings'], body: ['code', 'body', 'joined'] } as const;
+export type FullTextTable = keyof typeof FULL_TEXT;
+export type ColumnWeights = Record<(typeof FULL_TEXT)[FullTextTable][number], number>;
+const FTS_TABLE: Record<FullTextTable, string> = { headings: 'passage_headings', body: 'passage_terms' };
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -36,8 +42,10 @@ CREATE TABLE passages (
   url TEXT NOT NULL
 );
 CREATE INDEX passages_by_document ON passages (doc_id);
-CREATE VIRTUAL TABLE passage_terms USING fts5 (${COLUMNS.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
+CREATE VIRTUAL TABLE passage_terms USING fts5 (${FULL_TEXT.body.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
+CREATE VIRTUAL TABLE passage_headings USING fts5 (${FULL_TEXT.headings.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
 CREATE VIRTUAL TABLE passage_vocab USING fts5vocab (passage_terms, 'row');
+CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
 `;
 
 /** How long a sync waits for another process that holds the index file's write lock. */
@@ -109,7 +117,9 @@ export class KbIndex {
     this.#reader.pragma('busy_timeout = 2000');
     this.#reader.pragma('cache_size = -16000');
     this.#statements = {
-      documentFrequency: this.#reader.prepare('SELECT doc FROM passage_vocab WHERE term = ?').pluck(),
+      documentFrequency: this.#reader.prepare(
+        'SELECT max(coalesce((SELECT doc FROM passage_vocab WHERE term = @term), 0), coalesce((SELECT doc FROM heading_vocab WHERE term = @term), 0))',
+      ).pluck(),
       passages: this.#reader.prepare(
         `SELECT p.id, p.ord, p.headings, p.markdown, p.url, d.id AS doc_id, d.path, d.source, d.anchors
          FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -182,27 +192,32 @@ export class KbIndex {
     return this.#reader.transaction(body)();
   }
 
-  /** In how many passages `term` occurs. */
+  /** In how many passages `term` occurs (at least: in the body or the heading path, whichever has it more). */
   documentFrequency(term: string): number {
-    return (this.#statements.documentFrequency.get(term) as number | undefined) ?? 0;
+    return (this.#statements.documentFrequency.get({ term }) as number | undefined) ?? 0;
   }
 
   /** Terms of the index beginning with `prefix`, with their passage counts: at most `limit`, the most frequent first. */
   termsBeginning(prefix: string, limit: number): Array<{ term: string; df: number }> {
     const end = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
-    return this.#prepared('SELECT term, doc AS df FROM passage_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?').all(prefix, end, limit) as Array<{ term: string; df: number }>;
+    return this.#prepared('SELECT term, doc AS df FROM passage_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?').all(prefix, end, limit) as Array<{
+      term: string;
+      df: number;
+    }>;
   }
 
   /**
    * Passages matching an FTS5 query, best first by BM25 with these column weights, at most
    * `limit`; `within` keeps only passages of these ids. Scores are positive, higher is better.
    */
-  match(query: string, weights: ColumnWeights, limit: number, within?: readonly number[]): Array<{ id: number; score: number }> {
+  match(table: FullTextTable, query: string, weights: ColumnWeights, limit: number, within?: readonly number[]): Array<{ id: number; score: number }> {
+    const name = FTS_TABLE[table];
+    const columns = FULL_TEXT[table];
     const filter = within ? 'AND rowid IN (SELECT value FROM json_each(?))' : '';
-    const sql = `SELECT rowid AS id, -bm25(passage_terms, ?, ?, ?, ?, ?) AS score FROM passage_terms
-      WHERE passage_terms MATCH ? ${filter} ORDER BY score DESC LIMIT ?`;
+    const sql = `SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
+      WHERE ${name} MATCH ? ${filter} ORDER BY score DESC LIMIT ?`;
     const statement = this.#prepared(sql);
-    const params: unknown[] = [...COLUMNS.map((c) => weights[c]), query];
+    const params: unknown[] = [...columns.map((c) => weights[c]), query];
     if (within) params.push(JSON.stringify(within));
     params.push(limit);
     return statement.all(...params) as Array<{ id: number; score: number }>;
@@ -310,6 +325,7 @@ export class KbIndex {
 
   #deletePassages(docId: number): void {
     this.#writer.prepare('DELETE FROM passage_terms WHERE rowid IN (SELECT id FROM passages WHERE doc_id = ?)').run(docId);
+    this.#writer.prepare('DELETE FROM passage_headings WHERE rowid IN (SELECT id FROM passages WHERE doc_id = ?)').run(docId);
     this.#writer.prepare('DELETE FROM passages WHERE doc_id = ?').run(docId);
   }
 
@@ -338,11 +354,13 @@ export class KbIndex {
     }
     if (!read) return;
     const insertPassage = w.prepare('INSERT INTO passages (doc_id, ord, headings, markdown, url) VALUES (?, ?, ?, ?, ?)');
-    const insertTerms = w.prepare(`INSERT INTO passage_terms (rowid, ${COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`);
+    const insertTerms = w.prepare(`INSERT INTO passage_terms (rowid, ${FULL_TEXT.body.join(', ')}) VALUES (?, ?, ?, ?)`);
+    const insertHeadings = w.prepare(`INSERT INTO passage_headings (rowid, ${FULL_TEXT.headings.join(', ')}) VALUES (?, ?, ?)`);
     read.sections.forEach((section, ord) => {
       const passageId = insertPassage.run(docId, ord, JSON.stringify(section.headings), section.markdown, section.url).lastInsertRowid;
       const terms = passageTerms(read.source.title, section.headings, section.markdown);
-      insertTerms.run(passageId, terms.title, terms.headings, terms.code, terms.body, terms.joined);
+      insertTerms.run(passageId, terms.code, terms.body, terms.joined);
+      insertHeadings.run(passageId, terms.title, terms.headings);
     });
   }
 }

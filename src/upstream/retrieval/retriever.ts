@@ -1,5 +1,5 @@
 import type { Passage } from '../folder/knowledge-base.js';
-import type { ColumnWeights, KbIndex } from '../index/kb-index.js';
+import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, questionTerms } from './analyzer.js';
 
 /** A passage that matched a question, with how well. */
@@ -72,6 +72,10 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
 const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
+const TABLES: FullTextTable[] = ['headings', 'body'];
+// Words in at most this many passages (or this share of them) are telling enough to gather candidates by any of them.
+const RARE_MIN = 200;
+const RARE_SHARE = 0.02;
 const MIN_TYPO = 6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
@@ -163,31 +167,36 @@ export class Retriever {
     const ownTerms = new Set(words);
     const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
 
-    // Candidates: all words first (each word or a joined form covering it), else any word.
+    // Candidates: the passages holding all the words (each word or a joined form covering it)
+    // and those holding any of the telling ones, from the heading paths and from the bodies.
     const alternatives = (t: Term): string[] => [t.query!, ...joined.filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term))];
     const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term))];
     if (any.length === 0 && conversation.length === 0) return [];
-    const candidates = new Map<number, number>();
-    const add = (rows: Array<{ id: number; score: number }>): void => {
-      for (const row of rows) candidates.set(row.id, Math.max(candidates.get(row.id) ?? 0, row.score));
+    const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
+    const someOf = s.allWordsFirst ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term))] : any;
+    const candidates = new Set<number>();
+    const add = (rows: Array<{ id: number }>): void => {
+      for (const row of rows) candidates.add(row.id);
     };
-    if (any.length) {
-      if (s.allWordsFirst && known.length > 1) add(index.match(known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
-      if (candidates.size === 0) add(index.match(any.join(' OR '), s.weights, s.candidates));
+    for (const table of TABLES) {
+      if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
+      if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
+      if (conversation.length) add(index.match(table, [...any, ...conversation].join(' OR '), s.weights, s.candidates));
     }
-    if (conversation.length) add(index.match([...any, ...conversation].join(' OR '), s.weights, s.candidates));
     if (candidates.size === 0) return [];
 
     // Each candidate scored per term, so each kind of term weighs what it should.
-    const ids = [...candidates.keys()];
+    const ids = [...candidates];
     const scores = new Map<number, number>(ids.map((id) => [id, 0]));
     const matched = new Map<number, Map<string, number>>(ids.map((id) => [id, new Map()]));
     const scoreTerm = (query: string, weight: number, credit?: { terms: string[]; value: number }): void => {
-      for (const row of index.match(query, s.weights, ids.length, ids)) {
-        scores.set(row.id, scores.get(row.id)! + weight * row.score);
-        if (credit) {
-          const got = matched.get(row.id)!;
-          for (const term of credit.terms) got.set(term, Math.max(got.get(term) ?? 0, credit.value));
+      for (const table of TABLES) {
+        for (const row of index.match(table, query, s.weights, ids.length, ids)) {
+          scores.set(row.id, scores.get(row.id)! + weight * row.score);
+          if (credit) {
+            const got = matched.get(row.id)!;
+            for (const term of credit.terms) got.set(term, Math.max(got.get(term) ?? 0, credit.value));
+          }
         }
       }
     };
