@@ -9,6 +9,8 @@ export interface SearchHit {
   score: number;
   /** The question's terms this passage matched (itself or through a joined form). */
   matchedTerms: string[];
+  /** How many of the conversation's words it matched (a follow-up's earlier turns). */
+  contextMatched: number;
   /**
    * Share of the question that this passage matched, 0..1: each term weighs its rarity in the
    * knowledge base (IDF), so missing the rare, telling word of a question counts most; a term
@@ -45,10 +47,16 @@ export interface RetrievalSettings {
   candidates: number;
   /** Most passages an answer quotes. */
   maxPassages: number;
-  /** Least `coverage` of the best passage. */
+  /**
+   * The relevance gate. The best passage must match all the question's words (at least
+   * `fullCoverage` of it, by rarity) with `fullStrength`, or two of its words or more covering
+   * `minCoverage` with `minStrength`: one common word matched is not an answer, and neither is
+   * one word of several; a question missing one of its words can still be.
+   */
   minCoverage: number;
-  /** Least `strength` of the best passage: one common word matched is not an answer. */
   minStrength: number;
+  fullCoverage: number;
+  fullStrength: number;
   /** Passages after the best must score at least this share of its score. */
   relativeScore: number;
 }
@@ -64,14 +72,18 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   contextTerms: 8,
   candidates: 60,
   maxPassages: 3,
-  minCoverage: 0.55,
-  minStrength: 0.5,
+  minCoverage: 0.3,
+  minStrength: 1,
+  fullCoverage: 0.55,
+  fullStrength: 0.5,
   relativeScore: 0.5,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
 const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
+// Marks a conversation word among a passage's matched terms.
+const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
 // Words in at most this many passages (or this share of them) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
@@ -119,15 +131,19 @@ export class Retriever {
    * looks at the question's words only, so the question decides whether there is an answer.
    */
   relevant(question: string, context?: string): SearchHit[] {
-    const { maxPassages, minCoverage, minStrength, relativeScore, onePerPage } = this.#settings;
+    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = this.#settings;
     const hits = this.search(question, context);
-    const best = hits.find((hit) => hit.coverage >= minCoverage && hit.strength >= minStrength);
+    const words = questionTerms(question).terms.length;
+    const answers = (hit: SearchHit): boolean =>
+      (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
+      (hit.matchedTerms.length >= words && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
+    const best = hits.find(answers);
     if (!best) return [];
     const pages = new Set([best.passage.document.index]);
     const chosen = [best];
     for (const hit of hits) {
       if (chosen.length >= maxPassages) break;
-      if (hit === best || hit.coverage < minCoverage / 2 || hit.strength < minStrength || hit.score < best.score * relativeScore) continue;
+      if (hit === best || hit.coverage < best.coverage / 2 || hit.strength < fullStrength || hit.score < best.score * relativeScore) continue;
       if (onePerPage && pages.has(hit.passage.document.index)) continue;
       pages.add(hit.passage.document.index);
       chosen.push(hit);
@@ -144,7 +160,8 @@ export class Retriever {
     const { terms: words, joins } = questionTerms(question);
     let terms: Term[] = words.map((term) => {
       const df = index.documentFrequency(term);
-      return { term, df, idf: idf(df), credit: 1, ...(df > 0 ? { query: quote(term) } : {}) };
+      // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
+      return { term, df, idf: idf(Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term) } : {}) };
     });
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
@@ -159,7 +176,6 @@ export class Retriever {
       }
     }
     const known = terms.filter((t) => t.query);
-    const total = terms.reduce((sum, t) => sum + t.idf, 0);
     const rarest = idf(1);
     const joined = joins
       .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
@@ -181,7 +197,7 @@ export class Retriever {
     for (const table of TABLES) {
       if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
       if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
-      if (conversation.length) add(index.match(table, [...any, ...conversation].join(' OR '), s.weights, s.candidates));
+      if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
     }
     if (candidates.size === 0) return [];
 
@@ -202,7 +218,11 @@ export class Retriever {
     };
     for (const t of known) scoreTerm(t.query!, 1, { terms: [t.term], value: t.credit });
     for (const j of joined) scoreTerm(quote(j.term), s.joinWeight, { terms: j.covers, value: 1 });
-    for (const c of conversation) scoreTerm(c, s.contextWeight);
+    for (const c of conversation) scoreTerm(c.query, s.contextWeight, { terms: [CONTEXT + c.term], value: 1 });
+
+    // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
+    // names little of its own); strength: the question's own words only.
+    const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
 
     const positions = index.positions(ids);
     const ranked = ids
@@ -210,7 +230,10 @@ export class Retriever {
         const got = matched.get(id)!;
         let weight = 0;
         for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
-        return { id, score: scores.get(id)!, matchedTerms: [...got.keys()], coverage: total > 0 ? weight / total : 0, strength: weight / rarest };
+        let fromContext = 0;
+        for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
+        const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+        return { id, score: scores.get(id)!, matchedTerms: own, contextMatched: got.size - own.length, coverage: total > 0 ? (weight + fromContext) / total : 0, strength: (weight + fromContext) / rarest };
       })
       .sort((a, b) => b.score - a.score || (positions.get(a.id)! < positions.get(b.id)! ? -1 : 1));
     const passages = new Map(index.passagesById(ranked.map((r) => r.id)).map((p) => [p.index, p]));
@@ -228,8 +251,8 @@ export class Retriever {
     return undefined;
   }
 
-  /** The conversation's most telling words the question does not have, as FTS5 queries. */
-  #contextTerms(context: string, own: Set<string>, count: number): string[] {
+  /** The conversation's most telling words the question does not have, with their FTS5 queries and IDF. */
+  #contextTerms(context: string, own: Set<string>, count: number): Array<{ term: string; query: string; idf: number }> {
     const seen = new Set<string>();
     const found: Array<{ term: string; df: number }> = [];
     for (const term of analyze(context)) {
@@ -241,7 +264,7 @@ export class Retriever {
     return found
       .sort((a, b) => a.df - b.df)
       .slice(0, this.#settings.contextTerms)
-      .map((c) => quote(c.term));
+      .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
   }
 }
 
