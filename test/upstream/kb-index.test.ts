@@ -227,8 +227,8 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
   });
 
   it('termsOf is the analyzer the index matches with', () => {
-    assert.deepEqual(termsOf('parseMIMEType'), ['pars', 'mime', 'type', 'parsemimetyp']);
-    assert.deepEqual(termsOf('parse MIME type'), ['pars', 'mime', 'type', 'parsemim', 'mimetyp']);
+    assert.deepEqual(termsOf('parseMIMEType'), ['pars', 'mime', 'type', 'parsemimetype']);
+    assert.deepEqual(termsOf('parse MIME type'), ['pars', 'mime', 'type', 'parsemime', 'mimetype']);
     assert.deepEqual(termsOf('Setting up e-mail'), ['set', 'mail', 'settingup', 'email']);
   });
 

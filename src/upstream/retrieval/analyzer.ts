@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 export const STOP_WORDS = new Set(
@@ -27,6 +27,8 @@ const NOT_LETTERS = /[^\p{L}]/u;
 // camelCase and PascalCase boundaries: "parseMIMEType" is parse, MIME, Type; digits stay with their letters (http2).
 const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{N}]+|\p{Lu}+[\p{N}]*|[\p{L}\p{N}]+/gu;
 const HAS_CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+// Most words are plain lower-case ASCII: letters, no camelCase; tested without Unicode classes.
+const LOWER_ASCII = /^[a-z]+$/;
 const MAX_PART = 7;
 const ARTICLES = new Set(['a', 'an', 'the']);
 
@@ -84,7 +86,8 @@ export function scanWords(text: string): ScannedText {
   };
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
-    const isLetters = !NOT_LETTERS.test(word);
+    const lowerAscii = LOWER_ASCII.test(word);
+    const isLetters = lowerAscii || !NOT_LETTERS.test(word);
     const gap = previousEnd < 0 ? '' : text.slice(previousEnd, match.index);
     const hyphen = previousEnd >= 0 && isHyphen(gap);
     if (previousIsLetters && isLetters && previous.length <= MAX_PART && word.length <= MAX_PART) {
@@ -96,7 +99,7 @@ export function scanWords(text: string): ScannedText {
       endChain();
       chain = [word];
     }
-    const parts = HAS_CAMEL.test(word) ? word.match(CAMEL_PART)! : [word];
+    const parts = !lowerAscii && HAS_CAMEL.test(word) ? word.match(CAMEL_PART)! : [word];
     if (previousEnd >= 0 && isNameJoint(gap)) name.push(...parts);
     else {
       endName();
@@ -143,10 +146,22 @@ function wordTerms(scanned: ScannedText, into: string[]): string[] {
 
 /** The terms of what a text joins: compounds written apart, hyphen chains, whole identifiers. */
 function joinedTerms(scanned: ScannedText, into: string[]): string[] {
-  for (const { joined } of scanned.pairs) push(into, joined);
+  for (const { parts } of scanned.pairs) into.push(joinTerm(parts));
   for (const chain of scanned.chains) push(into, chain);
-  for (const { joined } of scanned.identifiers) push(into, joined);
+  for (const { parts } of scanned.identifiers) into.push(joinTerm(parts));
   return into;
+}
+
+/**
+ * The term of words written joined: lower case, the last word stemmed ("roll backs" and
+ * `rollBack` are "rollback", "log in" is "login"). Only the last word is stemmed, as a word of
+ * its own, so joining costs no stemming of the joined string: a folder holds millions of pairs.
+ */
+export function joinTerm(parts: readonly string[]): string {
+  let joined = '';
+  for (let i = 0; i < parts.length - 1; i++) joined += parts[i]!.toLowerCase();
+  const last = parts[parts.length - 1]!;
+  return joined + (processTerm(last) ?? last.toLowerCase());
 }
 
 function push(into: string[], word: string): void {
@@ -163,26 +178,30 @@ export function analyze(text: string): string[] {
   return joinedTerms(scanned, wordTerms(scanned, []));
 }
 
-/** A passage as the index's columns hold it: space-separated terms per column. */
+/** A passage's terms per field, in order: the index holds each field as a column. */
 export interface PassageTerms {
-  title: string;
-  headings: string;
+  title: string[];
+  headings: string[];
   /** Names written as code in the passage (inline code spans and headings' code). */
-  code: string;
-  body: string;
-  /** Compounds, chains and whole identifiers of all the other columns. */
-  joined: string;
+  code: string[];
+  body: string[];
+  /** Compounds, chains and whole identifiers of all the other fields. */
+  joined: string[];
 }
+
+/** The fields of a passage, in the order the index's lengths are kept. */
+export const FIELDS = ['title', 'headings', 'code', 'body', 'joined'] as const;
+export type Field = (typeof FIELDS)[number];
 
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 
-/** The passage's text for each column of the index, analysed. */
+/** A passage's fields, analysed. */
 export function passageTerms(title: string, headings: readonly string[], markdown: string): PassageTerms {
   const joined: string[] = [];
-  const column = (text: string): string => {
+  const column = (text: string): string[] => {
     const scanned = scanWords(text);
     joinedTerms(scanned, joined);
-    return wordTerms(scanned, []).join(' ');
+    return wordTerms(scanned, []);
   };
   const heading = headings.join('\n');
   const code: string[] = [];
@@ -190,9 +209,9 @@ export function passageTerms(title: string, headings: readonly string[], markdow
   return {
     title: column(title),
     headings: column(headings.map(plainHeading).join('\n')),
-    code: wordTerms(scanWords(code.join('\n')), []).join(' '),
+    code: wordTerms(scanWords(code.join('\n')), []),
     body: column(markdown),
-    joined: joined.join(' '),
+    joined,
   };
 }
 
@@ -232,9 +251,9 @@ export function questionTerms(question: string): QuestionTerms {
   const add = (words: string[]): void => {
     // Single letters ("do I parse") make no name.
     if (words.some((word) => word.length < 2)) return;
-    const term = processTerm(words.join(''));
+    const term = joinTerm(words);
     const covers = words.map(processTerm).filter((t): t is string => Boolean(t));
-    if (term && covers.length && !terms.includes(term) && !joins.has(term)) joins.set(term, [...new Set(covers)]);
+    if (covers.length && !terms.includes(term) && !joins.has(term)) joins.set(term, [...new Set(covers)]);
   };
   // Runs of two and three adjacent words, whatever separates them, stop words included
   // ("get cookies" may be `getCookies`) but not articles ("parse a MIME type" may be

@@ -1,6 +1,6 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
-import { analyze, questionTerms } from './analyzer.js';
+import { analyze, passageTerms, questionTerms, type Field } from './analyzer.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -26,7 +26,7 @@ export interface SearchHit {
  * the benchmark turns each idea off in turn to measure what it gains.
  */
 export interface RetrievalSettings {
-  /** BM25 weight of each column: the title, the heading path and names written as code weigh apart from body text. */
+  /** BM25 weight of each field: the title, the heading path and names written as code weigh apart from body text. */
   weights: ColumnWeights;
   /** Weight of a joined form of the question's words (a compound, an identifier) against a word of its own. */
   joinWeight: number;
@@ -82,6 +82,11 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
 const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
+// BM25's term-frequency saturation and length normalisation, the usual values.
+const K1 = 1.2;
+const B = 0.75;
+// The heading path (the title and the section's headings) and the body (its code names, its words and what they join) are scored apart.
+const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings'], ['code', 'body', 'joined']];
 // Marks a conversation word among a passage's matched terms.
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
@@ -98,6 +103,9 @@ interface Term {
   idf: number;
   /** The FTS5 query that finds it: the term, or for a term the knowledge base lacks, the words it begins. */
   query?: string;
+  /** The term as passages hold it (a typo fixed), and whether longer terms it begins match too. */
+  form?: string;
+  prefix?: boolean;
   /** Credit when matched: 1, or 0.5 by prefix. */
   credit: number;
 }
@@ -161,7 +169,7 @@ export class Retriever {
     let terms: Term[] = words.map((term) => {
       const df = index.documentFrequency(term);
       // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
-      return { term, df, idf: idf(Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term) } : {}) };
+      return { term, df, idf: idf(Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term), form: term } : {}) };
     });
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
@@ -172,6 +180,8 @@ export class Retriever {
         if (t.df > 0 || t.term.length < MIN_PREFIX) continue;
         const fixed = t.term.length >= MIN_TYPO ? this.#oneTypoFrom(t.term) : undefined;
         t.query = fixed ? quote(fixed) : `${quote(t.term)}*`;
+        t.form = fixed ?? t.term;
+        t.prefix = !fixed;
         t.credit = 0.5;
       }
     }
@@ -190,57 +200,84 @@ export class Retriever {
     if (any.length === 0 && conversation.length === 0) return [];
     const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
     const someOf = s.allWordsFirst ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term))] : any;
-    const candidates = new Set<number>();
+    const lists: number[][] = [];
     const add = (rows: Array<{ id: number }>): void => {
-      for (const row of rows) candidates.add(row.id);
+      if (rows.length) lists.push(rows.map((row) => row.id));
     };
     for (const table of TABLES) {
       if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
       if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
       if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
     }
+    // The best of each list first, in turns, up to the number of candidates scored.
+    const candidates = new Set<number>();
+    for (let rank = 0; candidates.size < s.candidates && lists.some((list) => rank < list.length); rank++) {
+      for (const list of lists) if (rank < list.length && candidates.size < s.candidates) candidates.add(list[rank]!);
+    }
     if (candidates.size === 0) return [];
 
-    // Each candidate scored per term, so each kind of term weighs what it should.
-    const ids = [...candidates];
-    const scores = new Map<number, number>(ids.map((id) => [id, 0]));
-    const matched = new Map<number, Map<string, number>>(ids.map((id) => [id, new Map()]));
-    const scoreTerm = (query: string, weight: number, credit?: { terms: string[]; value: number }): void => {
-      for (const table of TABLES) {
-        for (const row of index.match(table, query, s.weights, ids.length, ids)) {
-          scores.set(row.id, scores.get(row.id)! + weight * row.score);
-          if (credit) {
-            const got = matched.get(row.id)!;
-            for (const term of credit.terms) got.set(term, Math.max(got.get(term) ?? 0, credit.value));
-          }
-        }
-      }
-    };
-    for (const t of known) scoreTerm(t.query!, 1, { terms: [t.term], value: t.credit });
-    for (const j of joined) scoreTerm(quote(j.term), s.joinWeight, { terms: j.covers, value: 1 });
-    for (const c of conversation) scoreTerm(c.query, s.contextWeight, { terms: [CONTEXT + c.term], value: 1 });
-
-    // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
-    // names little of its own); strength: the question's own words only.
+    // Each candidate scored in full: BM25 over the heading path and over the body apart (as
+    // BM25F does per field), each normalised by its own average length, per term, so each kind of term weighs what it should: the question's
+    // words, their joined forms, the conversation's words. Only these few passages are analysed again.
+    const passages = index.passagesById([...candidates]);
+    const averages = index.averageLengths();
     const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
-
-    const positions = index.positions(ids);
-    const ranked = ids
-      .map((id) => {
-        const got = matched.get(id)!;
-        let weight = 0;
-        for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
-        let fromContext = 0;
-        for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
-        const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
-        return { id, score: scores.get(id)!, matchedTerms: own, contextMatched: got.size - own.length, coverage: total > 0 ? (weight + fromContext) / total : 0, strength: (weight + fromContext) / rarest };
-      })
-      .sort((a, b) => b.score - a.score || (positions.get(a.id)! < positions.get(b.id)! ? -1 : 1));
-    const passages = new Map(index.passagesById(ranked.map((r) => r.id)).map((p) => [p.index, p]));
-    return ranked.flatMap(({ id, ...hit }) => {
-      const passage = passages.get(id);
-      return passage ? [{ passage, ...hit }] : [];
+    // Each part weighs a term by its rarity there, as a search over that part alone would.
+    const partIdf = (form: string): number[] => {
+      const { headings, body } = index.frequencies(form);
+      return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
+    };
+    const scorers: Array<{ matches: (term: string) => boolean; idf: number[]; weight: number; credit: string[]; value: number }> = [
+      ...known.map((t) => ({ matches: matcher(t.form!, t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
+      ...joined.map((j) => ({ matches: matcher(j.term, false), idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
+      ...conversation.map((c) => ({ matches: matcher(c.term, false), idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
+    ];
+    const ranked = passages.map((passage) => {
+      const fields = passageTerms(passage.document.source.title, passage.headings, passage.markdown);
+      const got = new Map<string, number>();
+      let score = 0;
+      for (const scorer of scorers) {
+        let fieldScore = 0;
+        for (const [g, group] of GROUPS.entries()) {
+          let tf = 0;
+          let length = 0;
+          let average = 0;
+          for (const field of group) {
+            const list = fields[field];
+            let n = 0;
+            for (const term of list) if (scorer.matches(term)) n++;
+            tf += s.weights[field] * n;
+            length += list.length;
+            average += averages[field];
+          }
+          if (tf === 0) continue;
+          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / Math.max(1, average)));
+        }
+        if (fieldScore === 0) continue;
+        score += scorer.weight * fieldScore;
+        for (const term of scorer.credit) got.set(term, Math.max(got.get(term) ?? 0, scorer.value));
+      }
+      let weight = 0;
+      for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
+      let fromContext = 0;
+      for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
+      const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+      return {
+        passage,
+        score,
+        matchedTerms: own,
+        contextMatched: got.size - own.length,
+        // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
+        // names little of its own).
+        coverage: total > 0 ? (weight + fromContext) / total : 0,
+        strength: (weight + fromContext) / rarest,
+        place: `${passage.document.path}\u0000${passage.index}`,
+      };
     });
+    return ranked
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
+      .map(({ place: _place, ...hit }) => hit);
   }
 
   /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
@@ -266,6 +303,10 @@ export class Retriever {
       .slice(0, this.#settings.contextTerms)
       .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
   }
+}
+
+function matcher(form: string, prefix: boolean | undefined): (term: string) => boolean {
+  return prefix ? (term) => term.startsWith(form) : (term) => term === form;
 }
 
 /** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */
