@@ -52,6 +52,8 @@ CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
 
 /** How long a sync waits for another process that holds the index file's write lock. */
 const LOCK_WAIT_MS = 10 * 60_000;
+/** Terms whose passage counts are remembered between syncs. */
+const MAX_REMEMBERED = 20_000;
 /** Files read ahead of the one being indexed. */
 const READ_AHEAD = 16;
 
@@ -103,12 +105,12 @@ export class KbIndex {
   readonly #log: (line: string) => void;
   #documents = 0;
   #passages = 0;
+  readonly #frequencies = new Map<string, { headings: number; body: number }>();
   #averages = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   /** Change of each field's total length during the sync under way. */
   #lengthDelta = new Map<Field, number>();
   #closed = false;
   readonly #statements: {
-    documentFrequency: Database.Statement;
     frequencies: Database.Statement;
     passages: Database.Statement;
   };
@@ -121,11 +123,8 @@ export class KbIndex {
     this.#writer = writer;
     this.#reader = new Database(file, { fileMustExist: true });
     this.#reader.pragma('busy_timeout = 2000');
-    this.#reader.pragma('cache_size = -16000');
+    this.#reader.pragma('cache_size = -8000');
     this.#statements = {
-      documentFrequency: this.#reader.prepare(
-        'SELECT max(coalesce((SELECT doc FROM passage_vocab WHERE term = @term), 0), coalesce((SELECT doc FROM heading_vocab WHERE term = @term), 0))',
-      ).pluck(),
       frequencies: this.#reader.prepare(
         'SELECT coalesce((SELECT doc FROM heading_vocab WHERE term = @term), 0) AS headings, coalesce((SELECT doc FROM passage_vocab WHERE term = @term), 0) AS body',
       ),
@@ -187,6 +186,8 @@ export class KbIndex {
       if (outcome.keptPrevious) this.#writer.exec('ROLLBACK');
       else this.#writer.exec('COMMIT');
       if (outcome.read || outcome.removed) this.#writer.pragma('wal_checkpoint(TRUNCATE)');
+      // The writer's page cache served the sync; answers only read.
+      this.#writer.pragma('shrink_memory');
       this.#count();
       return { ...outcome, documents: outcome.keptPrevious ? this.#documents : outcome.documents, passages: this.#passages };
     } catch (error) {
@@ -206,14 +207,21 @@ export class KbIndex {
     return this.#reader.transaction(body)();
   }
 
-  /** In how many passages' heading paths, and bodies, `term` occurs. */
+  /** In how many passages' heading paths, and bodies, `term` occurs (remembered until the next sync changes the index). */
   frequencies(term: string): { headings: number; body: number } {
-    return this.#statements.frequencies.get({ term }) as { headings: number; body: number };
+    let known = this.#frequencies.get(term);
+    if (!known) {
+      known = this.#statements.frequencies.get({ term }) as { headings: number; body: number };
+      if (this.#frequencies.size >= MAX_REMEMBERED) this.#frequencies.clear();
+      this.#frequencies.set(term, known);
+    }
+    return known;
   }
 
   /** In how many passages `term` occurs (at least: in the body or the heading path, whichever has it more). */
   documentFrequency(term: string): number {
-    return (this.#statements.documentFrequency.get({ term }) as number | undefined) ?? 0;
+    const { headings, body } = this.frequencies(term);
+    return Math.max(headings, body);
   }
 
   /** Terms of the index beginning with `prefix`, with their passage counts: at most `limit`, the most frequent first. */
@@ -278,6 +286,7 @@ export class KbIndex {
   }
 
   #count(): void {
+    this.#frequencies.clear();
     this.#documents = this.#reader.prepare('SELECT count(*) FROM documents WHERE skipped IS NULL').pluck().get() as number;
     this.#passages = this.#reader.prepare('SELECT count(*) FROM passages').pluck().get() as number;
     const totals = new Map((this.#reader.prepare('SELECT field, total FROM field_lengths').all() as Row[]).map((row) => [row.field as string, row.total as number]));

@@ -90,9 +90,9 @@ const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings'], ['code',
 // Marks a conversation word among a passage's matched terms.
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
-// Words in at most this many passages (or this share of them) are telling enough to gather candidates by any of them.
+// Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
-const RARE_SHARE = 0.02;
+const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
