@@ -1,108 +1,113 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKnowledgeBase, type KbDocument, type KnowledgeBaseSettings } from '../src/upstream/folder/knowledge-base.js';
-import { sampleKnowledgeBaseDir } from '../src/upstream/package-root.js';
-import { PassageIndex } from '../src/upstream/retrieval/search.js';
 import type { Report } from './lib/report.js';
+import { summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
+import { questionSets, type QuestionSet } from './retrieval/sets.js';
+import type { WorkerResult } from './retrieval/worker.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const json = <T>(path: string): T => JSON.parse(readFileSync(join(here, path), 'utf8')) as T;
+export { FASTIFY_DOCS, FASTIFY_SETTINGS } from './retrieval/sets.js';
 
-/** The real documentation set: the Markdown docs the fastify package ships (a devDependency), used as they are. */
-export const FASTIFY_DOCS = join(here, '..', 'node_modules', 'fastify', 'docs');
-/** Where fastify.dev publishes them: `Reference/Server.md` is `.../Reference/Server/`. */
-export const FASTIFY_SETTINGS: KnowledgeBaseSettings = { baseUrl: 'https://fastify.dev/docs/latest/', urlExtension: '/', appName: 'Fastify' };
-
-interface Question {
-  question: string;
-  /** The page that answers it, by URL (sample knowledge base) or by path in the folder (Fastify). */
-  expectUrl?: string;
-  expectPath?: string;
+/** Runs one engine over one set in its own process (see retrieval/worker.ts). */
+function runWorker(set: QuestionSet, engine: 'current' | 'baseline', indexFolder: string): Promise<WorkerResult> {
+  const script = fileURLToPath(new URL('./retrieval/worker.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [set.id, engine, indexFolder], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    let result: WorkerResult | undefined;
+    child.on('message', (message) => {
+      result = message as WorkerResult;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`retrieval worker for ${set.id} (${engine}) exited with ${code}`))));
+  });
 }
 
-interface QuestionSet {
-  id: string;
-  label: string;
-  dir: () => Promise<{ dir: string; done?: () => Promise<void> }>;
-  settings?: KnowledgeBaseSettings;
-  questions: Question[];
-  offTopic: string[];
-}
-
-/** Outcome of one question set: how often the right page came first or in the first three, and off-topic refusals. */
-export interface RetrievalScore {
-  questions: number;
-  top1: number;
-  top3: number;
-  offTopic: number;
-  refused: number;
-  misses: string[];
-}
-
-function questionSets(): QuestionSet[] {
-  const sample = json<Question[]>('../test/upstream/sample-questions.json');
-  const sampleOffTopic = json<string[]>('../test/upstream/sample-off-topic.json');
-  const paraphrases = json<{ questions: Question[] }>('retrieval/sample-paraphrases.json').questions;
-  const fastify = json<{ questions: Question[]; offTopic: string[] }>('retrieval/fastify-questions.json');
-  const sampleDir = async () => ({ dir: sampleKnowledgeBaseDir() });
-  return [
-    { id: 'sample', label: 'sample questions, sample knowledge base', dir: sampleDir, questions: sample, offTopic: sampleOffTopic },
-    { id: 'paraphrase', label: 'sample questions reworded, sample knowledge base', dir: sampleDir, questions: paraphrases, offTopic: [] },
-    { id: 'fastify', label: 'Fastify documentation (fastify package docs/)', dir: async () => ({ dir: FASTIFY_DOCS }),
-      settings: FASTIFY_SETTINGS, questions: fastify.questions, offTopic: fastify.offTopic },
-  ];
-}
-
-/** Asks every question of a set against its knowledge base, in-process, through the same search the server uses. */
-export async function scoreSet(dir: string, questions: Question[], offTopic: string[], settings: KnowledgeBaseSettings = {}): Promise<RetrievalScore> {
-  const kb = await loadKnowledgeBase(dir, settings);
-  const index = new PassageIndex(kb.passages);
-  const isExpected = (q: Question, doc: KbDocument): boolean => (q.expectUrl ? doc.source.url === q.expectUrl : doc.path === q.expectPath);
-  const score: RetrievalScore = { questions: questions.length, top1: 0, top3: 0, offTopic: offTopic.length, refused: 0, misses: [] };
-  for (const q of questions) {
-    const answer = index.relevant(q.question);
-    const ranked = [...new Set(index.search(q.question).map((hit) => hit.passage.document))].slice(0, 3);
-    const first = answer[0]?.passage.document;
-    if (first && isExpected(q, first)) score.top1++;
-    if (answer.length && ranked.some((doc) => isExpected(q, doc))) score.top3++;
-    else score.misses.push(`${q.question} -> ${answer.length ? ranked.map((d) => d.path).join(', ') : 'no answer'}`);
-  }
-  for (const question of offTopic) {
-    if (index.relevant(question).length === 0) score.refused++;
-    else score.misses.push(`off-topic answered: ${question}`);
-  }
-  return score;
-}
+const pct = (n: number, of: number): string => `${n} of ${of} (${of ? Math.round((100 * n) / of) : 0}%)`;
 
 /**
- * Retrieval quality: for each question set, how often the answer's first source is the page
- * that answers the question (top-1), how often that page is among the first three pages of the
- * ranking of an answered question (top-3), and how many off-topic questions get no answer.
+ * Retrieval and answers on every evaluation set, the current engine side by side with the
+ * engine before the on-disk index (bench/baseline/), each in its own process: right page first
+ * and in the top 3 (of the answer's sources), key term in the answer, answerable questions
+ * refused, off-topic refused, noisy answers, median answer length, follow-ups with and without
+ * their conversation, ready time (cold and warm), answer time p50/p95, resident memory.
+ * Quality figures are given for all questions and for each half of the fixed tune/eval split.
  */
 export async function benchRetrieval(report: Report): Promise<void> {
-  for (const set of questionSets()) {
-    const { dir, done } = await set.dir();
-    try {
-      const s = await scoreSet(dir, set.questions, set.offTopic, set.settings);
-      for (const miss of s.misses) process.stderr.write(`bench: retrieval ${set.id}: ${miss}\n`);
-      const note = set.label;
-      report.add({ section: 'retrieval', id: `${set.id}.top1`, label: `${set.id}: right page first`, value: s.top1, unit: `of ${s.questions}`, note });
-      report.add({ section: 'retrieval', id: `${set.id}.top3`, label: `${set.id}: right page in the top 3`, value: s.top3, unit: `of ${s.questions}`, note });
-      if (s.offTopic) {
-        report.add({
-          section: 'retrieval',
-          id: `${set.id}.refused`,
-          label: `${set.id}: off-topic questions refused`,
-          value: s.refused,
-          unit: `of ${s.offTopic}`,
-          goal: 'all',
-          met: s.refused === s.offTopic,
-          note,
-        });
-      }
-    } finally {
-      await done?.();
+  const folder = await mkdtemp(join(tmpdir(), 'bench-retrieval-'));
+  try {
+    for (const set of questionSets()) {
+      const current = await runWorker(set, 'current', join(folder, set.id));
+      const baseline = await runWorker(set, 'baseline', join(folder, `${set.id}-baseline`));
+      addSet(report, set, current, baseline);
     }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+function addSet(report: Report, set: QuestionSet, current: WorkerResult, baseline: WorkerResult): void {
+  const section = 'retrieval';
+  const note = `${set.label}${set.tunedBefore ? '; tuned on by earlier engines' : ''}`;
+  const base = { label: 'before (MiniSearch in memory, whole passages)' };
+  const halves: Array<['' | '.tune' | '.eval', (o: QuestionOutcome) => boolean]> = [['', () => true]];
+  if (set.questions.some((q) => q.split === 'eval')) halves.push(['.eval', (o) => o.split === 'eval'], ['.tune', (o) => o.split === 'tune']);
+  for (const [half, keep] of halves) {
+    const c = summarise(current.outcome.questions.filter(keep));
+    const b = summarise(baseline.outcome.questions.filter(keep));
+    const of = `of ${c.questions}`;
+    const name = half ? ` (${half.slice(1)} half)` : '';
+    const all = half === '';
+    const add = (id: string, label: string, pick: (s: Summary) => number, goal?: [string, (value: number, s: Summary) => boolean]): void => {
+      const value = pick(c);
+      report.add({
+        section,
+        id: `${set.id}.${id}${half}`,
+        label: `${set.id}: ${label}${name}`,
+        value,
+        unit: of,
+        baseline: { ...base, value: pick(b) },
+        ...(goal && all && !set.tunedBefore ? { goal: goal[0], met: goal[1](value, c) } : {}),
+        note,
+      });
+    };
+    add('top1', 'right page first', (s) => s.top1, ['>= 80%', (v, s) => v >= 0.8 * s.questions]);
+    add('top3', 'right page among the first 3 sources', (s) => s.top3, ['>= 90%', (v, s) => v >= 0.9 * s.questions]);
+    if (c.keyTerms) add('keyterm', 'key term in the answer', (s) => s.keyTerm, ['>= 80%', (v, s) => v >= 0.8 * s.keyTerms]);
+    add('refused', 'answerable questions refused', (s) => s.refused, ['<= 1', (v) => v <= 1]);
+    if (all) {
+      add('noisy', 'noisy answers (HTML comments, YAML, MDX tags, link definitions, badges)', (s) => s.noisy, ['0', (v) => v === 0]);
+      report.add({ section, id: `${set.id}.length`, label: `${set.id}: median answer length`, value: c.medianLength, unit: 'chars', baseline: { ...base, value: b.medianLength }, ...(set.tunedBefore ? {} : { goal: '<= 1,200', met: c.medianLength <= 1200 }), note });
+      report.add({ section, id: `${set.id}.p50`, label: `${set.id}: answer time p50 (in-process)`, value: c.p50, unit: 'ms', baseline: { ...base, value: b.p50 }, note });
+      report.add({ section, id: `${set.id}.p95`, label: `${set.id}: answer time p95 (in-process)`, value: c.p95, unit: 'ms', baseline: { ...base, value: b.p95 }, note });
+    }
+  }
+  const off = current.outcome.offTopic;
+  if (off.length) {
+    const refused = off.filter((o) => o.refused).length;
+    report.add({ section, id: `${set.id}.offtopic`, label: `${set.id}: off-topic questions refused`, value: refused, unit: `of ${off.length}`, baseline: { ...base, value: baseline.outcome.offTopic.filter((o) => o.refused).length }, goal: 'all', met: refused === off.length, note });
+  }
+  const follow = current.outcome.followUps;
+  if (follow.length) {
+    const withContext = follow.filter((f) => f.withContext).length;
+    report.add({
+      section,
+      id: `${set.id}.followup.top3`,
+      label: `${set.id}: follow-ups, right page in the top 3 with the question before`,
+      value: withContext,
+      unit: `of ${follow.length}`,
+      baseline: { label: 'the same follow-ups asked alone', value: follow.filter((f) => f.alone).length },
+      ...(set.tunedBefore ? {} : { goal: '>= 80%', met: withContext >= 0.8 * follow.length }),
+      note: `with the question and its answer as the conversation: ${pct(follow.filter((f) => f.withAnswer).length, follow.length)}; engine before, with the question: ${pct(baseline.outcome.followUps.filter((f) => f.withContext).length, follow.length)}; eval half: ${follow.filter((f) => f.split === 'eval' && f.withContext).length} of ${follow.filter((f) => f.split === 'eval').length}`,
+    });
+  }
+  const mib = (n: number): number => n / 1024 / 1024;
+  report.add({ section, id: `${set.id}.ready`, label: `${set.id}: ready, index built from nothing (wall)`, value: current.cold.wallMs / 1000, unit: 's', baseline: { ...base, value: baseline.cold.wallMs / 1000 }, note: `CPU ${(current.cold.cpuMs / 1000).toFixed(2)} s (before: ${(baseline.cold.cpuMs / 1000).toFixed(2)} s); ${note}` });
+  if (current.warm) report.add({ section, id: `${set.id}.ready.warm`, label: `${set.id}: ready, index reused (wall)`, value: current.warm.wallMs / 1000, unit: 's', note: `CPU ${(current.warm.cpuMs / 1000).toFixed(2)} s; the engine before rebuilds at every start` });
+  report.add({ section, id: `${set.id}.rss`, label: `${set.id}: resident memory serving it`, value: mib(current.rss), unit: 'MiB', baseline: { ...base, value: mib(baseline.rss) }, note: `after a forced GC, in a process of its own; JS heap ${mib(current.heapUsed).toFixed(1)} MiB (before: ${mib(baseline.heapUsed).toFixed(1)} MiB); ${note}` });
+  for (const [engine, result] of [['current', current], ['before', baseline]] as const) {
+    for (const q of result.outcome.questions) if (!q.top3) process.stderr.write(`bench: retrieval ${set.id} (${engine}, ${q.split}): ${q.answered ? `not in the top 3: ${q.question} -> ${q.pages.join(', ')}` : `refused: ${q.question}`}\n`);
+    for (const o of result.outcome.offTopic) if (!o.refused) process.stderr.write(`bench: retrieval ${set.id} (${engine}): off-topic answered: ${o.question}\n`);
   }
 }

@@ -39,7 +39,7 @@ const SETTINGS = quick
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
-      kbScale: { megabytes: 1, rounds: 1 },
+      kbScale: { sizes: [1], rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
     }
@@ -48,7 +48,7 @@ const SETTINGS = quick
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
-      kbScale: { megabytes: 20, rounds: 5 },
+      kbScale: { sizes: [3, 20, 200], rounds: 3 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
     };

@@ -10,13 +10,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createBot } from '../../src/upstream/bots.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer } from '../../src/upstream/compose/extractive.js';
-import { loadKnowledgeBase } from '../../src/upstream/folder/knowledge-base.js';
 import type { AnswerResponse } from '../../src/protocol/types.js';
+import { composeAnswer as composeBaselineAnswer } from '../baseline/compose/extractive.js';
 import { median } from '../lib/stats.js';
-import { composeBaselineAnswer } from './baseline-composer.js';
-import { noiseIn, type NoiseKind } from './noise.js';
+import { noiseIn } from '../retrieval/noise.js';
+
+type NoiseKind = string;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -64,15 +67,19 @@ async function main(): Promise<void> {
   const only = args.find((a) => a.startsWith('--set='))?.slice(6);
   const { sets } = JSON.parse(readFileSync(join(root, 'bench/compose/tuning-questions.json'), 'utf8')) as { sets: TuningSet[] };
   for (const set of sets.filter((s) => !only || s.id === only)) {
-    const kb = await loadKnowledgeBase(join(root, set.dir), { baseUrl: set.baseUrl, urlExtension: set.urlExtension });
-    const bot = createBot(set.id, kb);
+    const indexFolder = mkdtempSync(join(tmpdir(), 'bot-answer-measure-'));
+    const kbSettings = { baseUrl: set.baseUrl, urlExtension: set.urlExtension };
+    const bot = (await loadBots(join(root, set.dir), undefined, { kbSettings, indexFolder, watch: false, log: () => {} })).get('demo')!;
     const before: AnswerResponse[] = [];
     const after: AnswerResponse[] = [];
     for (const { question } of set.questions) {
       const passages = bot.retrieve(question);
-      before.push(composeBaselineAnswer(passages, true, question));
+      // The baseline composer reads the same passages; its Passage type only also requires the body.
+      before.push(composeBaselineAnswer(passages as Parameters<typeof composeBaselineAnswer>[0], true, question));
       after.push(composeAnswer(passages, true, question));
     }
+    bot.close();
+    rmSync(indexFolder, { recursive: true, force: true });
     const keyTerms = set.questions.map((q) => q.keyTerms);
     const rows = [['before', answerQuality(before, keyTerms)], ['after', answerQuality(after, keyTerms)]] as const;
     console.log(`\n${set.id} (${set.questions.length} questions)`);

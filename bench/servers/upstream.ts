@@ -1,7 +1,8 @@
 /**
  * The local Answer API in its own process, for the proxy and knowledge-base benchmarks. Pacing
  * comes from BENCH_PACE_MS (0: off) and BENCH_WORDS_PER_CHUNK; BENCH_KB (with
- * BENCH_KB_BASE_URL) serves another folder than the sample knowledge base, unwatched. The
+ * BENCH_KB_BASE_URL) serves another folder than the sample knowledge base, unwatched, with its
+ * index in BENCH_KB_INDEX (default: the usual cache folder). The
  * parent can ask it `wait-abort` (the next request its client aborted, with the time it saw
  * the abort) and `load-ms` (how long start-up took, knowledge base loading and indexing included, in wall
  * and CPU time).
@@ -19,6 +20,7 @@ try {
     wordsPerChunk: Number(process.env.BENCH_WORDS_PER_CHUNK ?? 3),
     keys: process.env.BENCH_UPSTREAM_KEY ? [process.env.BENCH_UPSTREAM_KEY] : [],
     ...(process.env.BENCH_KB ? { kb: process.env.BENCH_KB, kbBaseUrl: process.env.BENCH_KB_BASE_URL, watch: false } : {}),
+    ...(process.env.BENCH_KB_INDEX ? { kbIndex: process.env.BENCH_KB_INDEX } : {}),
   });
   const loadMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);

@@ -66,7 +66,7 @@ ${help(Object.keys(FLAGS).slice(shared))}
 Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process and
 answers from its sample knowledge base, or from your documents: ANSWER_KB (a folder of
 Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
-ANSWER_KB_ANCHORS, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`; its answers
+ANSWER_KB_ANCHORS, ANSWER_KB_INDEX, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`; its answers
 are written by a model with ANSWER_LLM_BASE_URL and ANSWER_LLM_MODEL (and ANSWER_LLM_API_KEY,
 ANSWER_LLM_TIMEOUT_MS, ANSWER_LLM_TEMPERATURE, ANSWER_LLM_MAX_TOKENS, ANSWER_LLM_PASSAGES).`;
 

@@ -3,16 +3,22 @@ import { dirname, resolve } from 'node:path';
 import type { AnswerResponse } from '../protocol/types.js';
 import { composeAnswer } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, type KnowledgeBase, type KnowledgeBaseSettings, type Passage } from './folder/knowledge-base.js';
-import { sampleKnowledgeBaseDir } from './package-root.js';
-import { PassageIndex } from './retrieval/search.js';
+import { KnowledgeBaseError, resolveSettings, type KnowledgeBaseSettings, type Passage, type SkippedFile } from './folder/knowledge-base.js';
 import { watchFolder, type FolderWatch } from './folder/watch-folder.js';
+import { defaultIndexFolder } from './index/index-file.js';
+import { KbIndex, type SyncOutcome } from './index/kb-index.js';
+import { sampleKnowledgeBaseDir } from './package-root.js';
+import { Retriever, type RetrievalSettings } from './retrieval/retriever.js';
 
-/** A bot: a knowledge base and its search index, re-read when its folder changes. */
+/** A bot: a documents folder and its on-disk index, brought up to date when the folder changes. */
 export interface Bot {
   id: string;
-  /** The knowledge base answers come from now. */
-  readonly knowledgeBase: KnowledgeBase;
+  /** The documents folder. */
+  readonly dir: string;
+  /** The index file. */
+  readonly indexFile: string;
+  /** How many documents it serves now. */
+  readonly documents: number;
   /**
    * The passages that answer `message`, best first; empty when none is relevant enough (the
    * relevance gate). `context` is earlier text of the conversation (a follow-up's previous turns):
@@ -22,13 +28,13 @@ export interface Bot {
   /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
   answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
   /**
-   * Re-reads the folder and builds a new index in the background, then swaps both in at once;
-   * answers composed before the swap came from the old ones. A folder that cannot be read or
-   * holds no documents leaves the current index in place. Calls while one runs are gathered
-   * into one more run after it.
+   * Brings the index up to date with the folder in the background (only new and changed files
+   * are read), committing all changes at once; answers composed before that came from the
+   * previous state. A folder that cannot be read or holds no readable document leaves the
+   * index as it is. Calls while one runs are gathered into one more run after it.
    */
   reload(): Promise<void>;
-  /** Stops watching the folder. */
+  /** Stops watching the folder and closes the index file. */
   close(): void;
 }
 
@@ -44,10 +50,14 @@ export const DEMO_BOT_ID = 'demo';
 export interface LoadBotsOptions {
   /** How the folder of bot `demo` is read (ANSWER_KB_BASE_URL, ...). */
   kbSettings?: KnowledgeBaseSettings;
+  /** The folder index files go in (ANSWER_KB_INDEX). Default: see `defaultIndexFolder`. */
+  indexFolder?: string;
   /** Watch the folders and re-index on changes. Default true. */
   watch?: boolean;
   /** Quiet time after a change before re-indexing, in ms. Default 300. */
   debounceMs?: number;
+  /** Retrieval settings other than the defaults (the benchmark measures ideas with it). */
+  retrieval?: Partial<RetrievalSettings>;
   log?: (line: string) => void;
 }
 
@@ -55,8 +65,9 @@ export interface LoadBotsOptions {
  * Loads bot `demo` (from `kb`, default the sample knowledge base) and the bots of the config
  * file, if any. The file is JSON: `{"bots": [{"id": "hr", "kb": "./hr-docs"}]}`, folders
  * relative to the file; an entry may also set `base_url`, `url_extension`, `app_name` and
- * `anchors` for its folder. Files that cannot be read are logged and skipped; a document with
- * no URL (none in its front-matter, no base URL) is an error naming it and the setting.
+ * `anchors` for its folder. Each bot's index is opened (or built) in the index folder and
+ * brought up to date with its folder. Files that cannot be read are logged and skipped; a
+ * document with no URL (none in its front-matter, no base URL) is an error naming it and the setting.
  */
 export async function loadBots(kb: string | undefined, botsFile: string | undefined, options: LoadBotsOptions = {}): Promise<Map<string, Bot>> {
   const folders = new Map<string, { dir: string; settings: KnowledgeBaseSettings }>([
@@ -77,35 +88,51 @@ export async function loadBots(kb: string | undefined, botsFile: string | undefi
 
 async function startBot(id: string, dir: string, settings: KnowledgeBaseSettings, options: LoadBotsOptions): Promise<Bot> {
   const log = options.log ?? ((): void => {});
-  const knowledgeBase = await loadKnowledgeBase(dir, settings);
-  const noUrl = knowledgeBase.skipped.filter((file) => file.noUrl);
-  if (noUrl.length) {
-    const more = noUrl.length > 1 ? ` (and ${noUrl.length - 1} more file${noUrl.length > 2 ? 's' : ''} in ${dir})` : '';
-    throw new KnowledgeBaseError(`${noUrl[0]!.path}: ${noUrl[0]!.reason}${more}`);
+  const started = Date.now();
+  const index = await KbIndex.open({
+    dir,
+    settings: resolveSettings(dir, settings),
+    folder: resolve(options.indexFolder ?? defaultIndexFolder()),
+    botId: id,
+    log: (line) => log(`bot "${id}": ${line}`),
+  });
+  let outcome: SyncOutcome;
+  let skipped: SkippedFile[];
+  try {
+    outcome = await index.sync();
+    // Files skipped before and left as they were, and those read now (kept out of the index when none was readable).
+    skipped = [...new Map([...index.skipped(), ...outcome.skipped].map((file) => [file.path, file])).values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+    const noUrl = skipped.filter((file) => file.noUrl);
+    if (noUrl.length) {
+      const more = noUrl.length > 1 ? ` (and ${noUrl.length - 1} more file${noUrl.length > 2 ? 's' : ''} in ${dir})` : '';
+      throw new KnowledgeBaseError(`${noUrl[0]!.path}: ${noUrl[0]!.reason}${more}`);
+    }
+  } catch (error) {
+    index.close();
+    throw error;
   }
-  logSkipped(id, knowledgeBase, log);
-  const bot = createBot(id, knowledgeBase, await PassageIndex.build(knowledgeBase.passages), settings, log);
+  for (const file of skipped) log(`bot "${id}": skipped ${file.path} in ${dir}: ${file.reason}`);
+  const how = outcome.read === 0 && outcome.removed === 0 ? 'reused' : outcome.unchanged === 0 && outcome.removed === 0 ? 'built' : 'updated';
+  log(
+    `bot "${id}": index ${index.file} ${how}: ${outcome.read} file${outcome.read === 1 ? '' : 's'} read, ${outcome.removed} removed, ` +
+      `${outcome.unchanged} unchanged; ${index.documents} documents, ${index.passages} passages, in ${Date.now() - started} ms`,
+  );
+  const bot = createBot(id, index, options.retrieval, log);
   if (options.watch ?? true) bot.watch(options.debounceMs ?? 300);
   return bot;
 }
 
-function logSkipped(id: string, kb: KnowledgeBase, log: (line: string) => void): void {
-  for (const file of kb.skipped) log(`bot "${id}": skipped ${file.path} in ${kb.dir}: ${file.reason}`);
-}
-
 /**
- * A bot answering from an already loaded knowledge base (and its index, built here when not
- * given). It re-reads its folder with `settings` on `reload()` and, once `watch` is called, on changes.
+ * A bot answering from an opened index (see `KbIndex`). It brings the index up to date with
+ * its folder on `reload()` and, once `watch` is called, on changes.
  */
 export function createBot(
   id: string,
-  knowledgeBase: KnowledgeBase,
-  index: PassageIndex = new PassageIndex(knowledgeBase.passages),
-  settings: KnowledgeBaseSettings = {},
+  index: KbIndex,
+  retrieval: Partial<RetrievalSettings> = {},
   log: (line: string) => void = () => {},
 ): Bot & { watch(debounceMs: number): void } {
-  // One object, so a swap replaces the knowledge base and its index together.
-  let current = { knowledgeBase, index };
+  const retriever = new Retriever(index, retrieval);
   let running: Promise<void> | undefined;
   let again = false;
   let folderWatch: FolderWatch | undefined;
@@ -113,24 +140,26 @@ export function createBot(
 
   const reindex = async (): Promise<void> => {
     const started = Date.now();
-    const dir = current.knowledgeBase.dir;
-    let next: KnowledgeBase;
+    const before = index.documents;
+    let outcome: SyncOutcome;
     try {
-      next = await loadKnowledgeBase(dir, settings);
+      outcome = await index.sync();
     } catch (error) {
-      log(`bot "${id}": re-index failed, still serving the previous ${current.knowledgeBase.documents.length} documents: ${(error as Error).message}`);
+      if (closed) return;
+      log(`bot "${id}": re-index failed, still serving the previous ${before} documents: ${(error as Error).message}`);
       return;
     }
-    if (next.documents.length === 0) {
-      log(`bot "${id}": no readable document left in ${dir}; still serving the previous ${current.knowledgeBase.documents.length}`);
-      logSkipped(id, next, log);
-      return;
-    }
-    const nextIndex = await PassageIndex.build(next.passages);
     if (closed) return;
-    current = { knowledgeBase: next, index: nextIndex };
-    logSkipped(id, next, log);
-    log(`bot "${id}": re-indexed ${next.documents.length} documents (${next.passages.length} passages) from ${dir} in ${Date.now() - started} ms`);
+    for (const file of outcome.skipped) log(`bot "${id}": skipped ${file.path} in ${index.dir}: ${file.reason}`);
+    if (outcome.keptPrevious) {
+      log(`bot "${id}": no readable document left in ${index.dir}; still serving the previous ${before}`);
+      return;
+    }
+    if (outcome.read === 0 && outcome.removed === 0) return;
+    log(
+      `bot "${id}": re-indexed ${outcome.documents} documents (${outcome.passages} passages) from ${index.dir} in ${Date.now() - started} ms: ` +
+        `${outcome.read} file${outcome.read === 1 ? '' : 's'} read, ${outcome.removed} removed, ${outcome.unchanged} unchanged`,
+    );
   };
 
   const reload = (): Promise<void> => {
@@ -149,26 +178,31 @@ export function createBot(
     return running;
   };
 
+  const retrieve = (message: string, context?: string): Passage[] => retriever.relevant(message, context).map((hit) => hit.passage);
   return {
     id,
-    get knowledgeBase() {
-      return current.knowledgeBase;
+    dir: index.dir,
+    indexFile: index.file,
+    get documents() {
+      return index.documents;
     },
-    retrieve: (message, context) => current.index.relevant(message, context).map((hit) => hit.passage),
-    answer(message, inlineSources, context) {
-      return composeAnswer(this.retrieve(message, context), inlineSources, message);
-    },
+    retrieve,
+    answer: (message, inlineSources, context) => composeAnswer(retrieve(message, context), inlineSources, message),
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();
-      folderWatch = watchFolder(current.knowledgeBase.dir, () => void reload(), {
+      folderWatch = watchFolder(index.dir, () => void reload(), {
         debounceMs,
-        onError: (error) => log(`bot "${id}": stopped watching ${current.knowledgeBase.dir} (${error.message}); restart to pick up changes`),
+        onError: (error) => log(`bot "${id}": stopped watching ${index.dir} (${error.message}); restart to pick up changes`),
       });
     },
     close: () => {
+      if (closed) return;
       closed = true;
       folderWatch?.close();
+      // A sync under way finishes (or fails) against a closed index; it is not waited for.
+      if (running) void running.finally(() => index.close());
+      else index.close();
     },
   };
 }

@@ -37,6 +37,9 @@ Markdown knowledge bases. Every option can also come from the environment variab
   --kb-app-name NAME           ANSWER_KB_APP_NAME: app_name of documents without one (default: the folder's name)
   --kb-anchors on|off|auto     ANSWER_KB_ANCHORS: sources link to the passage's section (url#heading-slug);
                                auto (default): for URLs formed from the base URL, not for front-matter URLs
+  --kb-index FOLDER            ANSWER_KB_INDEX: where the on-disk indexes go, one SQLite file per bot (default:
+                               node_modules/.cache/bot-answer/ here if there is a node_modules, else the user's
+                               cache folder); reused at the next start, only changed files re-read
   --no-watch                   ANSWER_KB_WATCH=false: do not re-index when files of the folders change
   --bots FILE                  ANSWER_BOTS: JSON {"bots": [{"id": "hr", "kb": "./hr-docs"}]}; an entry may also
                                set base_url, url_extension, app_name and anchors (true, false, "auto")
@@ -89,6 +92,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
         'kb-url-extension': { type: 'string' },
         'kb-app-name': { type: 'string' },
         'kb-anchors': { type: 'string' },
+        'kb-index': { type: 'string' },
         'no-watch': { type: 'boolean' },
         bots: { type: 'string' },
         dialect: { type: 'string' },
@@ -159,6 +163,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     kbUrlExtension: values['kb-url-extension'] ?? env.ANSWER_KB_URL_EXTENSION?.trim(),
     kbAppName: values['kb-app-name'] ?? (env.ANSWER_KB_APP_NAME?.trim() || undefined),
     kbAnchors: anchors,
+    kbIndex: values['kb-index'] ?? (env.ANSWER_KB_INDEX?.trim() || undefined),
     watch,
     botsFile: values.bots ?? (env.ANSWER_BOTS || undefined),
     dialect: dialect as StreamDialect | undefined,
@@ -232,6 +237,7 @@ const EMBEDDED_ENV = [
   'ANSWER_KB_URL_EXTENSION',
   'ANSWER_KB_APP_NAME',
   'ANSWER_KB_ANCHORS',
+  'ANSWER_KB_INDEX',
   'ANSWER_KB_WATCH',
   'ANSWER_BOTS',
   'ANSWER_LLM_BASE_URL',
@@ -251,8 +257,8 @@ const EMBEDDED_ENV = [
 export function knowledgeBaseOptions(env: NodeJS.ProcessEnv): Partial<AnswerApiOptions> {
   const picked = Object.fromEntries(EMBEDDED_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
   const o = parseCliOptions([], picked)!;
-  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile } = o;
+  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile } = o;
   const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages } = o;
-  const embedded = { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
+  const embedded = { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
   return Object.fromEntries(Object.entries(embedded).filter(([, v]) => v !== undefined));
 }

@@ -63,6 +63,12 @@ export interface AnswerApiOptions {
    * formed from `kbBaseUrl`, not for URLs written in front-matter.
    */
   kbAnchors?: boolean | 'auto';
+  /**
+   * The folder the on-disk indexes go in, one SQLite file per bot (`<bot>-<hash>.sqlite`, the
+   * hash of its documents folder and settings). Default: `node_modules/.cache/bot-answer/`
+   * under the current folder when it has a `node_modules`, else the user's cache folder.
+   */
+  kbIndex?: string;
   /** Watch the knowledge-base folders and re-index when files change. Default true. */
   watch?: boolean;
   /** Path of a bots config file defining more bots, each with its own folder. */
@@ -143,8 +149,8 @@ export interface RunningAnswerApi {
   keys: string[];
   /** How it answers: quoting the docs, or written by a model (named). */
   answers: { mode: 'extractive' } | { mode: 'written'; model: string };
-  /** The bots it answers for: id, knowledge-base folder and how many documents it holds now. */
-  bots: ReadonlyArray<{ id: string; kb: string; documents: number }>;
+  /** The bots it answers for: id, knowledge-base folder, index file and how many documents it holds now. */
+  bots: ReadonlyArray<{ id: string; kb: string; index: string; documents: number }>;
   /** Every request seen, in order. Callers may empty it (ids keep counting). */
   requests: RecordedRequest[];
   /**

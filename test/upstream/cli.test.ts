@@ -138,6 +138,7 @@ describe('CLI options', () => {
         ANSWER_KB_URL_EXTENSION: '.html',
         ANSWER_KB_APP_NAME: 'Acme Docs',
         ANSWER_KB_ANCHORS: 'off',
+        ANSWER_KB_INDEX: ' /var/cache/answers ',
         ANSWER_KB_WATCH: 'false',
       }),
       {
@@ -158,6 +159,7 @@ describe('CLI options', () => {
         kbUrlExtension: '.html',
         kbAppName: 'Acme Docs',
         kbAnchors: false,
+        kbIndex: '/var/cache/answers',
         watch: false,
         faults: {},
       },
@@ -185,12 +187,13 @@ describe('CLI options', () => {
       splitMultibyte: true,
       status: 500,
     });
-    const kb = parseCliOptions(['--kb-base-url', 'https://b.example.com', '--kb-url-extension', '/', '--kb-app-name', 'B', '--kb-anchors', 'auto', '--no-watch'], {
+    const kb = parseCliOptions(['--kb-base-url', 'https://b.example.com', '--kb-url-extension', '/', '--kb-app-name', 'B', '--kb-anchors', 'auto', '--kb-index', 'idx', '--no-watch'], {
       ANSWER_KB_BASE_URL: 'https://a.example.com',
       ANSWER_KB_ANCHORS: 'off',
+      ANSWER_KB_INDEX: 'elsewhere',
       ANSWER_KB_WATCH: 'true',
     });
-    assert.deepEqual([kb?.kbBaseUrl, kb?.kbUrlExtension, kb?.kbAppName, kb?.kbAnchors, kb?.watch], ['https://b.example.com', '/', 'B', 'auto', false]);
+    assert.deepEqual([kb?.kbBaseUrl, kb?.kbUrlExtension, kb?.kbAppName, kb?.kbAnchors, kb?.kbIndex, kb?.watch], ['https://b.example.com', '/', 'B', 'auto', 'idx', false]);
     assert.equal(parseCliOptions(['--help'], {}), undefined);
   });
 

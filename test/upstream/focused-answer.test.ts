@@ -5,6 +5,7 @@ import { Lexer, type Token } from 'marked';
 import type { AnswerResponse } from '../../src/protocol/types.js';
 import { composeAnswer } from '../../src/upstream/compose/extractive.js';
 import { sentencesOf } from '../../src/upstream/compose/passage-units.js';
+import { linkDefinitions } from '../../src/upstream/folder/clean-markdown.js';
 import type { KbDocument, Passage } from '../../src/upstream/folder/knowledge-base.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
 import { ask, FIXTURES, KEY } from './helpers.js';
@@ -12,7 +13,7 @@ import { ask, FIXTURES, KEY } from './helpers.js';
 const URL = 'https://docs.example.com/guide';
 
 function doc(body: string, index = 0, title = 'Guide'): KbDocument {
-  return { index, path: `${title}.md`, body, anchors: true, source: { title, url: `${URL}/${index}` } };
+  return { index, path: `${title}.md`, body, anchors: true, links: linkDefinitions(body), source: { title, url: `${URL}/${index}` } };
 }
 
 /** A passage of `document` at position `index` of the knowledge base. */
@@ -185,5 +186,12 @@ describe('a focused answer over API docs, through the HTTP API', () => {
     assert.ok(result.answer.length <= 1200, `${result.answer.length}`);
     assert.ok(!result.sources[0]!.snippet!.includes('YAML'));
     assertValidMarkdown(result.answer);
+  });
+
+  it('resolves a reference link whose definition is at the end of the page, served from the on-disk index', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'Can the url of http.request be a string?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.ok(result.answer.includes('[`new URL()`](url.md#new-urlinput-base)'), result.answer);
+    assert.ok(!result.answer.includes('[`new URL()`][]'), result.answer);
   });
 });

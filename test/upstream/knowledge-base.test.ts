@@ -6,8 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
 import { composeAnswer, snippetOf } from '../../src/upstream/compose/extractive.js';
 import { checkUrlSettings, documentUrl } from '../../src/upstream/folder/document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, splitSections, type Passage } from '../../src/upstream/folder/knowledge-base.js';
-import { PassageIndex, scanWords, stem } from '../../src/upstream/retrieval/search.js';
+import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, resolveSettings, splitSections, type Passage } from '../../src/upstream/folder/knowledge-base.js';
+import { KbIndex } from '../../src/upstream/index/kb-index.js';
+import { scanWords, stem } from '../../src/upstream/retrieval/analyzer.js';
+import { Retriever } from '../../src/upstream/retrieval/retriever.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---
@@ -136,9 +138,10 @@ describe('knowledge-base documents', () => {
 
     it('a bots file adds bots with folders relative to it, and bad ones are clear errors', async () => {
       await writeFile(join(dir, 'bots.json'), JSON.stringify({ bots: [{ id: 'docs', kb: 'docs' }] }));
-      const bots = await loadBots(join(dir, 'docs'), join(dir, 'bots.json'), { watch: false });
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'bots.json'), { watch: false, indexFolder: join(dir, 'index') });
       assert.deepEqual([...bots.keys()], ['demo', 'docs']);
-      assert.equal(bots.get('docs')!.knowledgeBase.dir, join(dir, 'docs'));
+      assert.equal(bots.get('docs')!.dir, join(dir, 'docs'));
+      for (const bot of bots.values()) bot.close();
       const bad: Array<[string, RegExp]> = [
         ['{not json', /Cannot read the bots file/],
         ['{"bots": {}}', /expected \{"bots": \[/],
@@ -159,9 +162,10 @@ describe('knowledge-base documents', () => {
       await writeFile(join(dir, 'plain', 'guide', 'setup.mdx'), '# Setup\n\n## Install\n\nRun the installer.\n');
       const entry = { id: 'plain', kb: 'plain', base_url: 'https://docs.example.com/v1', url_extension: '.html', app_name: 'Plain Docs', anchors: false };
       await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [entry] }));
-      const bots = await loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false });
-      const { source, anchors } = bots.get('plain')!.knowledgeBase.documents[0]!;
-      assert.deepEqual([source.url, source.app_name, source.title, anchors], ['https://docs.example.com/v1/guide/setup.html', 'Plain Docs', 'Setup', false]);
+      const bots = await loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false, indexFolder: join(dir, 'index') });
+      const [passage] = bots.get('plain')!.retrieve('How do I run the installer?');
+      assert.deepEqual([passage?.url, passage?.document.source.app_name, passage?.document.source.title, passage?.document.anchors], ['https://docs.example.com/v1/guide/setup.html', 'Plain Docs', 'Setup', false]);
+      for (const bot of bots.values()) bot.close();
       await writeFile(join(dir, 'plain.json'), JSON.stringify({ bots: [{ id: 'plain', kb: 'plain' }] }));
       await assert.rejects(
         loadBots(join(dir, 'docs'), join(dir, 'plain.json'), { watch: false }),
@@ -228,18 +232,32 @@ describe('search', () => {
     assert.deepEqual(chains, ['endtoend']);
   });
 
-  it('has nothing to match in a question of stop words, and survives words that are object keys', async () => {
-    const index = new PassageIndex((await loadKnowledgeBase(FIXTURE_KB)).passages);
-    assert.deepEqual(index.search('What is it that you are?'), []);
-    assert.deepEqual(index.relevant('constructor toString __proto__ hasOwnProperty valueOf'), []);
-  });
+  describe('over the fixture folder, indexed on disk', () => {
+    let folder: string;
+    let index: KbIndex;
+    let retriever: Retriever;
+    before(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'answer-index-'));
+      index = await KbIndex.open({ dir: FIXTURE_KB, settings: resolveSettings(FIXTURE_KB), folder, botId: 'demo' });
+      await index.sync();
+      retriever = new Retriever(index);
+    });
+    after(async () => {
+      index.close();
+      await rm(folder, { recursive: true, force: true });
+    });
 
-  it('finds the passage a question is about, and scores partial matches lower', async () => {
-    const index = new PassageIndex((await loadKnowledgeBase(FIXTURE_KB)).passages);
-    const [best] = index.relevant('How do I book a flight?');
-    assert.deepEqual(best?.passage.headings, ['Booking flights']);
-    assert.equal(best?.coverage, 1);
-    const typo = index.search('How do I book a fllight?').find((hit) => hit.passage === best!.passage);
-    assert.ok(typo && typo.coverage < 1 && typo.coverage > 0.5, 'a typo counts half');
+    it('has nothing to match in a question of stop words, and survives words that are object keys', () => {
+      assert.deepEqual(retriever.search('What is it that you are?'), []);
+      assert.deepEqual(retriever.relevant('constructor toString __proto__ hasOwnProperty valueOf'), []);
+    });
+
+    it('finds the passage a question is about, and scores partial matches lower', () => {
+      const [best] = retriever.relevant('How do I book a flight?');
+      assert.deepEqual(best?.passage.headings, ['Booking flights']);
+      assert.equal(best?.coverage, 1);
+      const typo = retriever.search('How do I book a fllight?').find((hit) => hit.passage.index === best!.passage.index);
+      assert.ok(typo && typo.coverage < 1 && typo.coverage > 0.5, 'a typo counts half');
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { AnswerResponse, Source } from '../../protocol/types.js';
-import { cleanInline, cleanMarkdown, linkDefinitions, type LinkDefinitions } from '../folder/clean-markdown.js';
+import { cleanInline, cleanMarkdown, type LinkDefinitions } from '../folder/clean-markdown.js';
 import type { KbDocument, Passage } from '../folder/knowledge-base.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import { termsOf } from '../retrieval/terms.js';
@@ -62,16 +62,11 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
   return { answer, answer_found: true, sources };
 }
 
-const definitionCache = new WeakMap<KbDocument, LinkDefinitions>();
+const NO_DEFINITIONS: LinkDefinitions = new Map();
 
 /** The document's link reference definitions: a passage's links are often defined at the page's end. */
 function definitionsOf(document: KbDocument): LinkDefinitions {
-  let definitions = definitionCache.get(document);
-  if (!definitions) {
-    definitions = linkDefinitions(document.body);
-    definitionCache.set(document, definitions);
-  }
-  return definitions;
+  return document.links ?? NO_DEFINITIONS;
 }
 
 /** Documents in the order of their best passage; passages of one document together, in page order. */

@@ -3,6 +3,7 @@ import { basename, join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Source } from '../../protocol/types.js';
 import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
+import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
 
@@ -13,9 +14,12 @@ export interface KbDocument {
   /** Path relative to the knowledge-base folder, `/`-separated. */
   path: string;
   source: Omit<Source, 'snippet'> & { url: string; title: string };
-  body: string;
+  /** The whole Markdown body: present when the folder was read whole (`loadKnowledgeBase`), not for documents served from the on-disk index, which keeps passages only. */
+  body?: string;
   /** Whether its passages link to their section (`url#slug`). */
   anchors: boolean;
+  /** Its link reference definitions (`[label]: url`), which pages often keep at their end: a passage's reference links need them. */
+  links?: LinkDefinitions;
 }
 
 /** One section of a document: the text under one heading, up to the next heading. */
@@ -71,49 +75,123 @@ const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.mdx?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A Markdown file of a knowledge-base folder, as listed (before it is read). */
+export interface DocumentFile {
+  /** Absolute path. */
+  file: string;
+  /** Path relative to the folder, `/`-separated. */
+  path: string;
+  /** Why it cannot be looked at (a dangling link, a folder that cannot be read); otherwise its size and times. */
+  error?: string;
+  size?: number;
+  mtimeMs?: number;
+  ctimeMs?: number;
+  ino?: number;
+}
+
+/** One document read from its file: its Source fields, body and sections (each with the URL its sources link to). */
+export interface ReadDocument {
+  source: KbDocument['source'];
+  body: string;
+  anchors: boolean;
+  links: LinkDefinitions;
+  sections: Array<{ headings: string[]; markdown: string; url: string }>;
+}
+
 /**
- * Reads every Markdown (`.md`, `.mdx`) file under `dir` (recursively, sorted by path; hidden
- * folders and `node_modules` left out) and splits them into passages. A file that cannot be
- * read or used is skipped and listed in `skipped`; the folder itself must be readable and hold
- * at least one document.
+ * Lists every Markdown (`.md`, `.mdx`) file under `dir` (recursively, sorted by path; hidden
+ * folders and `node_modules` left out, symbolic links followed) with its size and modification
+ * time, which say whether it changed since it was last read. The folder itself must be
+ * readable and hold at least one such file.
  */
-export async function loadKnowledgeBase(dir: string, settings: KnowledgeBaseSettings = {}): Promise<KnowledgeBase> {
+export async function listKnowledgeBase(dir: string): Promise<DocumentFile[]> {
   let files: Array<{ file: string; error?: string }>;
   try {
-    files = (await listDocumentFiles(dir, new Set([await realpathOf(dir)]))).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    files = await listDocumentFiles(dir, new Set([await realpathOf(dir)]));
   } catch (error) {
     throw new KnowledgeBaseError(`Cannot read the knowledge base folder ${dir}: ${(error as Error).message}`);
   }
   if (files.length === 0) throw new KnowledgeBaseError(`The knowledge base folder ${dir} holds no Markdown (.md, .mdx) documents`);
-  const resolved = { ...settings, appName: settings.appName ?? basename(dir) };
+  const listed = await Promise.all(
+    files.map(async ({ file, error }): Promise<DocumentFile> => {
+      const path = relative(dir, file).split('\\').join('/');
+      if (error) return { file, path, error };
+      try {
+        const info = await stat(file);
+        return { file, path, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
+      } catch (caught) {
+        return { file, path, error: `cannot be read: ${(caught as NodeJS.ErrnoException).code ?? (caught as Error).message}` };
+      }
+    }),
+  );
+  return listed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Reads one listed file into a document: UTF-8 text (a file holding NUL bytes is binary, not
+ * text), optional front-matter, sections. Throws a KnowledgeBaseError saying why it cannot be
+ * used (`skippedFile` turns it into the reason logged); `settings.appName` should already be resolved.
+ */
+export async function readDocumentFile(listed: DocumentFile, settings: KnowledgeBaseSettings): Promise<ReadDocument> {
+  if (listed.error) throw new KnowledgeBaseError(listed.error);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(listed.file);
+  } catch (error) {
+    throw new KnowledgeBaseError(`cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (bytes.includes(0)) throw new KnowledgeBaseError('a binary file, not text');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new KnowledgeBaseError('not valid UTF-8 text');
+  }
+  const { source, body, anchors } = parseDocument(text, listed.path, settings, listed.mtimeMs);
+  const sections = splitSections(body, source.title).map(({ anchor, headings, markdown }) => ({
+    headings,
+    markdown,
+    // A URL that names a fragment already keeps it: it says where the page is to open.
+    url: anchors && anchor && !source.url.includes('#') ? `${source.url}#${anchor}` : source.url,
+  }));
+  return { source, body, anchors, links: linkDefinitions(body), sections };
+}
+
+/** The settings a folder is read with, defaults filled in (the app name is the folder's name). */
+export function resolveSettings(dir: string, settings: KnowledgeBaseSettings = {}): KnowledgeBaseSettings {
+  return { ...settings, appName: settings.appName ?? basename(dir) };
+}
+
+/**
+ * Reads every Markdown (`.md`, `.mdx`) file under `dir` (recursively, sorted by path; hidden
+ * folders and `node_modules` left out) and splits them into passages, all in memory. A file
+ * that cannot be read or used is skipped and listed in `skipped`; the folder itself must be
+ * readable and hold at least one document. The server reads folders into its on-disk index
+ * file by file instead; this whole-folder form serves tests and tools.
+ */
+export async function loadKnowledgeBase(dir: string, settings: KnowledgeBaseSettings = {}): Promise<KnowledgeBase> {
+  const files = await listKnowledgeBase(dir);
+  const resolved = resolveSettings(dir, settings);
   const documents: KbDocument[] = [];
   const passages: Passage[] = [];
   const skipped: SkippedFile[] = [];
-  for (const { file, error } of files) {
-    const path = relative(dir, file).split('\\').join('/');
+  for (const listed of files) {
     try {
-      if (error) throw new KnowledgeBaseError(error);
-      const [bytes, info] = await Promise.all([readFile(file), stat(file)]);
-      let text: string;
-      try {
-        text = UTF8.decode(bytes);
-      } catch {
-        throw new KnowledgeBaseError('not valid UTF-8 text');
-      }
-      const { source, body, anchors } = parseDocument(text, path, resolved, info.mtimeMs);
-      const document: KbDocument = { index: documents.length, path, source, body, anchors };
+      const { source, body, anchors, links, sections } = await readDocumentFile(listed, resolved);
+      const document: KbDocument = { index: documents.length, path: listed.path, source, body, anchors, links };
       documents.push(document);
-      for (const { anchor, ...section } of splitSections(body, source.title)) {
-        // A URL that names a fragment already keeps it: it says where the page is to open.
-        const url = anchors && anchor && !source.url.includes('#') ? `${source.url}#${anchor}` : source.url;
-        passages.push({ index: passages.length, document, ...section, url });
-      }
+      for (const section of sections) passages.push({ index: passages.length, document, ...section });
     } catch (caught) {
-      const reason = (caught as Error).message.replace(`${path}: `, '');
-      skipped.push({ path, reason, ...(caught instanceof NoUrlError ? { noUrl: true } : {}) });
+      skipped.push(skippedFile(listed.path, caught));
     }
   }
   return { dir, documents, passages, skipped };
+}
+
+/** Why a file was skipped, from what reading it threw. */
+export function skippedFile(path: string, caught: unknown): SkippedFile {
+  if (!(caught instanceof KnowledgeBaseError)) throw caught;
+  return { path, reason: caught.message.replace(`${path}: `, ''), ...(caught instanceof NoUrlError ? { noUrl: true } : {}) };
 }
 
 /** A document that has no URL and no base URL to form one from. */

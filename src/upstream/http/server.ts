@@ -35,7 +35,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   if (urlProblem) throw new KnowledgeBaseError(urlProblem);
   const written = writerSettings(options);
   const writer = written && new AnswerWriter(written, log);
-  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, watch: options.watch, log });
+  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, indexFolder: options.kbIndex, watch: options.watch, log });
   const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};
@@ -183,9 +183,10 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
     answers: written ? { mode: 'written', model: written.model } : { mode: 'extractive' },
     bots: [...bots.values()].map((bot) => ({
       id: bot.id,
-      kb: bot.knowledgeBase.dir,
+      kb: bot.dir,
+      index: bot.indexFile,
       get documents() {
-        return bot.knowledgeBase.documents.length;
+        return bot.documents;
       },
     })),
     requests,

@@ -1,20 +1,12 @@
-import { processTerm, scanWords } from './search.js';
+import { analyze } from './analyzer.js';
 
 /**
- * The terms of a text as retrieval matches them (lower case, stop words out, stemmed, compounds
- * joined), in order, repeats kept. The composer uses it to find which sentences, list items and
- * rows of a passage hold the question's terms, so both sides agree on what "the same word" is.
+ * The terms of a text as retrieval matches them (lower case, stop words out, stemmed,
+ * identifiers split into their words and kept whole, compounds joined), in order, repeats
+ * kept. It is the analyzer the index is built with, so the composer, finding which sentences,
+ * list items and rows of a passage hold the question's terms, agrees with retrieval on what
+ * "the same word" is.
  */
 export function termsOf(text: string): string[] {
-  const { words, pairs } = scanWords(text);
-  const terms: string[] = [];
-  for (const word of words) {
-    const term = processTerm(word);
-    if (term) terms.push(term);
-  }
-  for (const { joined } of pairs) {
-    const term = processTerm(joined);
-    if (term) terms.push(term);
-  }
-  return terms;
+  return analyze(text);
 }

@@ -1,12 +1,9 @@
-/**
- * The composer before focused answers (kept verbatim as the reference the bench compares
- * against): each passage quoted from its start, whole Markdown blocks up to 1,200 characters,
- * nothing cleaned.
- */
-import type { AnswerResponse, Source } from '../../src/protocol/types.js';
-import type { Passage } from '../../src/upstream/folder/knowledge-base.js';
-import { plainHeading } from '../../src/upstream/folder/markdown-text.js';
-import { NO_ANSWER_TEXT } from '../../src/upstream/compose/extractive.js';
+import type { AnswerResponse, Source } from '../../../src/protocol/types.js';
+import type { Passage } from '../folder/knowledge-base.js';
+import { plainHeading } from '../folder/markdown-text.js';
+
+/** The whole answer when nothing in the knowledge base is relevant enough. */
+export const NO_ANSWER_TEXT = "I couldn't find an answer to that in the knowledge base.";
 
 /** Longest excerpt quoted from one passage, in characters; it is cut only between Markdown blocks. */
 const MAX_EXCERPT_CHARS = 1200;
@@ -20,7 +17,7 @@ const MAX_SNIPPET_CHARS = 200;
  * `sources` lists each URL once (a document, or a section of it when anchors are on), numbered
  * in the order first cited. `question` is what was asked (the excerpts will focus on what answers it).
  */
-export function composeBaselineAnswer(passages: Passage[], inlineSources: boolean, _question?: string): AnswerResponse {
+export function composeAnswer(passages: Passage[], inlineSources: boolean, _question?: string): AnswerResponse {
   if (passages.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
   const sources: Source[] = [];
   const numbers = new Map<string, number>();

@@ -1,0 +1,48 @@
+/** How documents without a `url` in their front-matter get one. */
+export interface DocumentUrlSettings {
+  /** Address the folder is published at; a document's URL is this plus its path. */
+  baseUrl?: string;
+  /**
+   * What replaces a document's `.md` / `.mdx` extension in its URL: `''` drops it (default, as
+   * Docusaurus, VitePress and MkDocs publish), `'.html'` maps it, `'/'` gives a folder-style URL.
+   */
+  urlExtension?: string;
+}
+
+const INDEX_NAME = /^(?:index|readme)$/i;
+
+/**
+ * The URL a docs site publishes a file at: `baseUrl` plus the file's path, each part
+ * percent-encoded, the extension dropped or mapped, and `index.md` / `README.md` standing for
+ * their folder (`guide/README.md` is `guide/`). Undefined without a base URL.
+ */
+export function documentUrl(path: string, { baseUrl, urlExtension = '' }: DocumentUrlSettings): string | undefined {
+  if (!baseUrl) return undefined;
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const parts = path.split('/');
+  const name = parts.pop()!.replace(/\.mdx?$/i, '');
+  const folder = parts.map(encodeURIComponent).join('/');
+  const relative = INDEX_NAME.test(name) ? (folder ? `${folder}/` : '') : `${folder ? `${folder}/` : ''}${encodeURIComponent(name)}${urlExtension}`;
+  return new URL(relative, base).href;
+}
+
+/** A title from a file name: `getting-started.md` is "getting started"; an index or README takes its folder's name. */
+export function titleFromPath(path: string, rootName: string): string {
+  const parts = path.split('/');
+  let name = parts.pop()!.replace(/\.mdx?$/i, '');
+  if (INDEX_NAME.test(name)) name = parts.pop() ?? rootName;
+  return name.replace(/[-_]+/g, ' ').trim() || name;
+}
+
+/** Checks a base URL and URL extension given as settings; the message names the setting. */
+export function checkUrlSettings(settings: DocumentUrlSettings, names: { baseUrl: string; urlExtension: string }): string | undefined {
+  const { baseUrl } = settings;
+  if (baseUrl !== undefined && !(URL.canParse(baseUrl) && /^https?:$/.test(new URL(baseUrl).protocol))) {
+    return `${names.baseUrl} must be an http(s) URL, not "${baseUrl}"`;
+  }
+  const ext = settings.urlExtension;
+  if (ext !== undefined && ext !== '' && ext !== '/' && !/^\.[\w.-]+$/.test(ext)) {
+    return `${names.urlExtension} must be empty, "/" or an extension such as ".html", not "${ext}"`;
+  }
+  return undefined;
+}

@@ -1,0 +1,73 @@
+import GithubSlugger from 'github-slugger';
+
+/** An ATX heading line: `## Text`, optionally closed by `#`s. */
+export const HEADING = /^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+/** The opening or closing line of a fenced code block. */
+export const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
+// `## Text {#custom-id}`: an explicit id, as Docusaurus, VitePress and MkDocs (attr_list) accept.
+const EXPLICIT_ID = /[ \t]*\{[ \t]*#([\w-]+)[^}]*\}[ \t]*$/;
+
+/** A heading's text as written (without an explicit `{#id}`) and its anchor id, if it gave one. */
+export function headingText(raw: string): { text: string; id?: string } {
+  const match = EXPLICIT_ID.exec(raw);
+  return match ? { text: raw.slice(0, match.index).trim(), id: match[1]! } : { text: raw.trim() };
+}
+
+/** A heading as a reader sees it: inline Markdown and HTML tags removed, link text kept. */
+export function plainHeading(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]*>/g, '')
+    .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/`/g, '')
+    .trim();
+}
+
+/**
+ * Heading anchors the way GitHub, Docusaurus and VitePress make them (github-slugger, over the
+ * heading's plain text): one per page, so a repeated heading gets `-1`, `-2`, ... in order.
+ */
+export class HeadingSlugger {
+  readonly #slugger = new GithubSlugger();
+
+  /** The anchor of the next heading of the page, in document order. */
+  slug(raw: string): string {
+    const { text, id } = headingText(raw);
+    if (id) {
+      // An explicit id is taken as written, and taken: a later heading whose slug is the same gets `-1`.
+      if (!Object.hasOwn(this.#slugger.occurrences, id)) this.#slugger.occurrences[id] = 0;
+      return id;
+    }
+    return this.#slugger.slug(plainHeading(text));
+  }
+}
+
+/**
+ * Calls `text` on every stretch of lines outside fenced code blocks and `code` on each fenced
+ * block (fences included), and joins what they return. Used to rewrite prose without touching code.
+ */
+export function mapOutsideFences(markdown: string, text: (lines: string) => string, code: (lines: string) => string = (lines) => lines): string {
+  const out: string[] = [];
+  let current: string[] = [];
+  let fence: string | undefined;
+  const flush = (inFence: boolean): void => {
+    if (current.length) out.push(inFence ? code(current.join('\n')) : text(current.join('\n')));
+    current = [];
+  };
+  for (const line of markdown.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker && fence === undefined) {
+      flush(false);
+      fence = marker;
+      current.push(line);
+    } else if (marker && fence !== undefined && marker[0] === fence[0] && marker.length >= fence.length) {
+      current.push(line);
+      flush(true);
+      fence = undefined;
+    } else {
+      current.push(line);
+    }
+  }
+  flush(fence !== undefined);
+  return out.join('\n');
+}

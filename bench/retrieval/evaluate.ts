@@ -1,0 +1,104 @@
+import { documentUrl } from '../../src/upstream/folder/document-url.js';
+import { resolveSettings } from '../../src/upstream/folder/knowledge-base.js';
+import { median, percentile } from '../lib/stats.js';
+import type { Engine } from './engines.js';
+import { noiseIn } from './noise.js';
+import type { Question, QuestionSet } from './sets.js';
+
+/** What happened to one question. */
+export interface QuestionOutcome {
+  question: string;
+  split: 'tune' | 'eval';
+  answered: boolean;
+  /** The answer's first source is an expected page. */
+  top1: boolean;
+  /** An expected page is among the pages of the answer's first three sources. */
+  top3: boolean;
+  /** The answer holds the question's key term (undefined: the question names none). */
+  keyTerm?: boolean;
+  /** Kinds of noise the answer quotes. */
+  noise: string[];
+  length: number;
+  ms: number;
+  pages: string[];
+}
+
+/** A set's questions asked of one engine: answerable, off-topic, and follow-ups with and without their conversation. */
+export interface SetOutcome {
+  questions: QuestionOutcome[];
+  offTopic: Array<{ question: string; refused: boolean }>;
+  followUps: Array<{ question: string; split: 'tune' | 'eval'; withContext: boolean; withAnswer: boolean; alone: boolean }>;
+}
+
+/** Asks every question of the set, timing each answer (retrieval and composition). */
+export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
+  const settings = resolveSettings(set.dir, set.settings);
+  const expected = (q: Question): Set<string> =>
+    new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, settings)!));
+  const pageOf = (url: string): string => url.replace(/#.*$/, '');
+  const ask = (q: Question, context?: string): QuestionOutcome => {
+    const started = performance.now();
+    const answer = engine.answer(q.question, context);
+    const ms = performance.now() - started;
+    const pages = [...new Set(answer.sources.slice(0, 3).map((s) => pageOf(s.url ?? '')))];
+    const want = expected(q);
+    return {
+      question: q.question,
+      split: q.split ?? 'tune',
+      answered: answer.answer_found,
+      top1: answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? '')),
+      top3: answer.answer_found && pages.some((page) => want.has(page)),
+      ...(q.keyTerm ? { keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()) } : {}),
+      noise: answer.answer_found ? noiseIn(answer.answer) : [],
+      length: answer.answer_found ? answer.answer.length : 0,
+      ms,
+      pages,
+    };
+  };
+  return {
+    questions: set.questions.map((q) => ask(q)),
+    offTopic: set.offTopic.map((question) => ({ question, refused: !engine.answer(question).answer_found })),
+    followUps: set.followUps.map((f) => {
+      const first = engine.answer(f.first);
+      return {
+        question: f.question,
+        split: f.split ?? 'tune',
+        withContext: ask(f, f.first).top3,
+        withAnswer: ask(f, `${f.first}\n\n${first.answer}`).top3,
+        alone: ask(f).top3,
+      };
+    }),
+  };
+}
+
+/** The figures of one half (or all) of a set's questions. */
+export interface Summary {
+  questions: number;
+  top1: number;
+  top3: number;
+  keyTerms: number;
+  keyTerm: number;
+  refused: number;
+  noisy: number;
+  medianLength: number;
+  p50: number;
+  p95: number;
+}
+
+export function summarise(outcomes: QuestionOutcome[]): Summary {
+  const answered = outcomes.filter((o) => o.answered);
+  const withKey = outcomes.filter((o) => o.keyTerm !== undefined);
+  const times = outcomes.map((o) => o.ms);
+  return {
+    questions: outcomes.length,
+    top1: outcomes.filter((o) => o.top1).length,
+    top3: outcomes.filter((o) => o.top3).length,
+    keyTerms: withKey.length,
+    keyTerm: withKey.filter((o) => o.keyTerm).length,
+    refused: outcomes.length - answered.length,
+    noisy: answered.filter((o) => o.noise.length > 0).length,
+    medianLength: median(answered.map((o) => o.length)),
+    p50: median(times),
+    p95: percentile(times, 95),
+  };
+}

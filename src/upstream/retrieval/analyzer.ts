@@ -1,0 +1,268 @@
+import { stemmer } from 'stemmer';
+import { FENCE, plainHeading } from '../folder/markdown-text.js';
+
+/**
+ * The analyzer: how text becomes the terms the index holds and a question is matched with.
+ * Words are letters and digits of any script; identifiers are split into their words
+ * (`parseMIMEType`: parse, MIME, type; `max_sockets`: max, sockets) and also kept whole;
+ * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
+ * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
+ */
+export const ANALYZER_VERSION = 2;
+
+// Words that say nothing about what is asked; without them "what is the" would match everything.
+export const STOP_WORDS = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below between both but by
+  can cannot could did do does doing done down during each either else etc ever every few for from further get gets getting got
+  had has have having he her here hers herself him himself his how however i if in into is it its itself just know let like
+  many may me might mine more most much must my myself need needs no nor not now of often on once one only or other our ours
+  ourselves out over own please same shall she should so some such tell than that the their theirs them themselves then there
+  these they thing things this those though through to too under until up upon us very want wants was way we were what whats
+  when where which while who whom whose why will with within without would yes yet you your yours yourself yourselves
+  hello hi hey thanks thank ok okay`.split(/\s+/),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const NOT_LETTERS = /[^\p{L}]/u;
+// camelCase and PascalCase boundaries: "parseMIMEType" is parse, MIME, Type; digits stay with their letters (http2).
+const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{N}]+|\p{Lu}+[\p{N}]*|[\p{L}\p{N}]+/gu;
+const HAS_CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+// Most words are plain lower-case ASCII: letters, no camelCase; tested without Unicode classes.
+const LOWER_ASCII = /^[a-z]+$/;
+const MAX_PART = 7;
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+function isHyphen(gap: string): boolean {
+  return gap.length === 1 && (gap === '-' || gap === '\u2010' || gap === '\u2011');
+}
+
+function isSpace(gap: string): boolean {
+  for (let i = 0; i < gap.length; i++) if (gap[i] !== ' ' && gap[i] !== '\t') return false;
+  return gap.length > 0;
+}
+
+/** `_` and `.` inside a name (`max_sockets`, `fs.watch`, `FST_ERR_NOT_FOUND`) join its parts into one identifier. */
+function isNameJoint(gap: string): boolean {
+  return gap === '_' || gap === '.' || gap === '__';
+}
+
+/** What one scan of a text finds; see `scanWords`. */
+export interface ScannedText {
+  /** Words in order, identifiers split into their parts. */
+  words: string[];
+  /** Adjacent words written apart, joined ("roll back": "rollback"), with the two words. */
+  pairs: Array<{ joined: string; parts: [string, string] }>;
+  /** Words of three or more joined by hyphens, joined whole ("end-to-end": "endtoend"). */
+  chains: string[];
+  /** Identifiers of several parts, whole ("parseMIMEType", "max_sockets": "maxsockets"), with their parts. */
+  identifiers: Array<{ joined: string; parts: string[] }>;
+}
+
+/**
+ * The words of a text in one pass, with what they make together:
+ * - `pairs`: adjacent words written apart, joined, so the compound and the split form of a word
+ *   meet whichever way the document and the question write it. Pairs are of letters only,
+ *   apart by spaces or one hyphen, each word of up to 7 letters; a pair apart by spaces whose
+ *   first word is a stop word ("the kettle") or whose second is a single letter is left out.
+ * - `chains`: words of three or more joined by hyphens, joined whole.
+ * - `identifiers`: a camelCase word, or words joined by `_` or `.` with no space, split into its
+ *   parts (which are also `words`) and kept whole.
+ */
+export function scanWords(text: string): ScannedText {
+  const words: string[] = [];
+  const pairs: ScannedText['pairs'] = [];
+  const chains: string[] = [];
+  const identifiers: ScannedText['identifiers'] = [];
+  let previous = '';
+  let previousEnd = -1;
+  let previousIsLetters = false;
+  let chain: string[] = [];
+  let name: string[] = [];
+  const endChain = (): void => {
+    if (chain.length >= 3) chains.push(chain.join(''));
+  };
+  const endName = (): void => {
+    if (name.length > 1) identifiers.push({ joined: name.join(''), parts: name });
+  };
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    const lowerAscii = LOWER_ASCII.test(word);
+    const isLetters = lowerAscii || !NOT_LETTERS.test(word);
+    const gap = previousEnd < 0 ? '' : text.slice(previousEnd, match.index);
+    const hyphen = previousEnd >= 0 && isHyphen(gap);
+    if (previousIsLetters && isLetters && previous.length <= MAX_PART && word.length <= MAX_PART) {
+      const apart = word.length > 1 && isSpace(gap) && !STOP_WORDS.has(previous.toLowerCase());
+      if (apart || hyphen) pairs.push({ joined: previous + word, parts: [previous, word] });
+    }
+    if (hyphen) chain.push(word);
+    else {
+      endChain();
+      chain = [word];
+    }
+    const parts = !lowerAscii && HAS_CAMEL.test(word) ? word.match(CAMEL_PART)! : [word];
+    if (previousEnd >= 0 && isNameJoint(gap)) name.push(...parts);
+    else {
+      endName();
+      name = [...parts];
+    }
+    words.push(...parts);
+    previous = word;
+    previousEnd = match.index + word.length;
+    previousIsLetters = isLetters;
+  }
+  endChain();
+  endName();
+  return { words, pairs, chains, identifiers };
+}
+
+// Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
+const processed = new Map<string, string | null>();
+const MAX_PROCESSED = 500_000;
+
+/** Lower-cases, drops stop words and one-letter words, and stems (Porter), so "booking" and "booked" meet at "book". */
+export function processTerm(term: string): string | null {
+  const known = processed.get(term);
+  if (known !== undefined) return known;
+  const lower = term.toLowerCase();
+  const result = lower.length < 2 || STOP_WORDS.has(lower) ? null : stem(lower);
+  if (processed.size >= MAX_PROCESSED) processed.clear();
+  processed.set(term, result);
+  return result;
+}
+
+/** The Porter stem of a lower-case word; stems need not be words, as the index and the question go through the same function. */
+export function stem(word: string): string {
+  return /\d/.test(word) ? word : stemmer(word);
+}
+
+/** The terms of a text's words (identifier parts included), in order, repeats kept. */
+function wordTerms(scanned: ScannedText, into: string[]): string[] {
+  for (const word of scanned.words) {
+    const term = processTerm(word);
+    if (term) into.push(term);
+  }
+  return into;
+}
+
+/** The terms of what a text joins: compounds written apart, hyphen chains, whole identifiers. */
+function joinedTerms(scanned: ScannedText, into: string[]): string[] {
+  for (const { parts } of scanned.pairs) into.push(joinTerm(parts));
+  for (const chain of scanned.chains) push(into, chain);
+  for (const { parts } of scanned.identifiers) into.push(joinTerm(parts));
+  return into;
+}
+
+/**
+ * The term of words written joined: lower case, the last word stemmed ("roll backs" and
+ * `rollBack` are "rollback", "log in" is "login"). Only the last word is stemmed, as a word of
+ * its own, so joining costs no stemming of the joined string: a folder holds millions of pairs.
+ */
+export function joinTerm(parts: readonly string[]): string {
+  let joined = '';
+  for (let i = 0; i < parts.length - 1; i++) joined += parts[i]!.toLowerCase();
+  const last = parts[parts.length - 1]!;
+  return joined + (processTerm(last) ?? last.toLowerCase());
+}
+
+function push(into: string[], word: string): void {
+  const term = processTerm(word);
+  if (term) into.push(term);
+}
+
+/**
+ * The terms of a text as retrieval matches them: its words' terms, then what it joins
+ * (compounds written apart, hyphen chains, whole identifiers), repeats kept.
+ */
+export function analyze(text: string): string[] {
+  const scanned = scanWords(text);
+  return joinedTerms(scanned, wordTerms(scanned, []));
+}
+
+/** A passage's terms per field, in order: the index holds each field as a column. */
+export interface PassageTerms {
+  title: string[];
+  headings: string[];
+  /** Names written as code in the passage (inline code spans and headings' code). */
+  code: string[];
+  body: string[];
+  /** Compounds, chains and whole identifiers of all the other fields. */
+  joined: string[];
+}
+
+/** The fields of a passage, in the order the index's lengths are kept. */
+export const FIELDS = ['title', 'headings', 'code', 'body', 'joined'] as const;
+export type Field = (typeof FIELDS)[number];
+
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+
+/** A passage's fields, analysed. */
+export function passageTerms(title: string, headings: readonly string[], markdown: string): PassageTerms {
+  const joined: string[] = [];
+  const column = (text: string): string[] => {
+    const scanned = scanWords(text);
+    joinedTerms(scanned, joined);
+    return wordTerms(scanned, []);
+  };
+  const heading = headings.join('\n');
+  const code: string[] = [];
+  for (const source of [heading, proseOf(markdown)]) for (const match of source.matchAll(CODE_SPAN)) code.push(match[2]!);
+  return {
+    title: column(title),
+    headings: column(headings.map(plainHeading).join('\n')),
+    code: wordTerms(scanWords(code.join('\n')), []),
+    body: column(markdown),
+    joined,
+  };
+}
+
+/** The lines of Markdown outside fenced code blocks. */
+function proseOf(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker) {
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fence === undefined) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A question's words as retrieval looks for them. */
+export interface QuestionTerms {
+  /** The question's own terms, each once, in order. */
+  terms: string[];
+  /**
+   * Ways the question's adjacent words may be written joined (as a compound or an identifier:
+   * "parse MIME type" may be `parseMIMEType`), each with the terms it stands for; retrieval keeps
+   * those the knowledge base holds.
+   */
+  joins: Array<{ term: string; covers: string[] }>;
+}
+
+/** Analyses a question: its terms, and the joined forms its adjacent words may take in the documents. */
+export function questionTerms(question: string): QuestionTerms {
+  const scanned = scanWords(question);
+  const terms = [...new Set(wordTerms(scanned, []))];
+  const joins = new Map<string, string[]>();
+  const add = (words: string[]): void => {
+    // Single letters ("do I parse") make no name.
+    if (words.some((word) => word.length < 2)) return;
+    const term = joinTerm(words);
+    const covers = words.map(processTerm).filter((t): t is string => Boolean(t));
+    if (covers.length && !terms.includes(term) && !joins.has(term)) joins.set(term, [...new Set(covers)]);
+  };
+  // Runs of two and three adjacent words, whatever separates them, stop words included
+  // ("get cookies" may be `getCookies`) but not articles ("parse a MIME type" may be
+  // `parseMIMEType`): only those the documents hold are used.
+  const words = scanned.words.filter((word) => !ARTICLES.has(word.toLowerCase()));
+  for (let i = 0; i < words.length; i++) {
+    if (i + 1 < words.length) add(words.slice(i, i + 2));
+    if (i + 2 < words.length) add(words.slice(i, i + 3));
+  }
+  for (const { parts } of scanned.identifiers) if (parts.length > 3) add(parts);
+  return { terms, joins: [...joins].map(([term, covers]) => ({ term, covers })) };
+}

@@ -1,0 +1,328 @@
+import type { Passage } from '../folder/knowledge-base.js';
+import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
+import { analyze, passageTerms, questionTerms, type Field } from './analyzer.js';
+
+/** A passage that matched a question, with how well. */
+export interface SearchHit {
+  passage: Passage;
+  /** Orders the hits: BM25 of the question's terms, their joined forms and (less) the conversation's. */
+  score: number;
+  /** The question's terms this passage matched (itself or through a joined form). */
+  matchedTerms: string[];
+  /** How many of the conversation's words it matched (a follow-up's earlier turns). */
+  contextMatched: number;
+  /**
+   * Share of the question that this passage matched, 0..1: each term weighs its rarity in the
+   * knowledge base (IDF), so missing the rare, telling word of a question counts most; a term
+   * matched only by prefix counts half.
+   */
+  coverage: number;
+  /** How telling the matched terms are, in units of the IDF of a term found in one passage (the most telling a match can be). */
+  strength: number;
+}
+
+/**
+ * How retrieval ranks and when it answers. Every field has a default (`DEFAULT_RETRIEVAL`);
+ * the benchmark turns each idea off in turn to measure what it gains.
+ */
+export interface RetrievalSettings {
+  /** BM25 weight of each field: the title, the heading path and names written as code weigh apart from body text. */
+  weights: ColumnWeights;
+  /** Weight of a joined form of the question's words (a compound, an identifier) against a word of its own. */
+  joinWeight: number;
+  /** Candidates are the passages holding every known word of the question when there are any; else those holding any. */
+  allWordsFirst: boolean;
+  /** The answer quotes at most one passage per page, so its sources are distinct pages. */
+  onePerPage: boolean;
+  /**
+   * A question word the knowledge base lacks counts half when it matches with one typo (a word
+   * of 6 letters or more, not in its first two) or, failing that, begins longer words (`auth`: `authentication`).
+   */
+  prefix: boolean;
+  /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
+  contextWeight: number;
+  /** Most of the conversation's words used: the most telling. */
+  contextTerms: number;
+  /** Passages scored per question. */
+  candidates: number;
+  /** Most passages an answer quotes. */
+  maxPassages: number;
+  /**
+   * The relevance gate. The best passage must match all the question's words (at least
+   * `fullCoverage` of it, by rarity) with `fullStrength`, or two of its words or more covering
+   * `minCoverage` with `minStrength`: one common word matched is not an answer, and neither is
+   * one word of several; a question missing one of its words can still be.
+   */
+  minCoverage: number;
+  minStrength: number;
+  fullCoverage: number;
+  fullStrength: number;
+  /** Passages after the best must score at least this share of its score. */
+  relativeScore: number;
+}
+
+/** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
+export const DEFAULT_RETRIEVAL: RetrievalSettings = {
+  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1 },
+  joinWeight: 0.25,
+  allWordsFirst: true,
+  onePerPage: true,
+  prefix: true,
+  contextWeight: 0.3,
+  contextTerms: 8,
+  candidates: 60,
+  maxPassages: 3,
+  minCoverage: 0.3,
+  minStrength: 1,
+  fullCoverage: 0.55,
+  fullStrength: 0.5,
+  relativeScore: 0.5,
+};
+
+// A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
+const COMMON_SHARE = 0.5;
+const MIN_PREFIX = 4;
+// BM25's term-frequency saturation and length normalisation, the usual values.
+const K1 = 1.2;
+const B = 0.75;
+// The heading path (the title and the section's headings) and the body (its code names, its words and what they join) are scored apart.
+const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings'], ['code', 'body', 'joined']];
+// Marks a conversation word among a passage's matched terms.
+const CONTEXT = '\u0000';
+const TABLES: FullTextTable[] = ['headings', 'body'];
+// Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
+const RARE_MIN = 200;
+const RARE_SHARE = 0.005;
+const MIN_TYPO = 6;
+// Terms sharing a word's first two letters looked at for a typo, the most frequent first.
+const TYPO_CANDIDATES = 5000;
+
+interface Term {
+  term: string;
+  df: number;
+  idf: number;
+  /** The FTS5 query that finds it: the term, or for a term the knowledge base lacks, the words it begins. */
+  query?: string;
+  /** The term as passages hold it (a typo fixed), and whether longer terms it begins match too. */
+  form?: string;
+  prefix?: boolean;
+  /** Credit when matched: 1, or 0.5 by prefix. */
+  credit: number;
+}
+
+/**
+ * Finds the passages that answer a question in a knowledge base's on-disk index: candidates
+ * from SQLite FTS5 (the passages holding all the question's known words, else any), then each
+ * candidate scored per term (BM25 with column weights), so the question's own words, their
+ * joined forms and the conversation's words can weigh differently, and the relevance gate
+ * (how much of the question, weighed by rarity, the best passage covers).
+ */
+export class Retriever {
+  readonly #index: KbIndex;
+  readonly #settings: RetrievalSettings;
+
+  constructor(index: KbIndex, settings: Partial<RetrievalSettings> = {}) {
+    this.#index = index;
+    this.#settings = { ...DEFAULT_RETRIEVAL, ...settings, weights: { ...DEFAULT_RETRIEVAL.weights, ...settings.weights } };
+  }
+
+  /** Every candidate passage for the question, best first (ties by place in the folder, so deterministic). */
+  search(question: string, context?: string): SearchHit[] {
+    return this.#index.read(() => this.#search(question, context));
+  }
+
+  /**
+   * The passages good enough to answer from: the best-scoring one that covers enough of the
+   * question with telling enough terms, then others as telling that cover at least half as
+   * much and score near it (one per page with `onePerPage`). Empty: no answer. `context` (a
+   * follow-up's earlier turns) helps rank, weighing less than the question's words; the gate
+   * looks at the question's words only, so the question decides whether there is an answer.
+   */
+  relevant(question: string, context?: string): SearchHit[] {
+    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = this.#settings;
+    const hits = this.search(question, context);
+    const words = questionTerms(question).terms.length;
+    const answers = (hit: SearchHit): boolean =>
+      (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
+      (hit.matchedTerms.length >= words && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
+    const best = hits.find(answers);
+    if (!best) return [];
+    const pages = new Set([best.passage.document.index]);
+    const chosen = [best];
+    for (const hit of hits) {
+      if (chosen.length >= maxPassages) break;
+      if (hit === best || hit.coverage < best.coverage / 2 || hit.strength < fullStrength || hit.score < best.score * relativeScore) continue;
+      if (onePerPage && pages.has(hit.passage.document.index)) continue;
+      pages.add(hit.passage.document.index);
+      chosen.push(hit);
+    }
+    return chosen;
+  }
+
+  #search(question: string, context: string | undefined): SearchHit[] {
+    const s = this.#settings;
+    const index = this.#index;
+    const count = index.passages;
+    if (count === 0) return [];
+    const idf = (df: number): number => Math.log(1 + (count - df + 0.5) / (df + 0.5));
+    const { terms: words, joins } = questionTerms(question);
+    let terms: Term[] = words.map((term) => {
+      const df = index.documentFrequency(term);
+      // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
+      return { term, df, idf: idf(Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term), form: term } : {}) };
+    });
+    if (terms.length === 0) return [];
+    // Terms in most passages tell nothing apart; scoring them would visit most passages.
+    const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
+    if (telling.length) terms = telling;
+    if (s.prefix) {
+      for (const t of terms) {
+        if (t.df > 0 || t.term.length < MIN_PREFIX) continue;
+        const fixed = t.term.length >= MIN_TYPO ? this.#oneTypoFrom(t.term) : undefined;
+        t.query = fixed ? quote(fixed) : `${quote(t.term)}*`;
+        t.form = fixed ?? t.term;
+        t.prefix = !fixed;
+        t.credit = 0.5;
+      }
+    }
+    const known = terms.filter((t) => t.query);
+    const rarest = idf(1);
+    const joined = joins
+      .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
+      .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
+    const ownTerms = new Set(words);
+    const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
+
+    // Candidates: the passages holding all the words (each word or a joined form covering it)
+    // and those holding any of the telling ones, from the heading paths and from the bodies.
+    const alternatives = (t: Term): string[] => [t.query!, ...joined.filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term))];
+    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term))];
+    if (any.length === 0 && conversation.length === 0) return [];
+    const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
+    const someOf = s.allWordsFirst ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term))] : any;
+    const lists: number[][] = [];
+    const add = (rows: Array<{ id: number }>): void => {
+      if (rows.length) lists.push(rows.map((row) => row.id));
+    };
+    for (const table of TABLES) {
+      if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
+      if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
+      if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
+    }
+    // The best of each list first, in turns, up to the number of candidates scored.
+    const candidates = new Set<number>();
+    for (let rank = 0; candidates.size < s.candidates && lists.some((list) => rank < list.length); rank++) {
+      for (const list of lists) if (rank < list.length && candidates.size < s.candidates) candidates.add(list[rank]!);
+    }
+    if (candidates.size === 0) return [];
+
+    // Each candidate scored in full: BM25 over the heading path and over the body apart (as
+    // BM25F does per field), each normalised by its own average length, per term, so each kind of term weighs what it should: the question's
+    // words, their joined forms, the conversation's words. Only these few passages are analysed again.
+    const passages = index.passagesById([...candidates]);
+    const averages = index.averageLengths();
+    const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
+    // Each part weighs a term by its rarity there, as a search over that part alone would.
+    const partIdf = (form: string): number[] => {
+      const { headings, body } = index.frequencies(form);
+      return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
+    };
+    const scorers: Array<{ matches: (term: string) => boolean; idf: number[]; weight: number; credit: string[]; value: number }> = [
+      ...known.map((t) => ({ matches: matcher(t.form!, t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
+      ...joined.map((j) => ({ matches: matcher(j.term, false), idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
+      ...conversation.map((c) => ({ matches: matcher(c.term, false), idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
+    ];
+    const ranked = passages.map((passage) => {
+      const fields = passageTerms(passage.document.source.title, passage.headings, passage.markdown);
+      const got = new Map<string, number>();
+      let score = 0;
+      for (const scorer of scorers) {
+        let fieldScore = 0;
+        for (const [g, group] of GROUPS.entries()) {
+          let tf = 0;
+          let length = 0;
+          let average = 0;
+          for (const field of group) {
+            const list = fields[field];
+            let n = 0;
+            for (const term of list) if (scorer.matches(term)) n++;
+            tf += s.weights[field] * n;
+            length += list.length;
+            average += averages[field];
+          }
+          if (tf === 0) continue;
+          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / Math.max(1, average)));
+        }
+        if (fieldScore === 0) continue;
+        score += scorer.weight * fieldScore;
+        for (const term of scorer.credit) got.set(term, Math.max(got.get(term) ?? 0, scorer.value));
+      }
+      let weight = 0;
+      for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
+      let fromContext = 0;
+      for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
+      const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+      return {
+        passage,
+        score,
+        matchedTerms: own,
+        contextMatched: got.size - own.length,
+        // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
+        // names little of its own).
+        coverage: total > 0 ? (weight + fromContext) / total : 0,
+        strength: (weight + fromContext) / rarest,
+        place: `${passage.document.path}\u0000${passage.index}`,
+      };
+    });
+    return ranked
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
+      .map(({ place: _place, ...hit }) => hit);
+  }
+
+  /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
+  #oneTypoFrom(term: string): string | undefined {
+    for (const { term: known } of this.#index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES)) {
+      if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return known;
+    }
+    return undefined;
+  }
+
+  /** The conversation's most telling words the question does not have, with their FTS5 queries and IDF. */
+  #contextTerms(context: string, own: Set<string>, count: number): Array<{ term: string; query: string; idf: number }> {
+    const seen = new Set<string>();
+    const found: Array<{ term: string; df: number }> = [];
+    for (const term of analyze(context)) {
+      if (own.has(term) || seen.has(term)) continue;
+      seen.add(term);
+      const df = this.#index.documentFrequency(term);
+      if (df > 0 && df <= count * COMMON_SHARE) found.push({ term, df });
+    }
+    return found
+      .sort((a, b) => a.df - b.df)
+      .slice(0, this.#settings.contextTerms)
+      .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
+  }
+}
+
+function matcher(form: string, prefix: boolean | undefined): (term: string) => boolean {
+  return prefix ? (term) => term.startsWith(form) : (term) => term === form;
+}
+
+/** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */
+function quote(term: string): string {
+  return `"${term}"`;
+}
+
+/** Whether two words are one edit apart: a letter left out, added or changed, or two adjacent letters swapped. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
