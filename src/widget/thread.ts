@@ -42,3 +42,15 @@ export function saveThread(botId: string, turns: Turn[]) {
     // Storage full or blocked: the thread still works, it is just not kept.
   }
 }
+
+/** Whether a thread is kept for this tab's session (read by the loader, which does not parse it). */
+export function savedThread(botId: string): boolean {
+  try {
+    return !!sessionStorage.getItem(key(botId));
+  } catch {
+    return false;
+  }
+}
+
+/** Removes the thread kept for this tab's session, if any. */
+export const forgetThread = (botId: string) => saveThread(botId, []);

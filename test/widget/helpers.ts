@@ -2,6 +2,11 @@ import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/widget/index.js';
 import type { BotAnswer } from '../../src/widget/index.js';
 
+// The element's box and chat in the page from the start, as they are once a visitor has shown intent (or a
+// page called load()): these suites test the chat, and count the requests a question makes. Loading on
+// intent is tested in loader.test.ts.
+await document.createElement('bot-answer').load();
+
 let n = 0;
 /** A bot id unique to this run: the stub picks its behaviour from the part before `:`. */
 export const bot = (scenario: string) => `${scenario}:${Date.now()}-${n++}`;
