@@ -85,19 +85,27 @@ function otherFiles(): Plugin {
           ...options,
           configFile: false,
           logLevel: 'error',
-          build: { ...shared.build, sourcemap: map, emptyOutDir: false, outDir, lib: { entry, formats: [format], name: 'BotAnswer', fileName: () => fileName } },
+          build: {
+            ...shared.build,
+            sourcemap: map,
+            emptyOutDir: false,
+            outDir,
+            lib: { entry, formats: [format], name: 'BotAnswer', fileName: () => fileName },
+            // No Symbol.toStringTag on window.BotAnswer: bytes every page would pay for nothing.
+            rolldownOptions: { ...shared.build.rolldownOptions, output: { generatedCode: { symbols: false } } },
+          },
         });
       const locales = readdirSync(LOCALES_DIR).filter((f) => /^[a-z]{2}(-[A-Za-z]+)?\.ts$/.test(f));
       await Promise.all([
         file(WIDGET + 'classic.ts', 'bot-answer.iife.js', 'iife', { define: { __BOT_ANSWER_VERSION__: JSON.stringify(VERSION) } }),
         file(WIDGET + 'box/index.ts', STAGE_FILES.box, 'es'),
         file(WIDGET + 'chat/index.ts', STAGE_FILES.chat, 'es', { plugins: [dompurifyFromSource()] }),
-        ...locales.map((f) => file(LOCALES_DIR + f, `locales/${f.slice(0, -3)}.js`, 'iife', { build: {} }, false)),
+        ...locales.map((f) => file(LOCALES_DIR + f, `locales/${f.slice(0, -3)}.js`, 'iife', {}, false)),
       ]);
       const size = (name: string) => gzipSync(readFileSync(join(outDir, name)), { level: 9 }).length;
       const [classic, module, box, chat] = ['bot-answer.iife.js', 'bot-answer.js', STAGE_FILES.box, STAGE_FILES.chat].map(size) as number[] as [number, number, number, number];
       const loader = Math.max(classic, module);
-      const kib = (n: number) => `${(n / KiB).toFixed(2)} KiB`;
+      const kib = (n: number) => `${(n / KiB).toFixed(2)} KiB (${n} B)`;
       console.log(
         `\ngzip sizes: loader ${kib(classic)} (dist/bot-answer.iife.js), ${kib(module)} (dist/bot-answer.js); box ${kib(box)}; chat ${kib(chat)}` +
           `\nbefore intent: floating ${kib(loader)} (budget 3 KiB), inline ${kib(loader + box)} (budget 4 KiB); once open: ${kib(loader + box + chat)} (budget 42 KiB)`,

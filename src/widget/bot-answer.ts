@@ -5,15 +5,12 @@ import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
-import { LOADER_STRINGS, type Strings } from './strings.js';
+import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
+import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
 /** The loader's style sheet, made once per page (not when the module is imported: a server has no CSSStyleSheet). */
 const styles: { sheet?: CSSStyleSheet } = {};
-
-/** How long a pointer rests on a control before the chat starts loading (a pointer passing over does not count). */
-const REST_MS = 50;
 
 /**
  * An answer box for any website: asks a bot through the bot-answer proxy and streams its
@@ -23,8 +20,8 @@ const REST_MS = 50;
  * The element is a small loader. It draws what a visitor sees before asking at once: the floating
  * launcher, or the inline box's heading, suggestions and question field (the box is a small file of its
  * own, beside the loader, fetched at once for inline boxes). The chat (the thread, Markdown, sanitising and
- * the requests: a file beside it too) is fetched on intent: a pointer resting on a control, a finger
- * touching one, focus inside, `show()`, `ask()` or `load()`, or a thread kept with `persist`. Properties,
+ * the requests: a file beside it too) is fetched on intent: a pointer on a control, a finger touching
+ * one, focus on one, `show()`, `ask()` or `load()`, or a thread kept with `persist`. Properties,
  * methods and events work from the first moment; methods that need the chat wait for it.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
@@ -149,26 +146,21 @@ export class BotAnswer extends ReactiveElement {
   private _queued?: string;
   /** Whether the last attempt to load the box or the chat failed (the box says so and offers Retry). */
   private _failed = false;
-  /** Timer of a pointer resting on a control. */
-  private _rest?: ReturnType<typeof setTimeout>;
   /** The box's file on its way for an inline box (its first full render waits for it). */
   private _drawing?: Promise<unknown>;
   private readonly _launcher = on(h('button', { part: 'launcher', class: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
   private readonly _config = h('p', { part: 'error' });
   private readonly _retry = on(h('button'), 'click', () => this.load());
-  /** The message that the assistant could not be loaded, with Retry: in the box, or on its own when the box is missing too. */
+  /** The message that the assistant could not be loaded, with Retry: in the box, or in its place when the box is missing too. */
   private readonly _note = h('p', { part: 'error', class: 'note', role: 'alert' }, '', this._retry);
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adopt(root, loaderStyles, styles);
-    // Intent: what comes before a visitor asks. Loading starts then, so the chat is there (or nearly) by the click.
-    const control = (e: Event) => (e.target as Element).closest('button,textarea');
-    on(root, 'focusin', () => this.load());
-    on(root, 'pointerdown', () => this.load());
-    on(root, 'pointerover', (e) => control(e) && (this._rest ??= setTimeout(() => this.load(), REST_MS)));
-    on(root, 'pointerout', () => (clearTimeout(this._rest), (this._rest = undefined)));
+    // Intent: what comes before a visitor asks (a pointer on a control, a finger's touch, focus). Loading starts
+    // then, so the chat is there, or nearly, by the click.
+    for (const type of ['pointerover', 'pointerdown', 'focusin']) on(root, type, (e) => (e.target as Element).closest('button,textarea') && this.load());
   }
 
   /**
@@ -213,11 +205,7 @@ export class BotAnswer extends ReactiveElement {
   /** Stops any running answer and empties the thread (and its saved copy). */
   clear() {
     if (this._chat) this._chat.clear();
-    else {
-      this._queued = undefined;
-      forgetThread(this.botId);
-    }
-    this.requestUpdate();
+    else this.stop(), forgetThread(this.botId);
   }
 
   /** Opens the floating dialog (inline: focuses the question field). */
@@ -241,11 +229,7 @@ export class BotAnswer extends ReactiveElement {
    * false when they could not be loaded (the box then says so and offers Retry; calling again tries again).
    */
   async load(): Promise<boolean> {
-    if (this._chat) return true;
-    if (this._failed) {
-      this._failed = false;
-      this.requestUpdate();
-    }
+    this._failed = false;
     try {
       await Promise.all([this._need('box'), this._need('chat')]);
       await this.updateComplete;
@@ -275,19 +259,21 @@ export class BotAnswer extends ReactiveElement {
 
   override disconnectedCallback() {
     removeEventListener(LOCALE_EVENT, this._onLocale);
-    clearTimeout(this._rest);
     // Leaving the page aborts a running answer (its turn ends as stopped).
     this._chat?.stop();
   }
 
   protected override update() {
     const root = this.shadowRoot!;
-    const lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+    // Its own `lang`, or the nearest ancestor's (the document's, when the element sits in another's shadow root).
+    const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
     // The strings in use: the defaults of the files here, then the translation for the language, then `strings`.
     // Cheap enough for every update, and always current (a translation may have loaded since).
-    const t = { ...LOADER_STRINGS, ...loaded.box?.strings, ...loaded.chat?.strings, ...localeStrings(lang), ...this.strings } as Strings;
+    const t: Strings = { ...defaults, ...localeStrings(lang), ...this.strings };
     const { box, chat } = loaded;
     const inline = this.mode != 'floating';
+    let nodes: Node[] = [this._config];
+    text(this._config, t.config);
     if (this.botId) {
       if (box) this._box ??= new box.Shell(this, root);
       else if (inline && !this._failed)
@@ -301,19 +287,19 @@ export class BotAnswer extends ReactiveElement {
       }
       // A thread kept for this tab's session is shown on load: fetch the chat that shows it.
       if (!this._chat && !this._failed && this.persist && savedThread(this.botId)) this.load();
+      const note = this._failed ? this._note : undefined;
+      // Where the box could not be loaded either, the launcher says so itself (and retries when clicked).
+      text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
+      (this._note.firstChild as Text).data = t.loadFailed + ' ';
+      text(this._retry, t.retry);
+      const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
+      const panel = this._box?.render(t, view, note);
+      nodes = [...(inline ? [] : [this._launcher]), ...(panel ? [panel] : inline && note ? [note] : [])];
     }
-    text(this._config, t.config);
-    text(this._launcher, t.open);
-    text(this._retry, t.retry);
-    (this._note.firstChild as Text).data = t.loadFailed + ' ';
-    const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
-    const note = this._failed ? this._note : undefined;
-    const panel = this.botId && this._box?.render(t, view, note);
-    const nodes = !this.botId ? [this._config] : [...(inline ? [] : [this._launcher]), ...(panel ? [panel] : note ? [note] : [])];
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
-    if (panel) {
-      this._box!.updated();
-      this._chat?.render(this._box!.thread, t, lang);
+    if (this.botId && this._box) {
+      this._box.updated();
+      this._chat?.render(this._box.thread, t, lang);
     }
   }
 }

@@ -5,16 +5,16 @@ export interface PropertyDeclaration {
   /** `Boolean`: present is true; `Number`: the attribute's text as a number. Otherwise the text itself. */
   type?: BooleanConstructor | NumberConstructor;
   /** Reads the attribute's value (null when it is removed) into the property's. */
-  converter?: { fromAttribute(value: string | null): unknown };
+  converter?: (value: string | null) => unknown;
   /** Write the property back to its attribute on every update. */
   reflect?: boolean;
 }
 
-/** Lit's inequality: a change, where NaN equals NaN. */
-const changed = (a: unknown, b: unknown) => a !== b && (a === a || b === b);
-
 /** Attribute name to property name, per class (made when the class is defined, with its accessors). */
-const attributeMaps = new WeakMap<typeof ReactiveElement, Map<string, string>>();
+const attributeMaps = new WeakMap<Function, Map<string, string>>();
+
+/** Whether HTMLElement has the property itself (`lang`): it keeps its own accessor, which reflects by itself. */
+const native = (name: string) => name in HTMLElement.prototype;
 
 /**
  * A small custom-element base with Lit's shape, for the loader, which must not bring Lit: properties declared
@@ -27,44 +27,32 @@ export abstract class ReactiveElement extends HTMLElement {
   /** The element's reactive properties. */
   static properties: Record<string, PropertyDeclaration> = {};
 
-  /** The attributes the element listens to: one per reactive property that has one. */
+  /** The attributes the element listens to, one per reactive property that has one. Read once, when the class is defined: its accessors are made then. */
   static get observedAttributes(): string[] {
-    return [...this._finalize().keys()];
-  }
-
-  /** Makes the accessors of every reactive property (once) and returns the attribute map. */
-  private static _finalize(): Map<string, string> {
     let attributes = attributeMaps.get(this);
     if (!attributes) {
       attributeMaps.set(this, (attributes = new Map()));
       for (const [name, d] of Object.entries(this.properties)) {
         if (d.attribute !== false) attributes.set(d.attribute || name.toLowerCase(), name);
-        // A property HTMLElement already has (`lang`) keeps its own accessor, which reflects by itself.
-        if (!(name in HTMLElement.prototype)) {
+        if (!native(name))
           Object.defineProperty(this.prototype, name, {
             get(this: ReactiveElement) {
-              return this._values.get(name);
+              return this._values[name];
             },
             set(this: ReactiveElement, value: unknown) {
-              const old = this._values.get(name);
-              this._values.set(name, value);
-              if (changed(old, value)) this.requestUpdate(name);
+              const old = this._values[name];
+              this._values[name] = value;
+              if (old !== value) this.requestUpdate();
             },
-            configurable: true,
           });
-        }
       }
     }
-    return attributes;
+    return [...attributes.keys()];
   }
 
-  private _values = new Map<string, unknown>();
+  private _values: Record<string, unknown> = {};
   /** Properties set on the element before it was upgraded, applied when it connects. */
-  private _early?: [string, unknown][];
-  /** Properties changed since the last update. */
-  private _changed = new Set<string>();
-  /** The attribute being written from its property (its change callback must not write the property back). */
-  private _reflecting?: string;
+  private _early: [string, unknown][] = [];
   private _pending?: Promise<boolean>;
 
   constructor() {
@@ -72,7 +60,7 @@ export abstract class ReactiveElement extends HTMLElement {
     // Before the subclass's field initializers, which would otherwise overwrite them.
     for (const name in (this.constructor as typeof ReactiveElement).properties) {
       if (Object.hasOwn(this, name)) {
-        (this._early ??= []).push([name, this[name as keyof this]]);
+        this._early.push([name, this[name as keyof this]]);
         delete this[name as keyof this];
       }
     }
@@ -86,56 +74,49 @@ export abstract class ReactiveElement extends HTMLElement {
     return this._pending ?? Promise.resolve(true);
   }
 
-  /** Schedules an update (at most one per microtask); `name` is a property that changed, if any. */
-  requestUpdate(name?: string) {
-    if (name) this._changed.add(name);
+  /** Schedules an update: at most one per microtask, however many changes come. */
+  requestUpdate() {
     this._pending ??= this._enqueue();
   }
 
   connectedCallback() {
-    if (this._early) for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
+    for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
     this.requestUpdate();
   }
 
   disconnectedCallback() {}
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
-    const name = (this.constructor as typeof ReactiveElement)._finalize().get(attribute)!;
-    if (attribute == this._reflecting) return;
-    if (name in HTMLElement.prototype) return this.requestUpdate(name);
+    const name = attributeMaps.get(this.constructor)!.get(attribute)!;
     const d = (this.constructor as typeof ReactiveElement).properties[name]!;
-    (this as Record<string, unknown>)[name] = d.converter
-      ? d.converter.fromAttribute(value)
-      : d.type == Boolean
-        ? value != null
-        : d.type == Number && value != null
-          ? Number(value)
-          : value;
+    if (native(name)) this.requestUpdate();
+    else
+      (this as Record<string, unknown>)[name] = d.converter
+        ? d.converter(value)
+        : d.type == Boolean
+          ? value != null
+          : d.type == Number && value != null
+            ? +value
+            : value;
   }
 
-  /** Renders the changes (`changed`: the properties set since the last update). */
-  protected abstract update(changed: Set<string>): void;
+  /** Renders the element's current state. */
+  protected abstract update(): void;
 
   private async _enqueue(): Promise<boolean> {
     await null;
+    this._pending = undefined;
     // Not on the page: nothing to render (connecting asks again).
     if (this.isConnected) {
-      const changes = this._changed;
-      this._changed = new Set();
-      const props = (this.constructor as typeof ReactiveElement).properties;
-      for (const name of changes) {
-        const d = props[name]!;
-        if (!d.reflect || name in HTMLElement.prototype) continue;
+      for (const [name, d] of Object.entries((this.constructor as typeof ReactiveElement).properties)) {
+        const value = this._values[name];
         const attribute = d.attribute || name.toLowerCase();
-        const value = this._values.get(name);
-        this._reflecting = attribute;
-        if (value == null || value === false) this.removeAttribute(attribute);
-        else this.setAttribute(attribute, value === true ? '' : String(value));
-        this._reflecting = undefined;
+        const text = value == null || value === false ? null : value === true ? '' : String(value);
+        // Writing the attribute sets the property again, to the same value: no further update.
+        if (d.reflect && !native(name) && this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
       }
-      this._pending = undefined;
-      this.update(changes);
-    } else this._pending = undefined;
+      this.update();
+    }
     return !this._pending;
   }
 }

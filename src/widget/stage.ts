@@ -1,5 +1,5 @@
 import type { BotAnswer } from './bot-answer.js';
-import type { Strings } from './strings.js';
+import { LOADER_STRINGS, type Strings } from './strings.js';
 
 /**
  * The element's files after the loader, each fetched once per page when first needed, and what each
@@ -14,7 +14,7 @@ export interface Stages {
 }
 
 export interface BoxModule {
-  /** The box's default strings, merged by the element under the translation and `strings`. */
+  /** The box's default strings (the element puts the translation and `strings` over them). */
   strings: Partial<Strings>;
   Shell: new (host: BotAnswer, root: ShadowRoot) => Box;
 }
@@ -66,6 +66,8 @@ let loaders: Loaders;
 const pending: { [K in keyof Stages]?: Promise<unknown> } = {};
 /** The files loaded so far (every element on the page shares them). */
 export const loaded: Partial<Stages> = {};
+/** The default strings of the loader and the files loaded so far. */
+export const defaults = { ...LOADER_STRINGS } as Strings;
 
 /** Sets how the files are loaded: bundler-visible `import()`s for the ES module, URLs beside the classic script. */
 export function setLoaders(l: Loaders) {
@@ -75,7 +77,7 @@ export function setLoaders(l: Loaders) {
 /** Loads `stage` once for the page; after a failure, the next call tries again. */
 export function loadStage<K extends keyof Stages>(stage: K): Promise<Stages[K]> {
   return (pending[stage] ??= loaders[stage]().then(
-    (m) => (loaded[stage] = m),
+    (m) => (Object.assign(defaults, m.strings), (loaded[stage] = m)),
     (e) => {
       pending[stage] = undefined;
       throw e;

@@ -9,7 +9,7 @@
 export const LOADER_STRINGS = {
   open: 'Ask',
   config: 'bot-answer: set the bot-id attribute.',
-  loadFailed: 'The assistant could not be loaded. Check your connection and try again.',
+  loadFailed: 'Could not load the assistant. Check your connection.',
   retry: 'Retry',
 };
 

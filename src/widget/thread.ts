@@ -43,14 +43,20 @@ export function saveThread(botId: string, turns: Turn[]) {
   }
 }
 
-/** Whether a thread is kept for this tab's session (read by the loader, which does not parse it). */
-export function savedThread(botId: string): boolean {
+/** The thread kept for this tab's session, unread (the loader only needs to know there is one), or null. */
+export function savedThread(botId: string): string | null {
   try {
-    return !!sessionStorage.getItem(key(botId));
+    return sessionStorage.getItem(key(botId));
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** Removes the thread kept for this tab's session, if any. */
-export const forgetThread = (botId: string) => saveThread(botId, []);
+/** Removes the thread kept for this tab's session (before the chat that would restore it is here). */
+export function forgetThread(botId: string) {
+  try {
+    sessionStorage.removeItem(key(botId));
+  } catch {
+    // Storage blocked: nothing was kept.
+  }
+}

@@ -27,7 +27,7 @@ defineLocale('de', {
   thanks: 'Danke für Ihr Feedback.',
   independent: 'Jede Frage wird für sich beantwortet: Frühere Fragen und Antworten werden nicht berücksichtigt.',
   config: 'bot-answer: Setzen Sie das Attribut bot-id.',
-  loadFailed: 'Der Assistent konnte nicht geladen werden. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  loadFailed: 'Der Assistent konnte nicht geladen werden. Prüfen Sie Ihre Verbindung.',
   error: 'Etwas ist schiefgelaufen. Versuchen Sie es erneut.',
   rate_limited: 'Zu viele Fragen. Versuchen Sie es in {n} Sekunden erneut.',
   unavailable: 'Der Dienst ist nicht verfügbar. Versuchen Sie es später erneut.',

@@ -27,7 +27,7 @@ defineLocale('fr', {
   thanks: 'Merci pour votre avis.',
   independent: 'Chaque question reçoit une réponse indépendante : les questions et réponses précédentes ne sont pas prises en compte.',
   config: 'bot-answer : définissez l’attribut bot-id.',
-  loadFailed: 'L’assistant n’a pas pu être chargé. Vérifiez votre connexion et réessayez.',
+  loadFailed: 'Impossible de charger l’assistant. Vérifiez votre connexion.',
   error: 'Une erreur s’est produite. Réessayez.',
   rate_limited: 'Trop de questions. Réessayez dans {n} secondes.',
   unavailable: 'Le service est indisponible. Réessayez plus tard.',

@@ -27,7 +27,7 @@ defineLocale('pt', {
   thanks: 'Obrigado pela sua opinião.',
   independent: 'Cada pergunta é respondida de forma independente: as perguntas e respostas anteriores não são tidas em conta.',
   config: 'bot-answer: defina o atributo bot-id.',
-  loadFailed: 'Não foi possível carregar o assistente. Verifique a sua ligação e tente novamente.',
+  loadFailed: 'Não foi possível carregar o assistente. Verifique a sua ligação.',
   error: 'Algo correu mal. Tente novamente.',
   rate_limited: 'Demasiadas perguntas. Tente novamente daqui a {n} segundos.',
   unavailable: 'O serviço não está disponível. Tente mais tarde.',
