@@ -77,7 +77,8 @@ export function setLoaders(l: Loaders) {
 /** Loads `stage` once for the page; after a failure, the next call tries again. */
 export function loadStage<K extends keyof Stages>(stage: K): Promise<Stages[K]> {
   return (pending[stage] ??= loaders[stage]().then(
-    (m) => (Object.assign(defaults, m.strings), (loaded[stage] = m)),
+    // Its evaluation was one task; what uses it starts in the next, so neither blocks the page for long.
+    (m) => new Promise((resolve) => setTimeout(() => resolve((Object.assign(defaults, m.strings), (loaded[stage] = m))))),
     (e) => {
       pending[stage] = undefined;
       throw e;

@@ -28,8 +28,8 @@ export class ChatView implements Chat {
   private _t!: Strings;
   /** The language in use, unset before the first render. */
   private _lang?: string;
-  /** Source dates in that language. */
-  private _dateFormat!: Intl.DateTimeFormat;
+  /** Source dates in that language, made on first use: a page's first Intl object costs tens of milliseconds. */
+  private _dateFormat?: Intl.DateTimeFormat;
   private readonly _answers: AnswerController;
   private readonly _views = new WeakMap<Turn, View>();
   /** The thread container listened to (the shell makes a new one when the mode changes). */
@@ -40,6 +40,8 @@ export class ChatView implements Chat {
   constructor(private readonly _host: BotAnswer) {
     this._answers = new AnswerController(_host);
     if (_host.persist && _host.botId) this._turns = loadThread(_host.botId);
+    // The date formatter for sources, in a task of its own after the first render.
+    setTimeout(() => this._dates());
   }
 
   get state() {
@@ -69,7 +71,10 @@ export class ChatView implements Chat {
 
   render(thread: HTMLElement, t: Strings, lang: string) {
     this._t = t;
-    if (lang !== this._lang) this._dateFormat = dateFormat((this._lang = lang));
+    if (lang !== this._lang) {
+      this._lang = lang;
+      this._dateFormat = undefined;
+    }
     if (thread != this._thread) {
       this._thread = thread;
       thread.addEventListener('click', (e) => this._onThreadClick(e));
@@ -119,6 +124,10 @@ export class ChatView implements Chat {
       await change;
       this._saveThread();
     }
+  }
+
+  private _dates() {
+    return (this._dateFormat ??= dateFormat(this._lang ?? ''));
   }
 
   private _scrollToEnd() {
@@ -182,7 +191,7 @@ export class ChatView implements Chat {
         : html`<bdi>${title}</bdi>`
     }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : nothing}${
       name ? html`<bdi>${name}</bdi>` : nothing
-    }${date ? html`<time datetime=${date.toISOString()}>${this._dateFormat.format(date)}</time>` : nothing}</span>${
+    }${date ? html`<time datetime=${date.toISOString()}>${this._dates().format(date)}</time>` : nothing}</span>${
       s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : nothing
     }</li>`;
   }
