@@ -149,7 +149,6 @@ export class BotAnswer extends ReactiveElement {
   /** The box's file on its way for an inline box (its first full render waits for it). */
   private _drawing?: Promise<unknown>;
   private readonly _launcher = on(h('button', { part: 'launcher', class: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
-  private readonly _config = h('p', { part: 'error' });
   private readonly _retry = on(h('button'), 'click', () => this.load());
   /** The message that the assistant could not be loaded, with Retry: in the box, or in its place when the box is missing too. */
   private readonly _note = h('p', { part: 'error', class: 'note', role: 'alert' }, '', this._retry);
@@ -271,15 +270,14 @@ export class BotAnswer extends ReactiveElement {
     // Cheap enough for every update, and always current (a translation may have loaded since).
     const t: Strings = { ...defaults, ...localeStrings(lang), ...this.strings };
     const { box, chat } = loaded;
-    const inline = this.mode != 'floating';
-    let nodes: Node[] = [this._config];
-    text(this._config, t.config);
+    // The box draws the inline panel, and the configuration message when there is no bot id.
+    const boxed = this.mode != 'floating' || !this.botId;
+    if (box) this._box ??= new box.Shell(this, root);
+    else if (boxed && !this._failed)
+      this._drawing ??= this._need('box')
+        .catch(() => ((this._failed = true), this.requestUpdate()))
+        .finally(() => (this._drawing = undefined));
     if (this.botId) {
-      if (box) this._box ??= new box.Shell(this, root);
-      else if (inline && !this._failed)
-        this._drawing ??= this._need('box')
-          .catch(() => ((this._failed = true), this.requestUpdate()))
-          .finally(() => (this._drawing = undefined));
       if (chat && !this._chat) {
         this._chat = chat.attach(this);
         if (this._queued) this._chat.send(this._queued);
@@ -287,19 +285,19 @@ export class BotAnswer extends ReactiveElement {
       }
       // A thread kept for this tab's session is shown on load: fetch the chat that shows it.
       if (!this._chat && !this._failed && this.persist && savedThread(this.botId)) this.load();
-      const note = this._failed ? this._note : undefined;
-      // Where the box could not be loaded either, the launcher says so itself (and retries when clicked).
-      text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
-      (this._note.firstChild as Text).data = t.loadFailed + ' ';
-      text(this._retry, t.retry);
-      const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
-      const panel = this._box?.render(t, view, note);
-      nodes = [...(inline ? [] : [this._launcher]), ...(panel ? [panel] : inline && note ? [note] : [])];
     }
+    const note = this._failed ? this._note : undefined;
+    // Where the box could not be loaded either, the launcher says so itself (and retries when clicked).
+    text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
+    (this._note.firstChild as Text).data = t.loadFailed + ' ';
+    text(this._retry, t.retry);
+    const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
+    const panel = this._box?.render(t, view, note);
+    const nodes = [...(boxed ? [] : [this._launcher]), ...(panel ? [panel] : boxed && note ? [note] : [])];
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
-    if (this.botId && this._box) {
-      this._box.updated();
-      this._chat?.render(this._box.thread, t, lang);
+    if (panel) {
+      this._box!.updated();
+      if (this.botId) this._chat?.render(this._box!.thread, t, lang);
     }
   }
 }

@@ -7,7 +7,7 @@ import { LOADER_STRINGS, type Strings } from './strings.js';
  * this contract uses public names only.
  */
 export interface Stages {
-  /** `bot-answer-box.js`: the box around the thread. Inline boxes need it at once; floating ones on intent. */
+  /** `bot-answer-box.js`: the box around the thread. Inline boxes need it at once (and a box without a bot id, for its message); floating ones on intent. */
   box: BoxModule;
   /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising. Loaded on intent. */
   chat: ChatModule;
@@ -25,7 +25,10 @@ export interface Box {
   readonly thread: HTMLElement;
   /** The question field. */
   readonly input: HTMLTextAreaElement;
-  /** Draws the panel for the element's properties, the strings in use and the chat's view; `note` (the message that loading failed) goes in it. */
+  /**
+   * Draws the panel for the element's properties, the strings in use and the chat's view (`note`, the message
+   * that loading failed, goes in it), or the configuration message while there is no bot id.
+   */
   render(t: Strings, view: ShellView, note?: HTMLElement): HTMLElement;
   /** After the panel is in the page: opens or closes the dialog as `open` says. */
   updated(): void;

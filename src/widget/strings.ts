@@ -8,13 +8,13 @@
  */
 export const LOADER_STRINGS = {
   open: 'Ask',
-  config: 'bot-answer: set the bot-id attribute.',
   loadFailed: 'Could not load the assistant. Check your connection.',
   retry: 'Retry',
 };
 
-/** The box's strings: its heading, suggestions, question field and controls. */
+/** The box's strings: its heading, suggestions, question field and controls, and the configuration message. */
 export const BOX_STRINGS = {
+  config: 'bot-answer: set the bot-id attribute.',
   heading: 'Ask a question',
   placeholder: 'Ask a question…',
   input: 'Your question',

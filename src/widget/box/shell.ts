@@ -32,6 +32,8 @@ export class Shell implements Box {
   input!: HTMLTextAreaElement;
 
   private _panel!: HTMLElement;
+  /** The message shown instead of the box while no bot id is set. */
+  private readonly _config = h('p', { part: 'error' });
   /** The mode the panel was built for. */
   private _mode?: string;
   private _heading!: HTMLElement;
@@ -60,6 +62,10 @@ export class Shell implements Box {
 
   render(t: Strings, view: ShellView, note?: HTMLElement): HTMLElement {
     const host = this._host;
+    if (!host.botId) {
+      text(this._config, t.config);
+      return this._config;
+    }
     if (host.mode != this._mode) this._build();
     text(this._heading, host.heading || t.heading);
     attr(this.thread, 'aria-label', t.thread);
@@ -90,6 +96,7 @@ export class Shell implements Box {
 
   updated() {
     const dialog = this._panel;
+    if (!this._host.botId) return;
     if (dialog instanceof HTMLDialogElement && this._host.open != dialog.open) this._host.open ? dialog.showModal() : dialog.close();
     if (this._refocus) this.input.focus();
     this._refocus = false;
