@@ -211,8 +211,9 @@ export class BotAnswer extends ReactiveElement {
   async show() {
     this.open = true;
     this.load();
-    // The box opens as soon as its file is here, before the chat if that takes longer.
-    await loadStage('box').catch(() => {});
+    // The box opens as soon as its file is here, before the chat if that takes longer; without it, it stays
+    // closed (the launcher says why), rather than opening later by itself.
+    await loadStage('box').catch(() => (this.open = false));
     await this.updateComplete;
     this._box?.input.focus();
   }
