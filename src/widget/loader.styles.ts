@@ -12,7 +12,7 @@ export const loaderStyles =
   ':host{--ac:var(--bot-answer-accent,#0b57d0);--af:var(--bot-answer-accent-fg,#fff);--r:var(--bot-answer-radius,8px);--s:var(--bot-answer-space,8px);display:block;font:var(--bot-answer-font-size,1rem)/1.5 var(--bot-answer-font,system-ui,sans-serif)}' +
   `:host([theme=dark]){${dark}}` +
   `@media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}` +
-  'button{border:1px solid;border-radius:var(--r);padding:2px var(--s);font:inherit;cursor:pointer}' +
+  'button{border:1px solid;border-radius:var(--r);font:inherit;cursor:pointer}' +
   '[part=send],.launcher,.note button{color:var(--af);background:var(--ac);border-color:var(--ac)}' +
   ':focus-visible{outline:2px solid var(--ac);outline-offset:1px}' +
   '.launcher{position:fixed;inset-inline-end:24px;bottom:24px;z-index:var(--bot-answer-z-index,999999);padding:var(--s) calc(var(--s)*2)}';

@@ -10,8 +10,8 @@ export interface PropertyDeclaration {
   reflect?: boolean;
 }
 
-/** Attribute name to property name, per class (made when the class is defined, with its accessors). */
-const attributeMaps = new WeakMap<Function, Map<string, string>>();
+/** Per class, made when it is defined (with its accessors): attribute name to property name, and the reflecting properties with their attribute. */
+const classes = new WeakMap<Function, { attributes: Map<string, string>; reflect: [string, string][] }>();
 
 /** Whether HTMLElement has the property itself (`lang`): it keeps its own accessor, which reflects by itself. */
 const native = (name: string) => name in HTMLElement.prototype;
@@ -29,12 +29,14 @@ export abstract class ReactiveElement extends HTMLElement {
 
   /** The attributes the element listens to, one per reactive property that has one. Read once, when the class is defined: its accessors are made then. */
   static get observedAttributes(): string[] {
-    let attributes = attributeMaps.get(this);
-    if (!attributes) {
-      attributeMaps.set(this, (attributes = new Map()));
+    let c = classes.get(this);
+    if (!c) {
+      classes.set(this, (c = { attributes: new Map(), reflect: [] }));
       for (const [name, d] of Object.entries(this.properties)) {
-        if (d.attribute !== false) attributes.set(d.attribute || name.toLowerCase(), name);
-        if (!native(name))
+        const attribute = d.attribute || name.toLowerCase();
+        if (d.attribute !== false) c.attributes.set(attribute, name);
+        if (!native(name)) {
+          if (d.reflect) c.reflect.push([name, attribute]);
           Object.defineProperty(this.prototype, name, {
             get(this: ReactiveElement) {
               return this._values[name];
@@ -45,9 +47,10 @@ export abstract class ReactiveElement extends HTMLElement {
               if (old !== value) this.requestUpdate();
             },
           });
+        }
       }
     }
-    return [...attributes.keys()];
+    return [...c.attributes.keys()];
   }
 
   private _values: Record<string, unknown> = {};
@@ -59,7 +62,7 @@ export abstract class ReactiveElement extends HTMLElement {
     super();
     // Before the subclass's field initializers, which would otherwise overwrite them.
     for (const name in (this.constructor as typeof ReactiveElement).properties) {
-      if (Object.hasOwn(this, name)) {
+      if (this.hasOwnProperty(name)) {
         this._early.push([name, this[name as keyof this]]);
         delete this[name as keyof this];
       }
@@ -87,7 +90,7 @@ export abstract class ReactiveElement extends HTMLElement {
   disconnectedCallback() {}
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
-    const name = attributeMaps.get(this.constructor)!.get(attribute)!;
+    const name = classes.get(this.constructor)!.attributes.get(attribute)!;
     const d = (this.constructor as typeof ReactiveElement).properties[name]!;
     if (native(name)) this.requestUpdate();
     else
@@ -108,12 +111,11 @@ export abstract class ReactiveElement extends HTMLElement {
     this._pending = undefined;
     // Not on the page: nothing to render (connecting asks again).
     if (this.isConnected) {
-      for (const [name, d] of Object.entries((this.constructor as typeof ReactiveElement).properties)) {
+      for (const [name, attribute] of classes.get(this.constructor)!.reflect) {
         const value = this._values[name];
-        const attribute = d.attribute || name.toLowerCase();
-        const text = value == null || value === false ? null : value === true ? '' : String(value);
+        const text = value == null || value === false ? null : value === true ? '' : '' + value;
         // Writing the attribute sets the property again, to the same value: no further update.
-        if (d.reflect && !native(name) && this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
+        if (this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
       }
       this.update();
     }
