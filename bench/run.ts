@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: size, what a page pays for the element, streaming render, proxy overhead and element
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
- * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
+ * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
  * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache` runs some sections (results in
  * bench/out/results.only.json).
