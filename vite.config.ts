@@ -4,8 +4,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
+import { STAGE_FILES } from './src/widget/stage-url.js';
 
-const LOCALES_DIR = fileURLToPath(new URL('src/widget/locales/', import.meta.url));
+const WIDGET = fileURLToPath(new URL('src/widget/', import.meta.url));
+const LOCALES_DIR = WIDGET + 'locales/';
+const { version: VERSION } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
+const KiB = 1024;
 
 /**
  * Bundles DOMPurify from the TypeScript source its package ships (the same release as its dist files),
@@ -35,92 +39,117 @@ function dompurifyFromSource(): Plugin {
   };
 }
 
-/** Prints the gzip size of the classic-script bundle: the size a site owner's visitors download. */
-function reportGzipSize(): Plugin {
+/**
+ * The ES loader (`bot-answer.js`) keeps its `import('./box/index.js')` and `import('./chat/index.js')` as
+ * dynamic imports of those files beside it (`bot-answer-box.js`, `bot-answer-chat.js`), so apps that bundle
+ * the package split each into a chunk of its own, and a page loading the loader directly fetches them from
+ * the same folder (a CDN's version folder included).
+ */
+function stagesBeside(): Plugin {
   return {
-    name: 'bot-answer:gzip-size',
-    apply: 'build',
-    writeBundle(_options, bundle) {
-      const chunk = bundle['bot-answer.iife.js'];
-      if (chunk?.type !== 'chunk') return;
-      const bytes = gzipSync(chunk.code, { level: 9 }).length;
-      console.log(`\ndist/bot-answer.iife.js: ${(bytes / 1024).toFixed(2)} KiB gzip (budget 40 KiB)`);
+    name: 'bot-answer:stages-beside',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      const stage = /^\.\/(box|chat)\/index\.js$/.exec(id)?.[1] as keyof typeof STAGE_FILES | undefined;
+      if (stage && importer?.endsWith('src/widget/index.ts')) return { id: `./${STAGE_FILES[stage]}`, external: true };
     },
   };
 }
 
 /**
- * Builds each translation in src/widget/locales/ to `<outDir>/locales/<lang>.js`: a small standalone script
- * (no import, no export) that registers its strings, so one file serves both as a classic script beside the
- * IIFE bundle and as an ES module beside the module bundle. Never part of the main bundle.
+ * After the ES loader is written (which may empty the output folder first), builds the rest of the element
+ * beside it: the classic-script loader (`bot-answer.iife.js`), the box and the chat (`bot-answer-box.js`,
+ * `bot-answer-chat.js`: ES modules both loaders import, each self-contained) and each translation (`locales/<lang>.js`: a small standalone script, no import
+ * or export, that registers its strings, so one file serves as a classic script and as an ES module; never
+ * part of a bundle). Then prints the gzip sizes a page pays: the loader before intent, the whole once open.
  */
-function localeScripts(): Plugin {
+function otherFiles(): Plugin {
   let outDir = '';
   let element = false;
+  let sourcemap: boolean | 'inline' | 'hidden' = false;
   return {
-    name: 'bot-answer:locales',
+    name: 'bot-answer:other-files',
     apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
-      // Only beside the element's bundle (the benchmarks build other entries with this config).
+      sourcemap = config.build.sourcemap;
+      // Only beside the element's loader (the benchmarks build other entries with this config).
       const lib = config.build.lib;
       element = !!lib && String(lib.entry).endsWith('src/widget/index.ts');
     },
-    // After the main bundle is written (which may empty the output folder first).
     async closeBundle() {
       if (!element) return;
-      const files = readdirSync(LOCALES_DIR).filter((f) => /^[a-z]{2}(-[A-Za-z]+)?\.ts$/.test(f));
-      await Promise.all(files.map((file) => {
-        const lang = file.slice(0, -3);
-        return build({
+      const file = (entry: string, fileName: string, format: 'es' | 'iife', options: UserConfig = {}, map = sourcemap) =>
+        build({
+          ...shared,
+          ...options,
           configFile: false,
           logLevel: 'error',
           build: {
-            ...sharedBuild,
-            sourcemap: false,
+            ...shared.build,
+            sourcemap: map,
             emptyOutDir: false,
             outDir,
-            lib: { entry: join(LOCALES_DIR, file), formats: ['iife'], name: 'botAnswerLocale', fileName: () => `locales/${lang}.js` },
+            lib: { entry, formats: [format], name: 'BotAnswer', fileName: () => fileName },
+            // No Symbol.toStringTag on window.BotAnswer: bytes every page would pay for nothing.
+            rolldownOptions: { ...shared.build.rolldownOptions, output: { generatedCode: { symbols: false } } },
           },
         });
-      }));
+      const locales = readdirSync(LOCALES_DIR).filter((f) => /^[a-z]{2}(-[A-Za-z]+)?\.ts$/.test(f));
+      await Promise.all([
+        file(WIDGET + 'classic.ts', 'bot-answer.iife.js', 'iife', { define: { __BOT_ANSWER_VERSION__: JSON.stringify(VERSION) } }),
+        file(WIDGET + 'box/index.ts', STAGE_FILES.box, 'es'),
+        file(WIDGET + 'chat/index.ts', STAGE_FILES.chat, 'es', { plugins: [dompurifyFromSource()] }),
+        ...locales.map((f) => file(LOCALES_DIR + f, `locales/${f.slice(0, -3)}.js`, 'iife', {}, false)),
+      ]);
+      const size = (name: string) => gzipSync(readFileSync(join(outDir, name)), { level: 9 }).length;
+      const [classic, module, box, chat] = ['bot-answer.iife.js', 'bot-answer.js', STAGE_FILES.box, STAGE_FILES.chat].map(size) as number[] as [number, number, number, number];
+      const loader = Math.max(classic, module);
+      const kib = (n: number) => `${(n / KiB).toFixed(2)} KiB (${n} B)`;
+      console.log(
+        `\ngzip sizes: loader ${kib(classic)} (dist/bot-answer.iife.js), ${kib(module)} (dist/bot-answer.js); box ${kib(box)}; chat ${kib(chat)}` +
+          `\nbefore intent: floating ${kib(loader)} (budget 3 KiB), inline ${kib(loader + box)} (budget 4 KiB); once open: ${kib(loader + box + chat)} (budget 42 KiB)`,
+      );
     },
   };
 }
 
-/** What the main bundle and the translation scripts share: target and minifier. */
-const sharedBuild: UserConfig['build'] = {
-  // ES2022 (Chrome 94, Safari 15.4, Firefox 93) keeps class fields and optional chaining native: smaller output.
-  target: 'es2022',
-  // Terser's extra passes save a few hundred bytes over the default minifier; the bundle budget is tight.
-  // It also minifies library-mode ES output, which Vite otherwise leaves unminified.
-  minify: 'terser',
-  // Terser is the slow step by design (three passes); the bundler's note that it takes most of the build is noise.
-  rolldownOptions: { checks: { bundlerTimings: false } },
-  terserOptions: {
-    ecma: 2020,
-    compress: { passes: 3 },
-    // ASCII only, other characters as escapes: a page in Shift_JIS or windows-1252 reads a script served without
-    // a charset in its own encoding, which would garble every non-ASCII character of the element's strings.
-    format: { comments: false, ascii_only: true },
-    // The element's private members (`_turns`, `_answer`, ...) get short names. Every other property name in the
-    // bundle is left alone, and terser never picks a name used as a property anywhere in it; marked's own
-    // `_backpedal` rule is kept by name.
-    mangle: { properties: { regex: /^_[a-z]/, reserved: ['_backpedal'] } },
-  },
-};
-
-export default defineConfig({
+/** What every file of the element shares: how TypeScript compiles, the target and the minifier. */
+const shared = {
+  // TypeScript's `useDefineForClassFields: false` (tsconfig.json; tsc and esbuild honour it): a field's
+  // initializer assigns through the class's accessors (the element's reactive properties) rather than
+  // defining an own property over them.
+  oxc: { assumptions: { setPublicClassFields: true }, typescript: { removeClassFieldsWithoutInitializer: true } },
   build: {
-    ...sharedBuild,
-    sourcemap: true,
-    emptyOutDir: true,
-    lib: {
-      entry: 'src/widget/index.ts',
-      name: 'BotAnswer',
-      formats: ['es', 'iife'],
-      fileName: (format) => (format === 'es' ? 'bot-answer.js' : `bot-answer.${format}.js`),
+    // ES2022 (Chrome 94, Safari 15.4, Firefox 93) keeps class fields and optional chaining native: smaller output.
+    target: 'es2022',
+    // Terser's extra passes save a few hundred bytes over the default minifier; the loader's budget is tight.
+    // It also minifies library-mode ES output, which Vite otherwise leaves unminified.
+    minify: 'terser',
+    // Terser is the slow step by design (three passes); the bundler's note that it takes most of the build is noise.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+    terserOptions: {
+      ecma: 2020,
+      compress: { passes: 3 },
+      // ASCII only, other characters as escapes: a page in Shift_JIS or windows-1252 reads a script served without
+      // a charset in its own encoding, which would garble every non-ASCII character of the element's strings.
+      format: { comments: false, ascii_only: true },
+      // The element's private members (`_turns`, `_answer`, ...) get short names. Every other property name in a
+      // file is left alone, and terser never picks a name used as a property anywhere in it; marked's own
+      // `_backpedal` rule is kept by name. Each file is minified on its own, so the loader and the chat stage
+      // meet through public names only (src/widget/stage.ts).
+      mangle: { properties: { regex: /^_[a-z]/, reserved: ['_backpedal'] } },
     },
   },
-  plugins: [dompurifyFromSource(), reportGzipSize(), localeScripts()],
+} satisfies UserConfig;
+
+export default defineConfig({
+  ...shared,
+  build: {
+    ...shared.build,
+    sourcemap: true,
+    emptyOutDir: true,
+    lib: { entry: WIDGET + 'index.ts', formats: ['es'], fileName: () => 'bot-answer.js' },
+  },
+  plugins: [stagesBeside(), otherFiles()],
 });

@@ -43,10 +43,13 @@ const probe = fileURLToPath(new URL('./browser/probe.js', import.meta.url));
  * from a local endpoint, against (a) the same element rendering the same answer from JSON
  * and (b) a naive element that re-renders the whole text per chunk, all in one browser.
  */
-export async function benchRender(report: Report, browser: Browser, bundle: string, naiveBundle: string, options: RenderOptions): Promise<void> {
+export async function benchRender(report: Report, browser: Browser, element: { es: string; box: string; chat: string }, naiveBundle: string, options: RenderOptions): Promise<void> {
   const answer = generateAnswer(options.answerBytes);
   const chunks = splitIntoChunks(answer, options.chunks);
-  const server = await startPageServer({ chunks, sources: ANSWER_SOURCES, intervalMs: options.intervalMs }, { '/bot-answer.js': bundle, '/naive.js': naiveBundle });
+  const server = await startPageServer(
+    { chunks, sources: ANSWER_SOURCES, intervalMs: options.intervalMs },
+    { '/bot-answer.js': element.es, '/bot-answer-box.js': element.box, '/bot-answer-chat.js': element.chat, '/naive.js': naiveBundle },
+  );
   const page = (script: string, tag: string, attrs: string) =>
     `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="${script}"></script></head>` +
     `<body><${tag} id="subject" bot-id="demo" endpoint="/api/answer" ${attrs}></${tag}></body></html>`;
@@ -66,6 +69,8 @@ export async function benchRender(report: Report, browser: Browser, bundle: stri
     const p = await context.newPage();
     try {
       await p.goto(`${server.url}/${variant}`);
+      // The element's chat is loaded before the figures start (it loads on the first sign of intent): they are the answer's.
+      if (variant === 'stream' || variant === 'json') await p.evaluate(`customElements.whenDefined('bot-answer').then(() => document.querySelector('#subject').load())`);
       const cdp = await performanceSession(p);
       const timeoutMs = variant === 'naive' ? 300_000 : 60_000;
       const args = JSON.stringify({ selector: '#subject', message: 'Summarise the policies.', marker: END_MARKER, expected: answer, timeoutMs, countFrames: kind === 'frames' });

@@ -1,9 +1,9 @@
 /**
- * `npm run bench`: size, streaming render, proxy overhead and element start-up, each measured
- * against a baseline in the same run. Prints one table and writes bench/results.json (and the
- * results section of bench/README.md). `--quick` runs small sizes (under a minute) and writes
+ * `npm run bench`: size, what a page pays for the element, streaming render, proxy overhead and element
+ * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
+ * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,render,startup,proxy-json,proxy-streams,proxy-cache,written` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
+import { buildBaseline } from './lib/baseline.js';
 import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
 import { startChild, type ServerChild } from './lib/child.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
@@ -22,6 +23,7 @@ import { benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
+import { benchPageCost } from './page-cost.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 import { benchWritten } from './written.js';
@@ -36,6 +38,7 @@ const wanted = (section: string) => !only || only.includes(section);
 const SETTINGS = quick
   ? {
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
+      pageCost: { samples: 1, rates: [1], warmUp: false },
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
@@ -45,6 +48,7 @@ const SETTINGS = quick
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
+      pageCost: { samples: 5, rates: [1, 4], warmUp: true },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
@@ -73,30 +77,35 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
   process.stderr.write(`bench: ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
 }
 
-const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js') };
-if ((wanted('size') || wanted('startup') || wanted('render')) && (!existsSync(dist.iife) || !existsSync(dist.es))) {
-  console.error('bench: dist/bot-answer.js is missing; run `npm run build` first (npm run bench does).');
+const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js'), box: root('dist/bot-answer-box.js'), chat: root('dist/bot-answer-chat.js') };
+if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost')) && !Object.values(dist).every((f) => existsSync(f))) {
+  console.error('bench: dist/ is missing the element\'s files; run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
 await mkdir(OUT_DIR, { recursive: true });
-// The floor element is built only for the sections that compare with it.
+// The floor element is built only for the sections that compare with it; today's single bundle (the baseline
+// commit's element) for the size and page-cost sections.
 const floor = wanted('size') || wanted('startup') ? await buildFloor() : undefined;
+const single = wanted('size') || wanted('page-cost') ? await buildBaseline() : undefined;
+if (single && 'missing' in single) process.stderr.write(`bench: no single-bundle baseline: ${single.missing}\n`);
+const singleEs = single && 'es' in single ? single.es : undefined;
 
-await section('size', () => benchSize(report, dist, floor!));
+await section('size', () => benchSize(report, dist, floor!, singleEs));
 await section('retrieval', () => benchRetrieval(report));
 await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;
-if (wanted('startup') || wanted('render')) {
+if (wanted('startup') || wanted('render') || wanted('page-cost')) {
   browser = await launchChromium();
   chromiumVersion = browser.version();
 }
 try {
-  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, floor: floor!.iife }, SETTINGS.startupRepeats));
+  await section('page-cost', () => benchPageCost(report, browser!, { dist: root('dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor!.iife }, SETTINGS.startupRepeats));
   await section('render', async () => {
     const naive = await buildNaive();
-    await benchRender(report, browser!, dist.es, naive.es, SETTINGS.render);
+    await benchRender(report, browser!, dist, naive.es, SETTINGS.render);
   });
 } finally {
   await browser?.close();

@@ -59,10 +59,12 @@ const PAGE_FILES: Record<string, string> = {
   '/restyled.css': 'restyled.css',
 };
 
-/** Built bundles, by URL path. */
-const BUNDLES = new Set(['/bot-answer.js', '/bot-answer.js.map', '/bot-answer.iife.js', '/bot-answer.iife.js.map']);
-/** Whether `pathname` is a built file: a bundle or a translation script (`/locales/de.js`). */
-const isBuilt = (pathname: string) => BUNDLES.has(pathname) || /^\/locales\/[a-z]{2}\.js$/.test(pathname);
+/**
+ * Whether `pathname` is a built file: the loaders (`/bot-answer.js`, `/bot-answer.iife.js`), the box and the
+ * chat they fetch beside them (`/bot-answer-box.js`, `/bot-answer-chat.js`), their source maps, or a
+ * translation script (`/locales/de.js`).
+ */
+const isBuilt = (pathname: string) => /^\/(bot-answer(-box|-chat)?\.js|bot-answer\.iife\.js)(\.map)?$|^\/locales\/[a-z]{2}\.js$/.test(pathname);
 
 /** Returns a handler serving the demo page and the bundles, delegating everything else to `options.next`. */
 export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {

@@ -11,6 +11,7 @@ import { startDemoServer, type RunningDemo } from './server.js';
 
 const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
 const WIDGET_ENTRY = fileURLToPath(new URL('../src/widget/index.ts', import.meta.url));
+const WIDGET_BOX = fileURLToPath(new URL('../src/widget/box/index.ts', import.meta.url));
 
 /** Starts the proxy (with the demo's info route) on a free port and sends the page's API calls to it. */
 function demoBackend(): Plugin {
@@ -30,8 +31,10 @@ function demoBackend(): Plugin {
     configureServer(server) {
       server.httpServer?.once('close', () => void backend?.close());
     },
-    // The page loads the element as a site owner does, from /bot-answer.js: here it comes from the sources.
+    // The page loads the element as a site owner does, from /bot-answer.js (and preloads its box): here they
+    // come from the sources.
     resolveId(id) {
+      if (id === '/bot-answer-box.js') return WIDGET_BOX;
       return id === '/bot-answer.js' || id === '/bot-answer.iife.js' ? WIDGET_ENTRY : undefined;
     },
   };

@@ -2,15 +2,15 @@
  * The element's surface as framework typings see it: the properties a template or JSX may set,
  * the attributes whose names differ from their property, and its events.
  */
-import type { LitElement } from 'lit';
 import type { BotAnswer } from '../widget/bot-answer.js';
+import type { ReactiveElement } from '../widget/reactive-element.js';
 import type { BotAnswerEventMap } from '../widget/events.js';
 
 export type { BotAnswer, BotAnswerEventMap };
 
 /** Public properties of `<bot-answer>` a framework may set (every one is also reflected by an attribute but `strings`). */
 export type BotAnswerProperties = {
-  [K in keyof BotAnswer as K extends keyof LitElement | 'state' ? never : BotAnswer[K] extends (...args: never[]) => unknown ? never : K]?: BotAnswer[K];
+  [K in keyof BotAnswer as K extends keyof ReactiveElement | 'state' ? never : BotAnswer[K] extends (...args: never[]) => unknown ? never : K]?: BotAnswer[K];
 } & { lang?: string };
 
 /** Attributes whose names are not their property's (frameworks that set attributes use these). */

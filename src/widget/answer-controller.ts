@@ -1,4 +1,3 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { fetchAnswer, post, type AnswerError, type FeedbackRequest, type RequestOptions } from './answer-client.js';
 import { emit } from './events.js';
 import type { StreamRenderer } from './markdown/stream-renderer.js';
@@ -6,7 +5,9 @@ import type { HistoryMessage } from '../protocol/types.js';
 import type { Turn } from './thread.js';
 
 /** What the controller reads from its element: where and how to ask. */
-export interface AnswerHost extends ReactiveControllerHost, EventTarget, RequestOptions {
+export interface AnswerHost extends EventTarget, RequestOptions {
+  /** Renders the element again (a turn changed). */
+  requestUpdate(): void;
   botId: string;
   endpoint: string;
   inlineSources: boolean;
@@ -19,19 +20,13 @@ export interface AnswerHost extends ReactiveControllerHost, EventTarget, Request
 
 /**
  * The request lifecycle of `<bot-answer>`, one request at a time: sends a turn's question, streams the
- * answer into the turn's renderer, settles the turn's state and fires the events; a new question, `stop()`
- * or the element leaving the page aborts the running request. Also sends the visitor's ratings.
+ * answer into the turn's renderer, settles the turn's state and fires the events; a new question or `stop()`
+ * (which the element calls when it leaves the page) aborts the running request. Also sends the visitor's ratings.
  */
-export class AnswerController implements ReactiveController {
+export class AnswerController {
   private _running?: AbortController;
 
-  constructor(private readonly _host: AnswerHost) {
-    _host.addController(this);
-  }
-
-  hostDisconnected() {
-    this.stop();
-  }
+  constructor(private readonly _host: AnswerHost) {}
 
   /** Aborts the running request, if any (its turn ends as `stopped`). */
   stop() {

@@ -1,27 +1,29 @@
-import { LitElement, html, nothing as _ } from 'lit';
-import type { Source } from '../protocol/types.js';
 import type { HeadersCallback } from './answer-client.js';
-import { AnswerController } from './answer-controller.js';
-import { styles } from './bot-answer.styles.js';
 import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
+import { adopt, h, on, text } from './dom.js';
 import { emit } from './events.js';
+import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
-import { StreamRenderer } from './markdown/stream-renderer.js';
-import { cap, dateFormat, safeUrl, sourceDate } from './source-format.js';
-import { STRINGS, errorMessage, fmt, type Strings } from './strings.js';
-import { HISTORY_TURNS, historyBefore, loadThread, saveThread, type Turn } from './thread.js';
+import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
+import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
+import type { Strings } from './strings.js';
+import { forgetThread, savedThread } from './thread.js';
 
-/** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
-interface View {
-  renderer: StreamRenderer;
-  sourcesOpen?: boolean;
-}
+/** The loader's style sheet, made once per page (not when the module is imported: a server has no CSSStyleSheet). */
+const styles: { sheet?: CSSStyleSheet } = {};
 
 /**
  * An answer box for any website: asks a bot through the bot-answer proxy and streams its
  * Markdown answer, with citations and sources, into a thread. Each question goes with the last
  * few turns of the thread on screen, so a follow-up is read in their light (`history="off"`:
  * each question alone), and the box says what is sent once the thread has a turn.
+ *
+ * The element is a small loader. It draws what a visitor sees before asking at once: the floating
+ * launcher, or the inline box's heading, suggestions and question field (the box is a small file of its
+ * own, beside the loader, fetched at once for inline boxes). The chat (the thread, Markdown, sanitising and
+ * the requests: a file beside it too) is fetched on intent: a pointer on a control, a finger touching
+ * one, focus on one, `show()`, `ask()` or `load()`, or a thread kept with `persist`. Properties,
+ * methods and events work from the first moment; methods that need the chat wait for it.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
  * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
@@ -42,7 +44,7 @@ interface View {
  * @csspart send - The send button.
  * @csspart stop - The stop button, while answering.
  * @csspart status - The polite status line (answering, ready, error).
- * @csspart error - A turn's error message with its Retry button (and the configuration message).
+ * @csspart error - A turn's error message with its Retry button, the configuration message, and the message when the chat could not be loaded.
  * @csspart note - A turn's "no answer found" or "stopped" note.
  * @csspart hint - Once the thread has a turn: what of the conversation is sent with a question.
  * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
@@ -61,9 +63,9 @@ interface View {
  * @cssprop --bot-answer-max-height - Height cap of the inline thread.
  * @cssprop --bot-answer-z-index - Stacking order of the floating launcher.
  */
-export class BotAnswer extends LitElement {
-  static override styles = styles;
-  static override properties = {
+export class BotAnswer extends ReactiveElement {
+  /** The public properties, their attributes and how those read: one list for the loader and the chat. */
+  static override properties: Record<string, PropertyDeclaration> = {
     botId: { attribute: 'bot-id' },
     endpoint: {},
     inlineSources: { attribute: 'inline-sources', converter: trueUnlessFalse },
@@ -84,8 +86,6 @@ export class BotAnswer extends LitElement {
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     history: {},
-    _turns: { state: true },
-    _copied: { state: true },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -118,7 +118,7 @@ export class BotAnswer extends LitElement {
    * Language of the box: picks a loaded translation (`locales/`) and formats dates. Without it, the
    * nearest ancestor's `lang` (usually the document's) is used.
    */
-  override lang!: string;
+  declare lang: string;
   /**
    * Overrides for any of the visible strings (see `STRINGS`), over the translation for `lang`. Attribute:
    * a JSON object, e.g. `strings='{"heading":"Help"}'` (anything else warns in the console and changes nothing).
@@ -143,61 +143,87 @@ export class BotAnswer extends LitElement {
    * `"off"` sends each question alone. Otherwise each question goes with the last few answered
    * turns of the thread on screen (the conversation so far), so the answer can read a follow-up in their light.
    */
-  history = '';
+  history?: string;
 
-  private _turns: Turn[] = [];
-  /** What was just copied, so its button says "Copied": a turn (its answer) or a code block's button. */
-  private _copied: unknown = '';
+  /** The box around the thread, once its file is here. */
+  private _box?: Box;
+  /** The chat, once its file is here. */
+  private _chat?: Chat;
+  /** A question asked before the chat was here: sent when it arrives. */
+  private _queued?: string;
+  /** Whether the last attempt to load the box or the chat failed (the box says so and offers Retry). */
+  private _failed = false;
+  /** The box's file on its way for an inline box (its first full render waits for it). */
+  private _drawing?: Promise<unknown>;
+  private readonly _launcher = on(h('button', { part: 'launcher', class: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
+  private readonly _retry = on(h('button'), 'click', () => this.load());
+  /** The message that the assistant could not be loaded, with Retry: in the box, or in its place when the box is missing too. */
+  private readonly _note = h('p', { part: 'error', class: 'note', role: 'alert' }, '', this._retry);
 
-  /** The strings in use: the defaults, then the translation for the language, then `strings`. */
-  private _strings = STRINGS;
-  /** The language in use (`lang`, or the nearest ancestor's), unset before the first update. */
-  private _lang?: string;
-  /** Source dates in that language. */
-  private _dateFormat!: Intl.DateTimeFormat;
-  private readonly _answers = new AnswerController(this);
-  private readonly _views = new WeakMap<Turn, View>();
-  private _threadRestored = false;
-  /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
-  private _followEnd = true;
-
-  /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
-  get state() {
-    return this._turns.at(-1)?.state ?? 'idle';
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adopt(root, loaderStyles, styles);
+    // Intent: what comes before a visitor asks (a pointer on a control, a finger's touch, focus). Loading starts
+    // then, so the chat is there, or nearly, by the click.
+    for (const type of ['pointerover', 'pointerdown', 'focusin']) on(root, type, (e) => (e.target as Element).closest('button,textarea') && this.load());
   }
 
   /**
-   * Sends `message` as a new question (aborting any running one); works open or closed, in every mode.
+   * Resolves when the element has rendered every change made so far (to false when another update was
+   * requested meanwhile); for an inline box, once its box is drawn (or could not be loaded).
+   */
+  override get updateComplete(): Promise<boolean> {
+    return super.updateComplete.then((done) => (this._drawing ? this._drawing.then(() => this.updateComplete) : done));
+  }
+
+  /** `idle`, or the state of the latest turn: `answering`, `done`, `no-answer`, `stopped`, `error`. */
+  get state(): string {
+    return this._chat?.state ?? (this._queued ? 'answering' : 'idle');
+  }
+
+  /**
+   * Sends `message` as a new question (aborting any running one); works open or closed, in every mode, and
+   * before the chat has loaded (it is sent once it has).
    * Returns false when nothing was sent: a blank message, no `bot-id`, or `bot-answer-submit` cancelled.
    */
   ask(message: string): boolean {
     const q = message.trim();
-    const ok = !!q && !!this.botId && emit(this, 'bot-answer-submit', { message: q });
+    const ok = !!(q && this.botId) && emit(this, 'bot-answer-submit', { message: q });
     if (ok) {
-      const turn: Turn = { q, a: '', sources: [], state: 'answering' };
-      this._turns = [...this._turns, turn];
-      this._answer(turn);
+      if (this._chat) this._chat.send(q);
+      else {
+        this._queued = q;
+        this.load();
+        this.requestUpdate();
+      }
     }
     return ok;
   }
 
   /** Stops the running answer, keeping what arrived (marked as stopped). */
   stop() {
-    this._answers.stop();
+    // A question is queued only while the chat is not here.
+    this._queued = undefined;
+    this._chat?.stop();
+    this.requestUpdate();
   }
 
   /** Stops any running answer and empties the thread (and its saved copy). */
   clear() {
-    this.stop();
-    this._turns = [];
-    this._saveThread();
+    if (this._chat) this._chat.clear();
+    else this.stop(), forgetThread(this.botId);
   }
 
   /** Opens the floating dialog (inline: focuses the question field). */
   async show() {
     this.open = true;
+    this.load();
+    // The box opens as soon as its file is here, before the chat if that takes longer; without it, it stays
+    // closed (the launcher says why), rather than opening later by itself.
+    await loadStage('box').catch(() => (this.open = false));
     await this.updateComplete;
-    this._query('textarea')?.focus();
+    this._box?.input.focus();
   }
 
   /** Closes the floating dialog (which returns focus where it was: the launcher, when it opened it). */
@@ -205,8 +231,31 @@ export class BotAnswer extends LitElement {
     this.open = false;
   }
 
-  /** The first match of `selector` in the shadow root. */
-  private _query = <E extends HTMLElement>(selector: string) => this.renderRoot.querySelector<E>(selector);
+  /**
+   * Loads the box and the chat now, if they are not here yet. The element loads them by itself on the
+   * visitor's first sign of intent; call this to load them earlier. Resolves to true once they are ready,
+   * false when they could not be loaded (the box then says so and offers Retry; calling again tries again).
+   */
+  async load(): Promise<boolean> {
+    this._failed = false;
+    try {
+      await Promise.all([this._need('box'), this._need('chat')]);
+      await this.updateComplete;
+      return true;
+    } catch {
+      this._failed = true;
+      this.requestUpdate();
+      return false;
+    }
+  }
+
+  /** Loads `stage` (once per page) and renders with it. */
+  private async _need(stage: 'box' | 'chat') {
+    if (!loaded[stage]) {
+      await loadStage(stage);
+      this.requestUpdate();
+    }
+  }
 
   /** A translation module loaded after the element rendered: its strings may apply. */
   private _onLocale = () => this.requestUpdate();
@@ -217,210 +266,47 @@ export class BotAnswer extends LitElement {
   }
 
   override disconnectedCallback() {
-    super.disconnectedCallback();
     removeEventListener(LOCALE_EVENT, this._onLocale);
+    // Leaving the page aborts a running answer (its turn ends as stopped).
+    this._chat?.stop();
   }
 
-  /** Asks `turn`'s question (again, for Retry) and keeps the thread saved as it goes. */
-  private _answer(turn: Turn) {
-    const view = this._viewOf(turn);
-    view.sourcesOpen = false;
-    this._followEnd = true;
-    this._saveThread(this._answers.run(turn, view.renderer, this.history == 'off' ? [] : historyBefore(this._turns, turn)));
-  }
-
-  /** The view of `turn`, made on first use: the renderer that owns its answer container. */
-  private _viewOf(turn: Turn): View {
-    let view = this._views.get(turn);
-    if (!view) {
-      const container = document.createElement('div');
-      container.part.add('answer');
-      container.className = 'md';
-      container.dir = 'auto';
-      const renderer = new StreamRenderer(container, {
-        images: this.images,
-        onUpdate: () => this._scrollToEnd(),
-        copyLabel: () => this._strings.copyCode,
-      });
-      renderer.append(turn.a);
-      renderer.finish();
-      this._views.set(turn, (view = { renderer }));
-    }
-    return view;
-  }
-
-  /** Saves the thread (with `persist`), and again once `change` (an answer or a rating arriving) settles. */
-  private async _saveThread(change?: Promise<void>) {
-    if (this.persist) saveThread(this.botId, this._turns);
-    if (change) {
-      await change;
-      this._saveThread();
-    }
-  }
-
-  private _scrollToEnd() {
-    const thread = this._query('.thread');
-    if (thread && this._followEnd) thread.scrollTop = thread.scrollHeight;
-  }
-
-  /** The visible and announced text for a turn's state. */
-  private _stateText(turn: Turn) {
-    const t = this._strings;
-    return turn.err ? errorMessage(t, turn.err.code, turn.err.wait) : t[turn.state == 'no-answer' ? 'noAnswer' : turn.state];
-  }
-
-  override willUpdate() {
-    if (!this._threadRestored && this.persist && this.botId) {
-      this._threadRestored = true;
-      this._turns = loadThread(this.botId);
-    }
-    // Every turn's view exists before render, which only places them.
-    for (const turn of this._turns) this._viewOf(turn);
-    const lang = this.lang || (this.parentElement?.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+  protected override update() {
+    const root = this.shadowRoot!;
+    // Its own `lang`, or the nearest ancestor's (the document's, when the element sits in another's shadow root).
+    const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
+    // The strings in use: the defaults of the files here, then the translation for the language, then `strings`.
     // Cheap enough for every update, and always current (a translation may have loaded since).
-    this._strings = { ...STRINGS, ...localeStrings(lang), ...this.strings };
-    if (lang !== this._lang) this._dateFormat = dateFormat((this._lang = lang));
-  }
-
-  override updated() {
-    const dialog = this._query<HTMLDialogElement>('dialog');
-    if (dialog && this.open != dialog.open) this.open ? dialog.showModal() : dialog.close();
-    this._scrollToEnd();
-    // The renderer's code-block buttons, relabelled for the language in use and the one just used.
-    for (const button of this.renderRoot.querySelectorAll('.cc')) button.textContent = this._strings[button == this._copied ? 'copied' : 'copyCode'];
-  }
-
-  override render() {
-    const t = this._strings;
-    const last = this._turns.at(-1);
-    if (!this.botId) return html`<p part="error">${t.config}</p>`;
-    // Not a <header>: in the floating dialog it would add a second banner landmark to the page.
-    const body = html`<div class="hd"><h2 id="h">${this.heading || t.heading}</h2>${
-      last ? html`<button @click=${this.clear}>${t.startOver}</button>` : _
-    }${
-      this.mode == 'floating' ? html`<button aria-label=${t.close} @click=${this.hide}>&#x2715;</button>` : _
-    }</div><div part="thread" class="thread" role="log" tabindex="0" aria-label=${t.thread} @click=${this._onThreadClick} @scroll=${this._onThreadScroll}>${this._turns.map(
-      (turn, i) => this._renderTurn(turn, i),
-    )}</div>${
-      // Once there is a turn, where a visitor wonders what the next question is read with.
-      last
-        ? html`<p part="hint" class="hint">${this.history == 'off' ? t.independent : fmt(t.followUps, HISTORY_TURNS)}</p>`
-        : this.suggestions.length
-          ? html`<p class="sg">${t.suggestions}</p><ul class="sg">${this.suggestions.map(
-              (q) => html`<li><button part="suggestion" @click=${() => this.ask(q)}>${q}</button>`,
-            )}</ul>`
-          : _
-    }<form @submit=${this._onSubmit}><textarea part="input" rows="2" maxlength="4000" aria-label=${t.input} placeholder=${this.placeholder || t.placeholder} @keydown=${this._onKeydown}></textarea>${
-      this.state == 'answering' ? html`<button type="button" part="stop" @click=${this.stop}>${t.stop}</button>` : _
-    }<button part="send">${t.send}</button></form><p part="status" class="status ${this.state}" role="status">${last ? this._stateText(last) : ''}</p>`;
-    return this.mode == 'floating'
-      ? html`<button part="launcher" class="launcher" aria-haspopup="dialog" @click=${this.show}>${t.open}</button><dialog part="panel" class="panel" aria-labelledby="h" @close=${this.hide}>${body}</dialog>`
-      : html`<section part="panel" class="panel" aria-labelledby="h">${body}</section>`;
-  }
-
-  private _renderTurn(turn: Turn, i: number) {
-    const t = this._strings;
-    const view = this._views.get(turn)!;
-    const st = turn.state;
-    const settled = st != 'answering' && !turn.err;
-    return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.renderer.container}${
-      st == 'answering' || st == 'done'
-        ? _
-        : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(turn)} ${
-            turn.err ? html`<button @click=${() => this._answer(turn)}>${t.retry}</button>` : _
-          }</p>`
-    }${
-      turn.sources.length
-        ? html`<button part="sources-toggle" aria-expanded=${!!view.sourcesOpen} aria-controls="s${i}" @click=${() => (
-            (view.sourcesOpen = !view.sourcesOpen), this.requestUpdate()
-          )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!view.sourcesOpen}>${turn.sources.map((s, j) =>
-            this._renderSource(turn, s, j),
-          )}</ol>`
-        : _
-    }${settled ? this._renderActions(turn) : _}</article>`;
-  }
-
-  /** Copy, the thumbs, and with `feedback` on, the proxy's acknowledgement and the thumbs-down comment field. */
-  private _renderActions(turn: Turn) {
-    const t = this._strings;
-    return html`<div class="acts"><button @click=${() => this._copy(turn.a, turn)}>${this._copied == turn ? t.copied : t.copy}</button>${(
-      ['up', 'down'] as const
-    ).map(
-      (value) =>
-        html`<button aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() => this._saveThread(this._answers.rate(turn, value))}>${
-          value == 'up' ? '👍' : '👎'
-        }</button>`,
-    )}${turn.rated ? html`<span class="note" role="status">${t.thanks}</span>` : _}${
-      turn.rated == 'rating' && turn.fb == 'down'
-        ? html`<form class="acts" @submit=${(e: SubmitEvent) => this._onComment(e, turn)}><input part="comment" maxlength="1000" aria-label=${t.comment} placeholder=${t.comment}><button>${t.send}</button></form>`
-        : _
-    }</div>`;
-  }
-
-  private _renderSource(turn: Turn, s: Source, j: number) {
-    const href = safeUrl(s.url);
-    const title = cap(s.title, 300) || cap(s.url, 300) || j + 1;
-    const name = cap(s.author?.name, 100);
-    const date = sourceDate(s.modified_time);
-    return html`<li part="source" tabindex="-1">${
-      href
-        ? html`<a href=${href} target="_blank" rel="noopener noreferrer" @click=${() =>
-            emit(this, 'bot-answer-source-click', { source: s, index: j, question: turn.q })}><bdi>${title}</bdi></a>`
-        : html`<bdi>${title}</bdi>`
-    }<span class="meta">${s.app_name ? html`<bdi>${cap(s.app_name, 100)}</bdi>` : _}${
-      name ? html`<bdi>${name}</bdi>` : _
-    }${date ? html`<time datetime=${date.toISOString()}>${this._dateFormat.format(date)}</time>` : _}</span>${
-      s.snippet ? html`<p dir="auto">${cap(s.snippet, 500)}</p>` : _
-    }</li>`;
-  }
-
-  private _onSubmit(e: Event) {
-    e.preventDefault();
-    const input = this._query<HTMLTextAreaElement>('textarea')!;
-    // A cancelled submit keeps the text.
-    if (this.ask(input.value)) input.value = '';
-  }
-
-  private _onKeydown(e: KeyboardEvent) {
-    if (e.key == 'Enter' && !e.shiftKey && !e.isComposing) this._onSubmit(e);
-  }
-
-  /** A thumbs-down comment: sent with the rating again; the field keeps the text until the proxy took it. */
-  private _onComment(e: SubmitEvent, turn: Turn) {
-    e.preventDefault();
-    const comment = (e.target as HTMLFormElement).querySelector('input')!.value.trim();
-    if (comment) this._saveThread(this._answers.rate(turn, 'down', comment));
-  }
-
-  private _onThreadScroll() {
-    const thread = this._query('.thread')!;
-    this._followEnd = thread.scrollHeight - thread.scrollTop - thread.clientHeight < 40;
-  }
-
-  /** Citation links (sanitised HTML, never edited) and code blocks' copy buttons (the renderer's), by delegation. */
-  private _onThreadClick(e: Event) {
-    const target = e.target as Element;
-    const link = target.closest?.<HTMLElement>('.md a.citation');
-    const copy = target.closest?.('.md .cc');
-    // The button is first in its `pre`, before the `code`.
-    if (copy) this._copy(copy.nextSibling!.textContent!, copy);
-    if (link) {
-      e.preventDefault();
-      const i = [...this.renderRoot.querySelectorAll('article')].indexOf(link.closest('article')!);
-      this._views.get(this._turns[i])!.sourcesOpen = true;
-      this.requestUpdate();
-      // Focusing scrolls the entry into view.
-      this.updateComplete.then(() => (this._query(`#s${i}`)?.children[+link.dataset.citation! - 1] as HTMLElement | undefined)?.focus());
+    const t: Strings = { ...defaults, ...localeStrings(lang), ...this.strings };
+    const { box, chat } = loaded;
+    // The box draws the inline panel, and the configuration message when there is no bot id.
+    const boxed = this.mode != 'floating' || !this.botId;
+    if (box) this._box ??= new box.Shell(this, root);
+    else if (boxed && !this._failed)
+      this._drawing ??= this._need('box')
+        .catch(() => ((this._failed = true), this.requestUpdate()))
+        .finally(() => (this._drawing = undefined));
+    if (this.botId) {
+      if (chat && !this._chat) {
+        this._chat = chat.attach(this);
+        if (this._queued) this._chat.send(this._queued);
+        this._queued = undefined;
+      }
+      // A thread kept for this tab's session is shown on load: fetch the chat that shows it.
+      if (!this._chat && !this._failed && this.persist && savedThread(this.botId)) this.load();
     }
-  }
-
-  private async _copy(text: string, key: unknown) {
-    try {
-      await navigator.clipboard.writeText(text);
-      this._copied = key;
-      setTimeout(() => this._copied == key && (this._copied = ''), 2000);
-    } catch {
-      // Clipboard refused (permissions, insecure context): nothing to announce.
+    const note = this._failed ? this._note : undefined;
+    // Where the box could not be loaded either, the launcher says so itself (and retries when clicked).
+    text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
+    (this._note.firstChild as Text).data = t.loadFailed + ' ';
+    text(this._retry, t.retry);
+    const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
+    const panel = this._box?.render(t, view, note);
+    const nodes = [...(boxed ? [] : [this._launcher]), ...(panel ? [panel] : boxed && note ? [note] : [])];
+    if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
+    if (panel) {
+      this._box!.updated();
+      if (this.botId) this._chat?.render(this._box!.thread, t, lang);
     }
   }
 }

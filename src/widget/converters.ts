@@ -1,10 +1,10 @@
-/** How `<bot-answer>` reads its attributes into properties (Lit attribute converters). */
+/** How `<bot-answer>` reads its attributes into properties (attribute converters, in Lit's function form). */
 
 /** `"false"` is false, anything else (absent included) true. */
-export const trueUnlessFalse = { fromAttribute: (v: string | null) => v != 'false' };
+export const trueUnlessFalse = (v: string | null) => v != 'false';
 
 /** Present and not `"false"`. */
-export const presentAndNotFalse = { fromAttribute: (v: string | null) => v != null && v != 'false' };
+export const presentAndNotFalse = (v: string | null) => v != null && v != 'false';
 
 /** `v` parsed as JSON, or undefined when it is not JSON. */
 function parseJson(v: string | null): unknown {
@@ -16,19 +16,15 @@ function parseJson(v: string | null): unknown {
 }
 
 /** A JSON array of strings, or strings separated by `|`. */
-export const stringList = {
-  fromAttribute(v: string | null): string[] {
-    const a = parseJson(v);
-    return (Array.isArray(a) ? a : (v ?? '').split('|')).filter((s) => typeof s == 'string' && s.trim()).map((s) => s.trim());
-  },
-};
+export function stringList(v: string | null): string[] {
+  const a = parseJson(v);
+  return (Array.isArray(a) ? a : (v ?? '').split('|')).filter((s) => typeof s == 'string' && s.trim()).map((s) => s.trim());
+}
 
 /** A JSON object; anything else warns in the console and gives `{}` (so every default stays). */
-export const jsonObject = {
-  fromAttribute(v: string | null): object {
-    const o = parseJson(v);
-    if (o?.constructor == Object) return o!;
-    if (v) console.warn('bot-answer: not a JSON object:', v);
-    return {};
-  },
-};
+export function jsonObject(v: string | null): object {
+  const o = parseJson(v);
+  if (o?.constructor == Object) return o!;
+  if (v) console.warn('bot-answer: not a JSON object:', v);
+  return {};
+}

@@ -1,13 +1,12 @@
 import { BotAnswer } from './bot-answer.js';
+import { register } from './register.js';
 
 export { BotAnswer };
 export type { Strings } from './strings.js';
 export type * from './events.js';
 
-// Guarded so a second copy of the bundle, or a server-side render without custom elements, does not throw.
-if (typeof customElements !== 'undefined' && !customElements.get('bot-answer')) {
-  customElements.define('bot-answer', BotAnswer);
-}
+// Static specifiers: bundlers split the box and the chat into chunks of their own, fetched when needed.
+register({ box: () => import('./box/index.js'), chat: () => import('./chat/index.js') });
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,23 +2,38 @@
  * Every visible or announced text of `<bot-answer>`, in English. Override any subset through
  * the element's `strings` attribute (JSON) or property, or load a translation (`locales/`);
  * `{n}` in a string is replaced by a number. Error messages are keyed by the error code they explain.
+ *
+ * In three tables, by the file that shows them: the loader's (every page), the box's (the inline box and the
+ * floating dialog around the thread) and the chat's (the thread). {@link STRINGS} is all three.
  */
-export const STRINGS = {
+export const LOADER_STRINGS = {
+  open: 'Ask',
+  loadFailed: 'Could not load the assistant. Check your connection.',
+  retry: 'Retry',
+};
+
+/** The box's strings: its heading, suggestions, question field and controls, and the configuration message. */
+export const BOX_STRINGS = {
+  config: 'bot-answer: set the bot-id attribute.',
   heading: 'Ask a question',
   placeholder: 'Ask a question…',
   input: 'Your question',
   send: 'Send',
   stop: 'Stop',
-  open: 'Ask',
   close: 'Close',
   startOver: 'Start over',
   suggestions: 'Try asking',
   thread: 'Conversation',
   answering: 'Answering…',
+  independent: 'Each question is answered on its own.',
+  followUps: 'Your last {n} questions and answers in this thread are sent with each new question.',
+};
+
+/** The chat stage's strings: states, sources, actions and error messages of the thread. */
+export const CHAT_STRINGS = {
   done: 'Answer ready',
   noAnswer: 'No answer found. Try rephrasing.',
   stopped: 'Stopped',
-  retry: 'Retry',
   sources: 'Sources ({n})',
   copy: 'Copy answer',
   copyCode: 'Copy code',
@@ -27,9 +42,6 @@ export const STRINGS = {
   unhelpful: 'Not helpful',
   comment: 'What was missing? (optional)',
   thanks: 'Thanks for your feedback.',
-  independent: 'Each question is answered on its own.',
-  followUps: 'Your last {n} questions and answers in this thread are sent with each new question.',
-  config: 'bot-answer: set the bot-id attribute.',
   error: 'Something went wrong. Try again.',
   rate_limited: 'Too many questions. Try again in {n} seconds.',
   unavailable: 'The service is unavailable. Try again later.',
@@ -42,7 +54,10 @@ export const STRINGS = {
 };
 
 /** The keys of {@link STRINGS}. */
-export type Strings = typeof STRINGS;
+export type Strings = typeof LOADER_STRINGS & typeof BOX_STRINGS & typeof CHAT_STRINGS;
+
+/** Every string with its English default. */
+export const STRINGS: Strings = /* @__PURE__ */ Object.assign({}, LOADER_STRINGS, BOX_STRINGS, CHAT_STRINGS);
 
 /** Which error codes each message explains (codes not listed use `error`). */
 const CODES: Partial<Record<keyof Strings, string>> = {

@@ -43,6 +43,24 @@ export function saveThread(botId: string, turns: Turn[]) {
   }
 }
 
+/** The thread kept for this tab's session, unread (the loader only needs to know there is one), or null. */
+export function savedThread(botId: string): string | null {
+  try {
+    return sessionStorage.getItem(key(botId));
+  } catch {
+    return null;
+  }
+}
+
+/** Removes the thread kept for this tab's session (before the chat that would restore it is here). */
+export function forgetThread(botId: string) {
+  try {
+    sessionStorage.removeItem(key(botId));
+  } catch {
+    // Storage blocked: nothing was kept.
+  }
+}
+
 /** Earlier turns sent with a question (the conversation so far), at most. */
 export const HISTORY_TURNS = 3;
 

@@ -28,11 +28,13 @@ const scripts = new Map<string, Script | ((body: { stream?: boolean }) => Script
 let upstream: HostileUpstream;
 let proxy: RunningProxy;
 let browser: Browser;
-let bundle: string;
+/** The element's built files, by URL path. */
+const files = new Map<string, string>();
 const pageTexts: string[] = [];
 
 before(async () => {
-  bundle = readFileSync(join(bundleDir(), 'bot-answer.iife.js'), 'utf8');
+  // The loader, and the box and the chat it fetches from beside itself.
+  for (const file of ['bot-answer.iife.js', 'bot-answer-box.js', 'bot-answer-chat.js']) files.set(`/${file}`, readFileSync(join(bundleDir(), file), 'utf8'));
   upstream = await startHostileUpstream({ key: KEY, script: (body) => {
       const found = scripts.get((body as { message?: string })?.message ?? '');
       if (typeof found === 'function') return found(body as { stream?: boolean });
@@ -48,7 +50,7 @@ before(async () => {
     compose: (handler) => async (request, context) => {
       const url = new URL(request.url);
       if (request.method === 'GET' && url.pathname === '/') return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy-report-only': CSP } });
-      if (request.method === 'GET' && url.pathname === '/bot-answer.iife.js') return new Response(bundle, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      if (request.method === 'GET' && files.has(url.pathname)) return new Response(files.get(url.pathname), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
       if (request.method === 'POST' && url.pathname === '/direct') {
         // A compromised or buggy proxy: the project's own protocol carrying raw hostile sources, so the element's own checks are tested alone.
         const { message } = (await request.json()) as { message: string };

@@ -68,7 +68,7 @@ before(async () => {
       return res.end(LOCALES_PAGE);
     }
     const file = url.pathname.slice(1);
-    if (file == 'bot-answer.iife.js' || file == 'bot-answer.js' || /^locales\/[a-z]{2}\.js$/.test(file)) {
+    if (/^bot-answer(-box|-chat|\.iife)?\.js$|^locales\/[a-z]{2}\.js$/.test(file)) {
       // No charset, as many servers send scripts.
       res.writeHead(200, { 'content-type': 'text/javascript' });
       return res.end(await readFile(join(bundle.dir, file)));
@@ -122,8 +122,9 @@ const PLACEHOLDERS = `(async () => {
 })()`;
 
 describe('translations', { timeout: SUITE_TIMEOUT_MS }, () => {
-  test('each language is a small ASCII script of its own, and no translation is in the main bundles', async () => {
-    const main = (await readFile(join(bundle.dir, 'bot-answer.iife.js'), 'latin1')) + (await readFile(join(bundle.dir, 'bot-answer.js'), 'latin1'));
+  test('each language is a small ASCII script of its own, and no translation is in the element\'s files', async () => {
+    const element = ['bot-answer.iife.js', 'bot-answer.js', 'bot-answer-box.js', 'bot-answer-chat.js'];
+    const main = (await Promise.all(element.map((f) => readFile(join(bundle.dir, f), 'latin1')))).join('');
     for (const lang of ['de', 'fr', 'es', 'pt', 'ja', 'zh']) {
       const script = await readFile(join(bundle.dir, 'locales', `${lang}.js`), 'latin1');
       assert.ok(script.length < 4000, `${lang}.js is ${script.length} bytes`);
@@ -133,7 +134,7 @@ describe('translations', { timeout: SUITE_TIMEOUT_MS }, () => {
       const noAnswer = /noAnswer:("[^"]+")/.exec(script)![1]!;
       assert.ok(!main.includes(heading) && !main.includes(noAnswer), `${lang} strings in the main bundle`);
     }
-    assert.ok(main.includes('"Ask a question"'), 'the English strings are in the main bundle');
+    assert.ok(main.includes('"Ask a question"'), 'the English strings are in the element\'s files');
   });
 
   test('loaded as a classic script or an ES module, or after the box rendered, a translation applies by lang', async () => {
@@ -162,7 +163,7 @@ describe('translations', { timeout: SUITE_TIMEOUT_MS }, () => {
 describe('the bundles on pages not in UTF-8', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('the built bundles are ASCII only', async () => {
     const files = (await readdir(bundle.dir, { recursive: true })).filter((f) => f.endsWith('.js'));
-    assert.ok(files.includes('bot-answer.js') && files.includes('bot-answer.iife.js'), files.join());
+    for (const file of ['bot-answer.js', 'bot-answer.iife.js', 'bot-answer-box.js', 'bot-answer-chat.js']) assert.ok(files.includes(file), files.join());
     for (const file of files) {
       const bytes = await readFile(join(bundle.dir, file));
       const at = bytes.findIndex((b) => b > 0x7f);

@@ -326,6 +326,8 @@ describe('failures a visitor can meet', { timeout: SUITE_TIMEOUT_MS }, () => {
     const demo = await open(server);
     const widget = demo.widget('inline-widget');
 
+    // The visitor is in the box (its chat has loaded) when the proxy goes down.
+    assert.equal(await demo.page.evaluate<boolean>(`document.getElementById('inline-widget').load()`), true);
     await server.close();
     await widget.input.fill(QUESTION);
     await widget.input.press('Enter');

@@ -39,10 +39,10 @@ interface Manifest {
   modules: Array<{ path: string; declarations?: Declaration[]; exports?: Array<{ kind: string; name: string; declaration: { name: string } }> }>;
 }
 
-/** What the test reads of the element class: Lit's reactive property options (filled in by `observedAttributes`). */
+/** What the test reads of the element class: its reactive properties, declared as Lit declares them. */
 interface ElementClass {
   observedAttributes: string[];
-  elementProperties: Map<PropertyKey, { attribute?: boolean | string; state?: boolean }>;
+  properties: Record<string, { attribute?: boolean | string; state?: boolean }>;
 }
 
 /** The names the public contract promises (they may never go missing). */
@@ -94,11 +94,10 @@ test('every attribute and public property of the element is in the manifest, doc
   // Through the package's exports (its Node entry), as a variable: type-checking must not need a build.
   const entry: string = 'bot-answer';
   const { BotAnswer } = (await import(entry)) as { BotAnswer: ElementClass };
-  void BotAnswer.observedAttributes;
   const attributes: string[] = [];
   const properties: string[] = [];
-  for (const [name, options] of BotAnswer.elementProperties) {
-    if (typeof name !== 'string' || options.state || name.startsWith('_')) continue;
+  for (const [name, options] of Object.entries(BotAnswer.properties)) {
+    if (options.state || name.startsWith('_')) continue;
     properties.push(name);
     if (options.attribute !== false) attributes.push(typeof options.attribute === 'string' ? options.attribute : name.toLowerCase());
   }
@@ -115,7 +114,7 @@ test('every public method and getter of the element is in the manifest, document
   const source = readFileSync(join(WIDGET, 'bot-answer.ts'), 'utf8');
   const classBody = source.slice(source.search(/^export class /m));
   // A public member is declared at the class's indentation without private/protected/static/override.
-  const methods = matches(classBody, /^ {2}(?:async )?([a-z]\w*)\s*\(/gm);
+  const methods = matches(classBody, /^ {2}(?:async )?([a-z]\w*)\s*\(/gm).filter((name) => name != 'constructor');
   const getters = matches(classBody, /^ {2}get ([a-z]\w*)\s*\(/gm);
   for (const name of CONTRACT.methods) assert.ok(methods.includes(name), `contract method ${name} found in the source`);
   assertDocumented('methods', unique(methods), (element.members ?? []).filter((m) => m.kind === 'method'));
@@ -137,9 +136,10 @@ test('every part in the templates is in the manifest, documented', () => {
   const literal = matches(sources, /\bpart="([^"]+)"/g);
   // `part=${cond ? 'a' : 'b'}`: each quoted name in the expression.
   const dynamic = matches(sources, /\bpart=\$\{([^}]*)\}/g).flatMap((expr) => matches(expr, /'([a-z-]+)'/g));
-  // Parts given to elements made in code: `el.part.add('answer')`.
+  // Parts given to elements made in code: `el.part.add('answer')`, and `h('button', { part: 'launcher' })`.
   const added = matches(sources, /\.part\.add\(([^)]*)\)/g).flatMap((args) => matches(args, /'([a-z-]+)'/g));
-  const parts = unique([...literal, ...dynamic, ...added].flatMap((p) => p.split(/\s+/)).filter(Boolean));
+  const attributed = matches(sources, /\bpart: '([^']+)'/g);
+  const parts = unique([...literal, ...dynamic, ...added, ...attributed].flatMap((p) => p.split(/\s+/)).filter(Boolean));
   for (const name of CONTRACT.parts) assert.ok(parts.includes(name), `contract part ${name} found in the templates`);
   assertDocumented('parts', parts, element.cssParts);
 });

@@ -20,11 +20,12 @@ test('importing bot-answer in Node (no DOM) neither throws nor needs a global', 
   const { status, stdout, stderr } = runNode(`
     const before = typeof HTMLElement;
     const { BotAnswer } = await import('bot-answer');
-    console.log(JSON.stringify({ before, cls: typeof BotAnswer, defined: globalThis.customElements?.get('bot-answer') === BotAnswer }));
+    console.log(JSON.stringify({ before, cls: typeof BotAnswer, defined: globalThis.customElements?.get('bot-answer') === BotAnswer, after: typeof HTMLElement }));
   `);
   assert.equal(status, 0, stderr);
-  // There was no DOM; the element class exists and is registered in Lit's server-side registry.
-  assert.deepEqual(JSON.parse(stdout), { before: 'undefined', cls: 'function', defined: true });
+  // There was no DOM; the element class exists and is registered in Lit's server-side registry, and code
+  // that looks for a DOM by HTMLElement still finds none.
+  assert.deepEqual(JSON.parse(stdout), { before: 'undefined', cls: 'function', defined: true, after: 'undefined' });
 });
 
 test('the node condition comes before import in the exports map, so Node never gets the browser bundle', () => {
@@ -38,7 +39,7 @@ test('the node condition comes before import in the exports map, so Node never g
   // Conditions are matched in order; a browser (or a bundler building for one) never matches `node`.
   assert.deepEqual(Object.keys(entry), ['types', 'node', 'import']);
   const resolved = runNode(`console.log(import.meta.resolve('bot-answer'))`);
-  assert.match(resolved.stdout.trim(), /\/dist\/ssr\/widget\/index\.js$/);
+  assert.match(resolved.stdout.trim(), /\/dist\/ssr\/widget\/server\.js$/);
 });
 
 test('importing it a second time does not throw: the definition is guarded', () => {

@@ -3,7 +3,7 @@ import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { BotAnswer } from '../../src/widget/index.js';
 import { $, $$, bot, count, make, record, scripted, settled } from './helpers.js';
 // @ts-expect-error plain JS test fixture
-import { ANSWER } from './stub-endpoint.mjs';
+import { ANSWER, SOURCES } from './stub-endpoint.mjs';
 
 const EVENTS = ['bot-answer-submit', 'bot-answer-start', 'bot-answer-done', 'bot-answer-error'];
 
@@ -302,7 +302,7 @@ describe('<bot-answer>', () => {
     expect(s3.textContent).to.contain('No link');
     a.addEventListener('click', (e) => e.preventDefault());
     a.click();
-    expect(clicks[0].detail).to.deep.equal({ source: (el as any)._turns[0].sources[0], index: 0, question: 'Q' });
+    expect(clicks[0].detail).to.deep.equal({ source: SOURCES[0], index: 0, question: 'Q' });
     await accessible(el);
   });
 

@@ -28,6 +28,7 @@ defineLocale('de', {
   independent: 'Jede Frage wird für sich beantwortet: Frühere Fragen und Antworten werden nicht berücksichtigt.',
   followUps: 'Ihre letzten {n} Fragen und Antworten in diesem Verlauf werden mit jeder neuen Frage mitgesendet.',
   config: 'bot-answer: Setzen Sie das Attribut bot-id.',
+  loadFailed: 'Der Assistent konnte nicht geladen werden. Prüfen Sie Ihre Verbindung.',
   error: 'Etwas ist schiefgelaufen. Versuchen Sie es erneut.',
   rate_limited: 'Zu viele Fragen. Versuchen Sie es in {n} Sekunden erneut.',
   unavailable: 'Der Dienst ist nicht verfügbar. Versuchen Sie es später erneut.',

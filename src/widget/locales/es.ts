@@ -28,6 +28,7 @@ defineLocale('es', {
   independent: 'Cada pregunta se responde por separado: no se tienen en cuenta las preguntas ni las respuestas anteriores.',
   followUps: 'Sus últimas {n} preguntas y respuestas de esta conversación se envían con cada nueva pregunta.',
   config: 'bot-answer: defina el atributo bot-id.',
+  loadFailed: 'No se pudo cargar el asistente. Compruebe su conexión.',
   error: 'Algo salió mal. Inténtelo de nuevo.',
   rate_limited: 'Demasiadas preguntas. Inténtelo de nuevo en {n} segundos.',
   unavailable: 'El servicio no está disponible. Inténtelo más tarde.',

@@ -28,6 +28,7 @@ defineLocale('fr', {
   independent: 'Chaque question reçoit une réponse indépendante : les questions et réponses précédentes ne sont pas prises en compte.',
   followUps: 'Vos {n} dernières questions et réponses de cette conversation sont envoyées avec chaque nouvelle question.',
   config: 'bot-answer : définissez l’attribut bot-id.',
+  loadFailed: 'Impossible de charger l’assistant. Vérifiez votre connexion.',
   error: 'Une erreur s’est produite. Réessayez.',
   rate_limited: 'Trop de questions. Réessayez dans {n} secondes.',
   unavailable: 'Le service est indisponible. Réessayez plus tard.',

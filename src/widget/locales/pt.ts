@@ -28,6 +28,7 @@ defineLocale('pt', {
   independent: 'Cada pergunta é respondida de forma independente: as perguntas e respostas anteriores não são tidas em conta.',
   followUps: 'As suas últimas {n} perguntas e respostas desta conversa são enviadas com cada nova pergunta.',
   config: 'bot-answer: defina o atributo bot-id.',
+  loadFailed: 'Não foi possível carregar o assistente. Verifique a sua ligação.',
   error: 'Algo correu mal. Tente novamente.',
   rate_limited: 'Demasiadas perguntas. Tente novamente daqui a {n} segundos.',
   unavailable: 'O serviço não está disponível. Tente mais tarde.',

@@ -28,6 +28,7 @@ defineLocale('zh', {
   independent: '每个问题都会单独回答，不会考虑之前的问题和回答。',
   followUps: '每次提问都会附带此对话中最近 {n} 轮的问题和回答。',
   config: 'bot-answer：请设置 bot-id 属性。',
+  loadFailed: '无法加载助手。请检查网络连接。',
   error: '出了点问题。请重试。',
   rate_limited: '提问过于频繁。请在 {n} 秒后重试。',
   unavailable: '服务暂不可用。请稍后再试。',

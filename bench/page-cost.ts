@@ -1,0 +1,390 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { performanceSession, readMetrics } from './lib/browser.js';
+import type { Report } from './lib/report.js';
+import { max, median } from './lib/stats.js';
+
+/** Settings of the page-cost benchmark. */
+export interface PageCostOptions {
+  /** Fresh pages per row, kind of sample and CPU rate (rounds alternate the rows). */
+  samples: number;
+  /** CPU slowdowns to run at (1 is none). */
+  rates: number[];
+  /** A first round per rate whose figures are dropped (caches, JIT, the machine's first run). */
+  warmUp: boolean;
+}
+
+/** Where the element's files come from: the current build, and today's single bundle (the baseline). */
+export interface PageCostFiles {
+  /** `dist/`: the loaders, the box and the chat. */
+  dist: string;
+  /** The single bundle (`bot-answer.js` of the baseline commit), or why there is none. */
+  baseline: string | { missing: string };
+}
+
+/** One widget on the article page. */
+interface Row {
+  id: string;
+  label: string;
+  /** Markup in the page's head (its scripts) and body (the element). */
+  head: string;
+  body: string;
+  /** In the page: the element that shows the widget is there (its launcher, or its box's question field). */
+  visible: string;
+  /** In the page, for widgets with a launcher: the launcher, and whether the question field has focus. */
+  launcher?: string;
+  focused?: string;
+  /** In the page, for bot-answer: resolves once its chat is loaded (so every byte of an open widget is counted). */
+  opened?: string;
+}
+
+const KiB = 1024;
+/** How long a pointer rests on the launcher before pressing it, for the head start: a deliberate move to a button, then a click. */
+const HOVER_MS = 250;
+/** Quiet time after the load event before the figures of a page load are read. */
+const SETTLE_MS = 1000;
+
+const BOT = (mode: 'floating' | 'inline') => `<bot-answer bot-id="demo" endpoint="/api/answer" mode="${mode}" heading="Ask the docs" suggestions="How do I get started?|What does it cost?"></bot-answer>`;
+const LAUNCHER = `document.querySelector('bot-answer')?.shadowRoot?.querySelector('[part=launcher]')`;
+const FIELD = `document.querySelector('bot-answer')?.shadowRoot?.querySelector('[part=input]')`;
+const FOCUSED = `document.activeElement?.shadowRoot?.activeElement?.localName == 'textarea'`;
+const OPENED = `document.querySelector('bot-answer').load()`;
+
+/** An article of about 6 KB of HTML: headings, paragraphs, a list and a table, no other script. */
+function article(): string {
+  const paragraph = (i: number) =>
+    `<p>Section ${i} explains how the product handles accounts, billing and deployment. Teams read it before they ask support, ` +
+    `and most answers are here: the limits of each plan, how keys rotate, what happens when a payment fails, and where the logs go.</p>`;
+  const sections = Array.from({ length: 8 }, (_, i) => `<h2>Part ${i + 1}</h2>${paragraph(i * 2)}${paragraph(i * 2 + 1)}`).join('');
+  return `<h1>Getting started</h1><ul><li>Install</li><li>Configure</li><li>Deploy</li></ul>${sections}<table><tr><th>Plan</th><th>Limit</th></tr><tr><td>Free</td><td>100</td></tr></table>`;
+}
+
+/** The rows: the page alone, the loader (module and classic script, floating and inline), today's single bundle, two peers. */
+function rows(baseline: boolean): Row[] {
+  const bot = (id: string, label: string, script: string, mode: 'floating' | 'inline'): Row => ({
+    id,
+    label,
+    head: script,
+    body: BOT(mode),
+    visible: mode == 'floating' ? LAUNCHER : FIELD,
+    ...(mode == 'floating' ? { launcher: LAUNCHER, focused: FOCUSED } : {}),
+    // The single bundle has everything from the start.
+    ...(id.startsWith('loader') ? { opened: OPENED } : {}),
+  });
+  return [
+    { id: 'none', label: 'the page alone', head: '', body: '', visible: `document.body` },
+    bot('loader', 'bot-answer loader (module), floating', '<script type="module" src="/dist/bot-answer.js"></script>', 'floating'),
+    bot('loader-classic', 'bot-answer loader (classic script), floating', '<script src="/dist/bot-answer.iife.js" defer></script>', 'floating'),
+    bot('loader-inline', 'bot-answer loader (module), inline', '<script type="module" src="/dist/bot-answer.js"></script>', 'inline'),
+    // The README's advice for inline pages: the box fetched alongside the loader, not after it.
+    bot(
+      'loader-inline-preload',
+      'bot-answer loader (module), inline, box preloaded',
+      '<script type="module" src="/dist/bot-answer.js"></script><link rel="modulepreload" href="/dist/bot-answer-box.js">',
+      'inline',
+    ),
+    ...(baseline
+      ? [
+          bot('single', 'bot-answer single bundle (today), floating', '<script type="module" src="/baseline/bot-answer.js"></script>', 'floating'),
+          bot('single-inline', 'bot-answer single bundle (today), inline', '<script type="module" src="/baseline/bot-answer.js"></script>', 'inline'),
+        ]
+      : []),
+    {
+      id: 'deep-chat',
+      label: 'deep-chat 2.4.2 (inline chat)',
+      head: '<script type="module" src="/peers/deep-chat.js"></script>',
+      body: '<deep-chat></deep-chat>',
+      visible: `document.querySelector('deep-chat')?.shadowRoot?.querySelector('#text-input')`,
+    },
+    {
+      id: 'markprompt',
+      label: '@markprompt/web 0.14.3, floating',
+      head:
+        '<link rel="stylesheet" href="/peers/markprompt.css"><script src="/peers/markprompt-config.js"></script>' +
+        '<script type="module" src="/peers/markprompt.js"></script>',
+      body: '<div id="markprompt"></div>',
+      visible: `document.querySelector('.MarkpromptFloatingTrigger')`,
+      launcher: `document.querySelector('.MarkpromptFloatingTrigger')`,
+      focused: `document.activeElement?.id == 'markprompt-prompt'`,
+    },
+  ];
+}
+
+/**
+ * Runs before the page's own scripts: records when the widget first shows (an animation frame in which its
+ * element has a size), pointer-down, and the first frame after it in which the question field has focus.
+ */
+const probe = (row: Row) => `(() => {
+  const p = (window.__cost = {});
+  const shown = () => { try { const el = ${row.visible}; if (el && el.getBoundingClientRect().height > 0) return true; } catch {} };
+  const watch = () => (shown() ? (p.visibleAt = performance.now()) : requestAnimationFrame(watch));
+  requestAnimationFrame(watch);
+  // Focus moving inside a shadow root is not seen from outside it: each frame after pointer-down looks.
+  const focused = () => { try { return ${row.focused ?? 'false'}; } catch {} };
+  const usable = () => (focused() ? (p.usable = performance.now()) : requestAnimationFrame(usable));
+  addEventListener('pointerdown', () => p.down ?? ((p.down = performance.now()), requestAnimationFrame(usable)), true);
+})();`;
+
+type Kind = 'warm' | 'cold' | 'chat';
+
+interface Load {
+  /** gzip bytes of the JavaScript fetched before any interaction, and once open. */
+  jsBefore: number;
+  jsOpen?: number;
+  /** Renderer main-thread time of the load (TaskDuration, thread time), ms. */
+  task: number;
+  /** Longest main-thread task of the load: thread time and wall time, ms; total blocking time (wall), ms. */
+  longestCpu: number;
+  longestWall: number;
+  tbt: number;
+  /** ms from navigation start to the widget shown. */
+  visible: number;
+  /** Pointer-down to a focused question field, after a hover head start and without one, ms. */
+  warm?: number;
+  cold?: number;
+  /** Longest main-thread task while the chat loads (bot-answer's loader): thread and wall time, ms. */
+  chatCpu?: number;
+  chatWall?: number;
+  /** Main-thread time of loading the box and the chat (what a page would pay to load them when idle), ms. */
+  chatTask?: number;
+}
+
+/** The main thread's tasks in a Chrome trace (RunTask events of the renderer's main thread): wall and thread-time durations, ms. */
+function tasks(trace: Buffer): Array<{ wall: number; cpu: number }> {
+  const { traceEvents } = JSON.parse(trace.toString('utf8')) as {
+    traceEvents: { name: string; ph: string; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } }[];
+  };
+  const main = new Set(traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  return traceEvents
+    .filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur !== undefined && main.has(`${e.pid}:${e.tid}`))
+    .map((e) => ({ wall: e.dur! / 1000, cpu: (e.tdur ?? e.dur!) / 1000 }));
+}
+
+/**
+ * Page-cost benchmark: what a page pays for each widget, the page alone and today's single bundle measured
+ * in the same run, in alternating fresh pages, at 1x and 4x CPU slowdown (CDP
+ * Emulation.setCPUThrottlingRate). Every file comes from this machine (the peers from node_modules);
+ * requests to anything else are refused.
+ */
+export async function benchPageCost(report: Report, browser: Browser, files: PageCostFiles, options: PageCostOptions): Promise<void> {
+  // The peers' prebuilt browser files, found from their packages' main files (their exports hide package.json).
+  const require = createRequire(import.meta.url);
+  const peers: Record<string, string> = {
+    '/peers/deep-chat.js': join(dirname(require.resolve('deep-chat')), 'deepChat.bundle.js'),
+    '/peers/markprompt.js': join(dirname(require.resolve('@markprompt/web')), 'init.js'),
+    '/peers/markprompt.css': require.resolve('@markprompt/css/markprompt.css'),
+  };
+  const baseline = typeof files.baseline === 'string' ? dirname(files.baseline) : undefined;
+  const all = rows(!!baseline);
+  /** gzip size of each file served, by URL path. */
+  const gzipped = new Map<string, number>();
+  const sent: string[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    sent.push(path);
+    const row = all.find((r) => path === `/${r.id}`);
+    if (path === '/blank') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><link rel="icon" href="data:,">');
+    if (row) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Docs</title>${row.head}</head><body>${article()}${row.body}</body></html>`);
+    }
+    if (req.method === 'POST' && path === '/api/answer') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ answer: 'An answer.', answer_found: true, sources: [] }));
+    }
+    if (path === '/peers/markprompt-config.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      return res.end(`window.markprompt = { projectKey: 'bench', container: '#markprompt' };`);
+    }
+    const file = peers[path] ?? (path.startsWith('/dist/') ? join(files.dist, path.slice(6)) : baseline && path.startsWith('/baseline/') ? join(baseline, path.slice(10)) : undefined);
+    const body = file && (await readFile(file).catch(() => undefined));
+    if (!body) return res.writeHead(404).end();
+    if (path.endsWith('.js')) gzipped.set(path, gzipSync(body, { level: 9 }).length);
+    res.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/javascript', 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** Presses that never gave a focused field, by row. */
+  const timedOut = new Map<string, number>();
+  const jsSince = (from: number) => sent.slice(from).reduce((sum, path) => sum + (gzipped.get(path) ?? 0), 0);
+
+  /** Waits until `expression` is true in the page (polled; the page may refuse eval). */
+  async function until(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!(await page.evaluate<boolean>(`!!(${expression})`))) {
+      if (Date.now() > end) throw new Error(`page-cost: timed out waiting for ${expression}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Moves the pointer onto the launcher, rests `restMs`, presses it; resolves with pointer-down to a focused field, ms. */
+  async function press(page: Page, row: Row, restMs: number): Promise<number> {
+    const box = await page.evaluate<{ x: number; y: number; width: number; height: number }>(`(() => { const r = (${row.launcher}).getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; })()`);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    if (restMs) await page.waitForTimeout(restMs);
+    await page.mouse.down();
+    await page.mouse.up();
+    // A press that never gives a focused field is a sample lost (counted in the note), not a failed run.
+    const ok = await until(page, 'window.__cost.usable', 30_000).then(() => true, () => false);
+    if (!ok) timedOut.set(row.id, (timedOut.get(row.id) ?? 0) + 1);
+    return ok ? page.evaluate<number>('window.__cost.usable - window.__cost.down') : Number.NaN;
+  }
+
+  /**
+   * One fresh page of `row` at `rate`: its load, then one of: (warm) the pointer resting on the launcher
+   * before pressing it, and what the open widget fetched in all; (cold) pressing it at once; (chat) a trace
+   * of the chat arriving after a pointer moves over the launcher (or focus moves to the inline field).
+   */
+  async function sample(row: Row, rate: number, kind: Kind): Promise<Load> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
+    await context.addInitScript(probe(row));
+    const page = await context.newPage();
+    const cdp: CDPSession = await performanceSession(page);
+    try {
+      // A first page on the same origin: the renderer that loads the row's page is then running when the
+      // trace starts, and the trace names its main thread.
+      await page.goto(`${origin}/blank`);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      const from = sent.length;
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
+      await page.goto(`${origin}/${row.id}`, { waitUntil: 'load' });
+      await until(page, 'window.__cost.visibleAt');
+      await page.waitForTimeout(SETTLE_MS);
+      const trace = tasks(await browser.stopTracing());
+      const metrics = await readMetrics(cdp);
+      const load: Load = {
+        jsBefore: jsSince(from),
+        task: metrics.task,
+        longestCpu: max(trace.map((t) => t.cpu)),
+        longestWall: max(trace.map((t) => t.wall)),
+        tbt: trace.reduce((sum, t) => sum + Math.max(0, t.wall - 50), 0),
+        visible: await page.evaluate<number>('window.__cost.visibleAt'),
+      };
+      if (kind == 'chat') {
+        const before = metrics.task;
+        await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
+        if (row.launcher) await page.locator('bot-answer [part=launcher]').hover();
+        else await page.locator('bot-answer [part=input]').focus();
+        await page.evaluate(row.opened!);
+        await page.waitForTimeout(300);
+        const chat = tasks(await browser.stopTracing());
+        load.chatCpu = max(chat.map((t) => t.cpu));
+        load.chatWall = max(chat.map((t) => t.wall));
+        load.chatTask = (await readMetrics(cdp)).task - before;
+      } else if (row.launcher) load[kind] = await press(page, row, kind == 'warm' ? HOVER_MS : 0);
+      if (kind == 'warm') {
+        if (row.opened) await page.evaluate(row.opened);
+        await page.waitForTimeout(200);
+        load.jsOpen = jsSince(from);
+      }
+      return load;
+    } finally {
+      await context.close();
+    }
+  }
+
+  const results = new Map<string, Load[]>();
+  const key = (row: Row, rate: number) => `${row.id}@${rate}`;
+  /** What each sample does after the load: every row a warm one; with a launcher a cold one too; the loader a chat trace. */
+  const kinds = (row: Row): Kind[] => ['warm', ...(row.launcher ? ['cold' as const] : []), ...(row.id.startsWith('loader') ? ['chat' as const] : [])];
+  try {
+    for (const rate of options.rates) {
+      if (options.warmUp) for (const row of all) await sample(row, rate, 'warm');
+      for (let i = 0; i < options.samples; i++) {
+        const order = i % 2 ? [...all].reverse() : all;
+        for (const row of order) {
+          for (const kind of kinds(row)) {
+            const list = results.get(key(row, rate)) ?? [];
+            list.push(await sample(row, rate, kind));
+            results.set(key(row, rate), list);
+          }
+        }
+      }
+    }
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  const note = `median of ${options.samples} fresh pages per row${options.samples > 1 ? ', alternating' : ''}; a ${Math.round(article().length / 1024)} KB article page; main-thread time is thread time`;
+  const of = (row: Row, rate: number, pick: (l: Load) => number | undefined) => {
+    const values = (results.get(key(row, rate)) ?? []).map(pick).filter((v): v is number => v !== undefined && Number.isFinite(v));
+    return values.length ? median(values) : Number.NaN;
+  };
+  const none = all.find((r) => r.id == 'none')!;
+  const single = all.find((r) => r.id == 'single');
+  const singleInline = all.find((r) => r.id == 'single-inline');
+  const base = (row: Row, rate: number, pick: (l: Load) => number | undefined) => {
+    const reference = row.id.includes('inline') ? singleInline : single;
+    return reference && reference !== row ? { label: 'single bundle', value: of(reference, rate, pick) } : undefined;
+  };
+  const add = (row: Row, rate: number, id: string, label: string, value: number, unit: string, extra: Partial<Parameters<Report['add']>[0]> = {}) => {
+    if (!Number.isFinite(value)) return;
+    report.add({ section: 'page-cost', id: `${row.id}.${id}${rate == 1 ? '' : `.x${rate}`}`, label: `${row.label}: ${label}${rate == 1 ? '' : ` (${rate}x CPU)`}`, value, unit, note, ...extra });
+  };
+  const loader = (row: Row) => row.id.startsWith('loader');
+
+  for (const row of all.filter((r) => r.id != 'none')) {
+    const jsBefore = of(row, 1, (l) => l.jsBefore) / KiB;
+    const budget = row.id.startsWith('loader-inline') ? 4 : 3;
+    add(row, 1, 'js-before', 'JS fetched before any interaction (gzip)', jsBefore, 'KiB', {
+      baseline: base(row, 1, (l) => l.jsBefore / KiB),
+      ...(loader(row) ? { goal: `<= ${budget} KiB`, met: jsBefore <= budget } : {}),
+    });
+    const jsOpen = of(row, 1, (l) => l.jsOpen) / KiB;
+    add(row, 1, 'js-open', 'JS fetched once the chat is open (gzip)', jsOpen, 'KiB', {
+      baseline: base(row, 1, (l) => (l.jsOpen === undefined ? undefined : l.jsOpen / KiB)),
+      ...(loader(row) ? { goal: '<= 42 KiB', met: jsOpen <= 42 } : {}),
+    });
+    for (const rate of options.rates) {
+      const added = of(row, rate, (l) => l.task) - of(none, rate, (l) => l.task);
+      add(row, rate, 'main-thread', 'main-thread time added over the page alone', added, 'ms', {
+        baseline: base(row, rate, (l) => l.task - of(none, rate, (n) => n.task)),
+        ...(loader(row) && rate == 1 ? { goal: '<= 5 ms', met: added <= 5 } : {}),
+      });
+      const longest = of(row, rate, (l) => l.longestCpu);
+      add(row, rate, 'longest-task', 'longest task of the page load', longest, 'ms', {
+        baseline: base(row, rate, (l) => l.longestCpu),
+        note: `${note}; thread time (wall time ${of(row, rate, (l) => l.longestWall).toFixed(1)} ms); the page alone: ${of(none, rate, (l) => l.longestCpu).toFixed(1)} ms`,
+        ...(loader(row) && rate == 1 ? { goal: '< 50 ms', met: longest < 50 } : {}),
+      });
+      const tbt = of(row, rate, (l) => l.tbt) - of(none, rate, (l) => l.tbt);
+      add(row, rate, 'tbt', 'total blocking time added over the page alone', tbt, 'ms', {
+        baseline: base(row, rate, (l) => l.tbt - of(none, rate, (n) => n.tbt)),
+        note: `${note}; wall time, tasks over 50 ms from navigation to ${SETTLE_MS} ms after the widget showed; the page alone: ${of(none, rate, (l) => l.tbt).toFixed(0)} ms`,
+        ...(loader(row) && rate == 4 ? { goal: '0 ms added', met: tbt <= 0 } : {}),
+      });
+      const visible = of(row, rate, (l) => l.visible);
+      const reference = base(row, rate, (l) => l.visible);
+      add(row, rate, 'visible', row.launcher ? 'navigation to a visible launcher' : 'navigation to a visible widget', visible, 'ms', {
+        baseline: reference,
+        ...(loader(row) && reference ? { goal: 'sooner than the single bundle', met: visible < reference.value } : {}),
+      });
+      if (row.launcher) {
+        const warm = of(row, rate, (l) => l.warm);
+        const singleWarm = single && single !== row ? of(single, rate, (l) => l.warm) : undefined;
+        add(row, rate, 'pointer-warm', `pointer-down to a focused question field, after ${HOVER_MS} ms on the launcher`, warm, 'ms', {
+          baseline: base(row, rate, (l) => l.warm),
+          ...(loader(row) && rate == 1 && singleWarm !== undefined ? { goal: '<= single bundle + 20 ms', met: warm <= singleWarm + 20 } : {}),
+        });
+        add(row, rate, 'pointer-cold', 'pointer-down to a focused question field, no head start', of(row, rate, (l) => l.cold), 'ms', { baseline: base(row, rate, (l) => l.cold) });
+        const lost = timedOut.get(row.id);
+        if (lost && rate == options.rates.at(-1)) add(row, rate, 'pointer-lost', 'presses without a focused question field within 30 s (left out)', lost, 'samples');
+      }
+      if (loader(row) && row.launcher) {
+        const chat = of(row, rate, (l) => l.chatCpu);
+        add(row, rate, 'chat-longest-task', 'longest task while the chat loads (from a pointer over the launcher)', chat, 'ms', {
+          note: `${note}; thread time (wall time ${of(row, rate, (l) => l.chatWall).toFixed(1)} ms)`,
+          ...(rate == 1 ? { goal: '< 50 ms', met: chat < 50 } : {}),
+        });
+        add(row, rate, 'chat-main-thread', 'main-thread time of loading the box and the chat (an idle-time preload would cost this)', of(row, rate, (l) => l.chatTask), 'ms');
+      }
+    }
+  }
+}

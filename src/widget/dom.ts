@@ -1,0 +1,26 @@
+/** An element with attributes and children (text or nodes). Plain DOM calls: no HTML is parsed, so no Trusted Types sink. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]) {
+  const e = document.createElement(tag);
+  for (const name in attributes) e.setAttribute(name, attributes[name]!);
+  e.append(...children);
+  return e;
+}
+
+/** Adds a listener to `e` and returns `e`. */
+export function on<E extends EventTarget>(e: E, type: string, listener: (event: Event) => void): E {
+  e.addEventListener(type, listener);
+  return e;
+}
+
+/** Sets `e`'s text only when it differs (a status line announces each change). */
+export function text(e: Element, s: string) {
+  if (e.textContent != s) e.textContent = s;
+}
+
+/** Adds `css` to a shadow root: one constructed sheet shared by every root (made on first use), or a `<style>` where those are missing. */
+export function adopt(root: ShadowRoot, css: string, cache: { sheet?: CSSStyleSheet }) {
+  if ('adoptedStyleSheets' in root) {
+    if (!cache.sheet) (cache.sheet = new CSSStyleSheet()).replaceSync(css);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, cache.sheet];
+  } else (root as ShadowRoot).append(h('style', {}, css));
+}

@@ -1,0 +1,124 @@
+/** How a property is declared in `static properties` (the subset of Lit's declarations the element uses). */
+export interface PropertyDeclaration {
+  /** The attribute's name (default: the property's name in lower case); `false` for a property without one. */
+  attribute?: string | false;
+  /** `Boolean`: present is true; `Number`: the attribute's text as a number. Otherwise the text itself. */
+  type?: BooleanConstructor | NumberConstructor;
+  /** Reads the attribute's value (null when it is removed) into the property's. */
+  converter?: (value: string | null) => unknown;
+  /** Write the property back to its attribute on every update. */
+  reflect?: boolean;
+}
+
+/** Per class, made when it is defined (with its accessors): attribute name to property name, and the reflecting properties with their attribute. */
+const classes = new WeakMap<Function, { attributes: Map<string, string>; reflect: [string, string][] }>();
+
+/** Whether HTMLElement has the property itself (`lang`): it keeps its own accessor, which reflects by itself. */
+const native = (name: string) => name in HTMLElement.prototype;
+
+/**
+ * A small custom-element base with Lit's shape, for the loader, which must not bring Lit: properties declared
+ * in `static properties` (same format) become accessors that read their attribute, reflect when asked and
+ * batch a re-render into one `update()` per microtask, and `updateComplete` works as in Lit. A property set
+ * on the element before it was defined (by a framework, before the script arrived) is kept. Nothing is
+ * rendered until the element is connected.
+ */
+export abstract class ReactiveElement extends HTMLElement {
+  /** The element's reactive properties. */
+  static properties: Record<string, PropertyDeclaration> = {};
+
+  /** The attributes the element listens to, one per reactive property that has one. Read once, when the class is defined: its accessors are made then. */
+  static get observedAttributes(): string[] {
+    let c = classes.get(this);
+    if (!c) {
+      classes.set(this, (c = { attributes: new Map(), reflect: [] }));
+      for (const [name, d] of Object.entries(this.properties)) {
+        const attribute = d.attribute || name.toLowerCase();
+        if (d.attribute !== false) c.attributes.set(attribute, name);
+        if (!native(name)) {
+          if (d.reflect) c.reflect.push([name, attribute]);
+          Object.defineProperty(this.prototype, name, {
+            get(this: ReactiveElement) {
+              return this._values[name];
+            },
+            set(this: ReactiveElement, value: unknown) {
+              const old = this._values[name];
+              this._values[name] = value;
+              if (old !== value) this.requestUpdate();
+            },
+          });
+        }
+      }
+    }
+    return [...c.attributes.keys()];
+  }
+
+  private _values: Record<string, unknown> = {};
+  /** Properties set on the element before it was upgraded, applied when it connects. */
+  private _early: [string, unknown][] = [];
+  private _pending?: Promise<boolean>;
+
+  constructor() {
+    super();
+    // Before the subclass's field initializers, which would otherwise overwrite them.
+    for (const name in (this.constructor as typeof ReactiveElement).properties) {
+      if (this.hasOwnProperty(name)) {
+        this._early.push([name, this[name as keyof this]]);
+        delete this[name as keyof this];
+      }
+    }
+  }
+
+  /**
+   * Resolves when the element has rendered every change made so far: to true, or false when another
+   * update was requested meanwhile.
+   */
+  get updateComplete(): Promise<boolean> {
+    return this._pending ?? Promise.resolve(true);
+  }
+
+  /** Schedules an update: at most one per microtask, however many changes come. */
+  requestUpdate() {
+    this._pending ??= this._enqueue();
+  }
+
+  connectedCallback() {
+    for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
+    this.requestUpdate();
+  }
+
+  disconnectedCallback() {}
+
+  attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
+    const name = classes.get(this.constructor)!.attributes.get(attribute)!;
+    const d = (this.constructor as typeof ReactiveElement).properties[name]!;
+    if (native(name)) this.requestUpdate();
+    else
+      (this as Record<string, unknown>)[name] = d.converter
+        ? d.converter(value)
+        : d.type == Boolean
+          ? value != null
+          : d.type == Number && value != null
+            ? +value
+            : value;
+  }
+
+  /** Renders the element's current state. */
+  protected abstract update(): void;
+
+  private async _enqueue(): Promise<boolean> {
+    await null;
+    this._pending = undefined;
+    // Not on the page: nothing to render (connecting asks again).
+    if (this.isConnected) {
+      for (const [name, attribute] of classes.get(this.constructor)!.reflect) {
+        const value = this._values[name];
+        const text = value == null || value === false ? null : value === true ? '' : '' + value;
+        // Writing the attribute sets the property again, to the same value: no further update.
+        if (this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
+      }
+      this.update();
+    }
+    return !this._pending;
+  }
+}

@@ -1,0 +1,90 @@
+import type { BotAnswer } from './bot-answer.js';
+import { LOADER_STRINGS, type Strings } from './strings.js';
+
+/**
+ * The element's files after the loader, each fetched once per page when first needed, and what each
+ * exports to the loader. They are built separately (the build shortens `_private` names per file), so
+ * this contract uses public names only.
+ */
+export interface Stages {
+  /** `bot-answer-box.js`: the box around the thread. Inline boxes need it at once (and a box without a bot id, for its message); floating ones on intent. */
+  box: BoxModule;
+  /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising. Loaded on intent. */
+  chat: ChatModule;
+}
+
+export interface BoxModule {
+  /** The box's default strings (the element puts the translation and `strings` over them). */
+  strings: Partial<Strings>;
+  Shell: new (host: BotAnswer, root: ShadowRoot) => Box;
+}
+
+/** The inline panel or the floating dialog, with its heading, suggestions, question field and status line. */
+export interface Box {
+  /** The conversation's container: the chat renders the turns into it. */
+  readonly thread: HTMLElement;
+  /** The question field. */
+  readonly input: HTMLTextAreaElement;
+  /**
+   * Draws the panel for the element's properties, the strings in use and the chat's view (`note`, the message
+   * that loading failed, goes in it), or the configuration message while there is no bot id.
+   */
+  render(t: Strings, view: ShellView, note?: HTMLElement): HTMLElement;
+  /** After the panel is in the page: opens or closes the dialog as `open` says. */
+  updated(): void;
+}
+
+/** What the box shows around the thread, and the status line. */
+export interface ShellView {
+  /** Whether the thread has a turn (then the hint and Start over replace the suggestions). */
+  turns: boolean;
+  /** `idle`, or the latest turn's state (`answering` shows Stop). */
+  state: string;
+  /** The status line's text. */
+  status: string;
+}
+
+export interface ChatModule {
+  /** The chat's default strings. */
+  strings: Partial<Strings>;
+  /** Starts the chat of one element. */
+  attach(host: BotAnswer): Chat;
+}
+
+/** One element's chat: its thread, its requests, and their rendering. */
+export interface Chat {
+  readonly state: string;
+  /** The box's view of the thread, with the strings in use. */
+  view(t: Strings): ShellView;
+  /** Asks `message` (already checked and announced by `bot-answer-submit`), aborting any running question. */
+  send(message: string): void;
+  stop(): void;
+  clear(): void;
+  /** Renders the thread into `thread` with the strings and language in use, then follows its end. */
+  render(thread: HTMLElement, t: Strings, lang: string): void;
+}
+
+type Loaders = { [K in keyof Stages]: () => Promise<Stages[K]> };
+let loaders: Loaders;
+const pending: { [K in keyof Stages]?: Promise<unknown> } = {};
+/** The files loaded so far (every element on the page shares them). */
+export const loaded: Partial<Stages> = {};
+/** The default strings of the loader and the files loaded so far. */
+export const defaults = { ...LOADER_STRINGS } as Strings;
+
+/** Sets how the files are loaded: bundler-visible `import()`s for the ES module, URLs beside the classic script. */
+export function setLoaders(l: Loaders) {
+  loaders = l;
+}
+
+/** Loads `stage` once for the page; after a failure, the next call tries again. */
+export function loadStage<K extends keyof Stages>(stage: K): Promise<Stages[K]> {
+  return (pending[stage] ??= loaders[stage]().then(
+    // Its evaluation was one task; what uses it starts in the next, so neither blocks the page for long.
+    (m) => new Promise((resolve) => setTimeout(() => resolve((Object.assign(defaults, m.strings), (loaded[stage] = m))))),
+    (e) => {
+      pending[stage] = undefined;
+      throw e;
+    },
+  )) as Promise<Stages[K]>;
+}

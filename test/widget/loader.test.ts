@@ -1,0 +1,175 @@
+import { aTimeout, expect, waitUntil } from '@open-wc/testing';
+import { sendMouse } from '@web/test-runner-commands';
+import type { BotAnswer } from '../../src/widget/index.js';
+import { bot, count } from './stub.js';
+
+/**
+ * The element as a page first gets it: the loader alone, fetching its box and its chat when a visitor
+ * shows intent. Each test loads a fresh page in an iframe (its own module map: nothing loaded yet), from
+ * the sources, and reads the page's own resource timing to see which files it fetched.
+ */
+
+type Page = { w: Window & typeof globalThis; doc: Document; el: BotAnswer; frame: HTMLIFrameElement; fetched(part: 'box' | 'chat'): number };
+
+async function page(body: string, head = ''): Promise<Page> {
+  const frame = document.createElement('iframe');
+  frame.style.cssText = 'width:800px;height:600px;border:0;display:block';
+  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}<script type="module" src="/src/widget/index.ts"></script></head><body>${body}</body></html>`;
+  document.body.append(frame);
+  await new Promise((r) => frame.addEventListener('load', r, { once: true }));
+  const w = frame.contentWindow as Window & typeof globalThis;
+  await w.customElements.whenDefined('bot-answer');
+  const el = w.document.querySelector('bot-answer') as BotAnswer;
+  await el.updateComplete;
+  const fetched = (part: 'box' | 'chat') =>
+    w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/src/widget/${part}/index.ts`)).length;
+  return { w, doc: w.document, el, frame, fetched };
+}
+
+const floating = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" suggestions='["How?"]'></bot-answer>`;
+const inline = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" suggestions='["How?"]'></bot-answer>`;
+const part = (p: Page, name: string) => p.el.shadowRoot!.querySelector<HTMLElement>(`[part~=${name}]`)!;
+/** Waits until the page has fetched the chat (and its box), and the element has attached it. */
+const chatHere = async (p: Page) => {
+  await waitUntil(() => p.fetched('chat') == 1 && p.fetched('box') == 1, 'the box and the chat fetched', { timeout: 8000 });
+  expect(await p.el.load()).to.equal(true);
+};
+
+describe('<bot-answer> loader', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('draws the floating launcher at once and fetches nothing more until the visitor shows intent', async () => {
+    const p = await page(
+      floating(),
+      '<style>bot-answer{--bot-answer-accent:rgb(1, 2, 3)}bot-answer::part(launcher){bottom:80px}</style>',
+    );
+    const launcher = part(p, 'launcher');
+    expect(launcher.textContent).to.equal('Ask');
+    expect(launcher.getAttribute('aria-haspopup')).to.equal('dialog');
+    const style = p.w.getComputedStyle(launcher);
+    expect([style.position, style.bottom, style.backgroundColor]).to.deep.equal(['fixed', '80px', 'rgb(1, 2, 3)']);
+    // Properties, attributes and their reflection work before the chat is here.
+    expect(p.el.suggestions).to.deep.equal(['How?']);
+    p.el.theme = 'dark';
+    p.el.strings = { open: 'Help' };
+    await p.el.updateComplete;
+    expect([p.el.getAttribute('theme'), launcher.textContent, p.el.state]).to.deep.equal(['dark', 'Help', 'idle']);
+    await aTimeout(300);
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([0, 0]);
+  });
+
+  it('draws an inline box at once (its box fetched, not the chat), and keeps properties set before it was defined', async () => {
+    const p = await page(
+      `<bot-answer id="w" endpoint="/stub/answer"></bot-answer><script>
+        const el = document.getElementById('w');
+        el.botId = 'early';
+        el.suggestions = ['Early?'];
+      </script>`,
+    );
+    expect(p.el.botId).to.equal('early');
+    expect([...p.el.shadowRoot!.querySelectorAll('[part=suggestion]')].map((b) => b.textContent)).to.deep.equal(['Early?']);
+    expect(part(p, 'input').getAttribute('placeholder')).to.equal('Ask a question…');
+    await aTimeout(300);
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 0]);
+  });
+
+  it('loads the chat when a pointer is over the launcher, before any click', async () => {
+    const p = await page(floating());
+    const box = p.frame.getBoundingClientRect();
+    const launcher = part(p, 'launcher').getBoundingClientRect();
+    await sendMouse({ type: 'move', position: [Math.round(box.x + launcher.x + launcher.width / 2), Math.round(box.y + launcher.y + launcher.height / 2)] });
+    await chatHere(p);
+    expect(p.el.open).to.equal(false);
+    await sendMouse({ type: 'move', position: [0, 0] });
+  });
+
+  const intents: [string, (p: Page) => unknown][] = [
+    ['keyboard focus on the launcher', (p) => part(p, 'launcher').focus()],
+    ['a finger on the launcher', (p) => part(p, 'launcher').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true, pointerType: 'touch' }))],
+    ['show()', (p) => p.el.show()],
+    ['load()', (p) => p.el.load()],
+  ];
+  for (const [intent, act] of intents) {
+    it(`loads the chat on ${intent}`, async () => {
+      const p = await page(floating());
+      await aTimeout(100);
+      expect(p.fetched('chat')).to.equal(0);
+      act(p);
+      await chatHere(p);
+    });
+  }
+
+  it('inline: loads the chat when the question field gets focus, or a pointer is over a suggestion', async () => {
+    const a = await page(inline());
+    part(a, 'input').focus();
+    await chatHere(a);
+    const b = await page(inline());
+    part(b, 'suggestion').dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    await chatHere(b);
+  });
+
+  it('show() opens the box at once and focuses its question field; ask() fires bot-answer-submit at once and sends once the chat is here', async () => {
+    const p = await page(floating());
+    await p.el.show();
+    expect((p.el.shadowRoot!.querySelector('dialog') as HTMLDialogElement).open).to.equal(true);
+    expect(p.el.shadowRoot!.activeElement).to.equal(part(p, 'input'));
+    p.el.hide();
+
+    const q = await page(floating());
+    const log: string[] = [];
+    for (const name of ['bot-answer-submit', 'bot-answer-start', 'bot-answer-done']) q.el.addEventListener(name, (e) => log.push(e.type));
+    q.el.addEventListener('bot-answer-submit', (e) => (e as CustomEvent).detail.message == 'No' && e.preventDefault());
+    expect(q.el.ask('No')).to.equal(false);
+    expect(q.el.ask('  Where?  ')).to.equal(true);
+    // Announced now; sent once the chat has loaded.
+    expect(log).to.deep.equal(['bot-answer-submit', 'bot-answer-submit']);
+    expect(q.el.state).to.equal('answering');
+    await waitUntil(() => q.el.state == 'done', 'answered', { timeout: 8000 });
+    expect(log).to.deep.equal(['bot-answer-submit', 'bot-answer-submit', 'bot-answer-start', 'bot-answer-done']);
+    expect(q.el.shadowRoot!.querySelector('[part~=question]')!.textContent).to.equal('Where?');
+    expect(await count(q.el.botId)).to.equal(1);
+  });
+
+  it('stop() before the chat is here drops the waiting question: nothing is sent', async () => {
+    const id = bot('ok');
+    const p = await page(floating(id));
+    p.el.ask('Q');
+    p.el.stop();
+    expect(p.el.state).to.equal('idle');
+    expect(await p.el.load()).to.equal(true);
+    await aTimeout(200);
+    expect([p.el.state, await count(id)]).to.deep.equal(['idle', 0]);
+  });
+
+  it('a thread kept with persist is restored on load, without intent; clear() before the chat forgets it', async () => {
+    const id = bot('ok');
+    const turn = { q: 'Kept?', a: 'Yes, **kept**.', sources: [], state: 'done' };
+    sessionStorage.setItem('bot-answer:' + id, JSON.stringify([turn]));
+    const p = await page(`<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" persist></bot-answer>`);
+    await waitUntil(() => p.el.state == 'done', 'restored', { timeout: 8000 });
+    await p.el.updateComplete;
+    expect(part(p, 'question').textContent).to.equal('Kept?');
+    expect(part(p, 'answer').querySelector('strong')!.textContent).to.equal('kept');
+
+    const other = bot('ok');
+    sessionStorage.setItem('bot-answer:' + other, JSON.stringify([turn]));
+    const q = await page(`<bot-answer bot-id="${other}" endpoint="/stub/answer" persist></bot-answer>`);
+    q.el.clear();
+    expect(sessionStorage.getItem('bot-answer:' + other)).to.equal(null);
+    await q.el.load();
+    expect([q.el.state, q.el.shadowRoot!.querySelectorAll('article').length]).to.deep.equal(['idle', 0]);
+  });
+
+  it('two boxes and a second copy of the script: each file fetched once, the element defined once', async () => {
+    const p = await page(floating() + inline() + '<script type="module" src="/src/widget/index.ts?copy"></script>');
+    const [a, b] = [...p.doc.querySelectorAll('bot-answer')] as BotAnswer[];
+    // The second copy ran, and defined nothing: the class is the first copy's.
+    await waitUntil(() => p.w.performance.getEntriesByType('resource').some((e) => e.name.endsWith('index.ts?copy')), 'second copy loaded');
+    await aTimeout(100);
+    expect(p.w.customElements.get('bot-answer')).to.equal(a.constructor);
+    a.ask('One?');
+    b.ask('Two?');
+    await waitUntil(() => a.state == 'done' && b.state == 'done', 'both answered', { timeout: 8000 });
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 1]);
+  });
+});
