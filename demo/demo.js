@@ -54,6 +54,11 @@ async function showMode() {
         ? 'Demo mode: answers come from the built-in local Answer API and its sample knowledge base. No key, no network.'
         : 'Connected to the Answer API configured on the server.';
     badge.hidden = false;
+    const insights = document.getElementById('insights-link');
+    if (insights && typeof info.insights === 'string') {
+      insights.querySelector('a').href = info.insights;
+      insights.hidden = false;
+    }
   } catch {
     // The badge is a nicety; without it the page still works.
   }

@@ -41,7 +41,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   }
   let proxy: RunningProxy;
   try {
-    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, distDir, next: handler }) });
+    const insightsPath = proxyOptions.insightsToken ? (proxyOptions.insightsPath ?? '/insights') : undefined;
+    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, distDir, next: handler, insightsPath }) });
   } catch (error) {
     await upstream?.close();
     throw error;

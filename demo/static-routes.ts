@@ -17,6 +17,8 @@ export interface DemoRoutesOptions {
   mode: 'demo' | 'upstream';
   /** Gets every request the demo does not serve itself. */
   next: WebHandler;
+  /** Where the insights page is, when it is on: the demo page links it. */
+  insightsPath?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ const isBuilt = (pathname: string) => BUNDLES.has(pathname) || /^\/locales\/[a-z
 export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
   const distDir = options.distDir ?? DEFAULT_DIST;
   const demoDir = options.demoDir ?? HERE;
-  const info = JSON.stringify({ mode: options.mode });
+  const info = JSON.stringify({ mode: options.mode, ...(options.insightsPath ? { insights: options.insightsPath } : {}) });
 
   return async (request, context) => {
     const { pathname } = new URL(request.url);

@@ -49,7 +49,7 @@ main > section { background: var(--panel); border: 1px solid var(--border); bord
 .chart table { width: 100%; border-collapse: collapse; font-size: .875rem; }
 .chart th, .chart td { text-align: right; padding: .2rem .4rem; border-bottom: 1px solid var(--border); }
 .chart th:first-child { text-align: left; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 ol.groups, ol.pages, ul.rated { list-style: none; margin: 0; padding: 0; }
 ol.groups li, ol.pages li, ul.rated li { display: flex; gap: .75rem; align-items: flex-start; padding: .55rem 0; border-top: 1px solid var(--border); }
 ol.groups li:first-child, ol.pages li:first-child, ul.rated li:first-child { border-top: 0; }
@@ -92,7 +92,7 @@ export const INSIGHTS_JS = `'use strict';
   }
   const figure = document.querySelector('[data-chart]');
   if (!figure) return;
-  const table = figure.querySelector('table');
+  const table = figure.querySelector('.chart-data');
   const days = Array.from(figure.querySelectorAll('tbody tr'), (row) => ({
     day: row.dataset.day,
     asked: Number(row.dataset.asked) || 0,

@@ -122,13 +122,15 @@ function chart(report: InsightsReport): string {
   return `<section aria-labelledby="per-day">
 <h2 id="per-day">Questions per day</h2>
 <figure class="chart" data-chart>
-<table class="chart-data">
+<div class="chart-data">
+<table>
 <caption>Questions per day (UTC) and the share answered</caption>
 <thead><tr><th scope="col">Day</th><th scope="col">Questions</th><th scope="col">Answered</th><th scope="col">Answered share</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>
+</div>
 </figure>
 </section>`;
 }

@@ -43,7 +43,7 @@ describe('insights routes without a token', () => {
         for (const [method, path] of ROUTES) {
           const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` }, redirect: 'manual' });
           assert.equal(response.status, 404, `${method} ${path}`);
-          assert.equal((await response.json()).error.code, 'not_found');
+          assert.equal(((await response.json()) as { error: { code: string; message: string } }).error.code, 'not_found');
         }
       }
       // Control: the same route exists once a token is set.
@@ -83,7 +83,7 @@ describe('insights routes with a token', () => {
     for (const path of ['/insights', '/insights/questions.csv']) {
       const wrong = await get(path, { authorization: `Bearer ${TOKEN}x`, 'x-forwarded-for': '198.51.100.1' });
       assert.equal(wrong.status, 401, path);
-      assert.equal((await wrong.json()).error.code, 'unauthorized');
+      assert.equal(((await wrong.json()) as { error: { code: string } }).error.code, 'unauthorized');
       assert.match(wrong.headers.get('www-authenticate')!, /error="invalid_token"/);
     }
     const anonymousExport = await get('/insights/questions.csv');
@@ -152,7 +152,7 @@ describe('insights routes with a token', () => {
     for (const path of [`/insights?token=${TOKEN}`, `/insights/questions.csv?access_token=${TOKEN}`]) {
       const response = await get(path);
       assert.equal(response.status, 400, path);
-      assert.match((await response.json()).error.message, /never goes in a URL/);
+      assert.match(((await response.json()) as { error: { code: string; message: string } }).error.message, /never goes in a URL/);
     }
     const form = await fetch(`${proxy.url}/insights/sign-in`, { method: 'POST', body: JSON.stringify({ token: TOKEN }), headers: { 'content-type': 'application/json' } });
     assert.equal(form.status, 415);
@@ -173,7 +173,7 @@ describe('insights routes with a token', () => {
     for (const period of ['1', '7', '30', '90']) assert.equal((await get(`/insights?period=${period}`, auth)).status, 200);
     const bad = await get('/insights?period=365', auth);
     assert.equal(bad.status, 400);
-    assert.match((await bad.json()).error.message, /"period" is a number of days: 30, 7, 1, 90/);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /"period" is a number of days: 30, 7, 1, 90/);
     assert.equal((await get(`/insights?bot=${'b'.repeat(300)}`, auth)).status, 400);
     const head = await fetch(`${proxy.url}/insights`, { method: 'HEAD', headers: auth });
     assert.equal(head.status, 200);
