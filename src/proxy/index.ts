@@ -42,3 +42,5 @@ export type {
   RatedAnswer,
 } from './insights/types.js';
 export { redactPersonalData } from './redact.js';
+export { d1InsightsStore } from './insights/sql/d1.js';
+export type { D1DatabaseLike } from './insights/sql/d1.js';
