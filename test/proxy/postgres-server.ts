@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -118,9 +118,24 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await exited;
   };
 
+  // A test process that dies (an uncaught error) still stops its server and removes its files.
+  const onExit = () => {
+    const pidFile = join(data, 'postmaster.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : NaN;
+    if (child && child.exitCode === null && Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   try {
     await start();
   } catch (error) {
+    process.off('exit', onExit);
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
@@ -141,6 +156,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     stop,
     start,
     async close() {
+      process.off('exit', onExit);
       await stop();
       await rm(dir, { recursive: true, force: true });
     },

@@ -117,6 +117,39 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
     }
   });
 
+  it('survives the server shutting down under concurrent writes: connections in use lose theirs without an uncaught error', async () => {
+    const url = await server.createDatabase('restarts');
+    const store = postgresInsightsStore(url);
+    await store.open();
+    let writing = true;
+    let written = 0;
+    let failed = 0;
+    const writers = Array.from({ length: 4 }, async () => {
+      while (writing) {
+        const now = Date.now();
+        const questions = Array.from({ length: 20 }, () => ({ request_id: crypto.randomUUID(), time: now, bot_id: 'demo', question: 'q', question_key: 'q', answer_found: true, outcome: 'answered', cache: null, sources: ['https://docs.example.com/a'], duration_ms: 1 }));
+        await store.write({ questions, feedback: [] }).then(() => written++, () => failed++);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    });
+    try {
+      // Without a listener on each connection in use, one of these shutdowns ends the process.
+      for (let round = 0; round < 4; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        await server.stop();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await server.start();
+      }
+      const before = written;
+      while (written < before + 5) await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      writing = false;
+      await Promise.all(writers);
+      await store.close();
+    }
+    assert.ok(failed > 0, 'control: writes did fail while it was down');
+  });
+
   it('holds a bounded number of rows while the database is away, dropping the oldest and counting them', async () => {
     const url = await server.createDatabase('bounded');
     const store = postgresInsightsStore(url);

@@ -48,21 +48,34 @@ export function postgresClient(options: PostgresInsightsOptions): SqlClient {
       keepAlive: true,
       allowExitOnIdle: true,
     });
-  // An idle connection the server closes (a restart) is reported here; without a listener it would be thrown.
-  if (own) pool.on('error', () => {});
+  // A connection the server closes (a restart) reports an error event, which would be thrown
+  // without a listener: the pool's for idle ones, each connection's own for one in use (the
+  // statement running on it fails too, and that failure is what the recorder acts on).
+  if (own) {
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+  }
 
   const inTransaction = async <T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // A checked-out connection's errors are its own (the pool listens to idle ones only): one
+    // arriving between two statements (the server shutting down) must not be thrown.
+    let lost: Error | undefined;
+    const onError = (error: Error) => (lost = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const value = await body(client);
       await client.query('COMMIT');
+      if (lost) throw lost;
+      client.off('error', onError);
       client.release();
       return value;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       // A connection that failed mid-transaction is not put back in the pool.
-      client.release(error as Error);
+      client.off('error', onError);
+      client.release((lost ?? error) as Error);
       throw error;
     }
   };
