@@ -107,7 +107,7 @@ function tiles(report: InsightsReport): string {
 ${tile('Questions', number(t.asked))}
 ${tile('Answered', percent(t.found, t.asked), `${number(t.found)} found an answer`)}
 ${tile('Unanswered', number(t.refused), 'no answer in the docs')}
-${tile('Errors', number(t.failed), 'failed or stopped early')}
+${tile('Errors', number(t.failed), 'answers that failed')}
 ${tile('Ratings', `<span class="up">▲ ${number(t.up)}</span> <span class="down">▼ ${number(t.down)}</span>`, 'thumbs up, thumbs down')}
 </section>`;
 }

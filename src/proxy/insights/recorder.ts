@@ -16,7 +16,8 @@ export type RawQuestion = Omit<QuestionRow, 'question_key'>;
 /** A rating as the handler hands it over: the comment as the visitor typed it. */
 export type RawFeedback = FeedbackRow;
 
-type Pending = { question: RawQuestion } | { feedback: RawFeedback };
+/** A row waiting to be written: as handed over, and once redacted (done once, however often it is tried). */
+type Pending = { question: RawQuestion; ready?: QuestionRow } | { feedback: RawFeedback; ready?: FeedbackRow };
 
 /** Settings of the {@link InsightsRecorder}. */
 export interface RecorderOptions {
@@ -134,7 +135,8 @@ export class InsightsRecorder {
     }
     this.queue.push(item);
     if (waitUntil) waitUntil(this.flush());
-    else this.schedule(this.queue.length >= this.batchSize ? 0 : this.flushMs);
+    // A full batch goes at once, unless the database is failing: then the retry timer decides.
+    else this.schedule(this.queue.length >= this.batchSize && this.retryMs === 0 ? 0 : this.flushMs);
   }
 
   private schedule(ms: number): void {
@@ -209,19 +211,23 @@ export class InsightsRecorder {
     this.droppedWhilePaused = 0;
   }
 
-  /** Redacts and caps what visitors typed, and computes each question's grouping key. */
+  /** Redacts and caps what visitors typed, and computes each question's grouping key (once per row). */
   private prepare(items: Pending[]): InsightsBatch {
     const redact = (text: string) => redactPersonalData(this.options.redactKey(text));
     const batch: InsightsBatch = { questions: [], feedback: [] };
     for (const item of items) {
       if ('question' in item) {
-        const raw = item.question;
-        const question = cap(redact(raw.question), MAX_STORED_QUESTION_CHARS);
-        const sources = raw.sources.filter((url) => url.length <= MAX_URL_CHARS).slice(0, MAX_SOURCES);
-        batch.questions.push({ ...raw, question, question_key: questionKey(question), sources });
+        if (!item.ready) {
+          const raw = item.question;
+          const question = cap(redact(raw.question), MAX_STORED_QUESTION_CHARS);
+          const sources = raw.sources.filter((url) => url.length <= MAX_URL_CHARS).slice(0, MAX_SOURCES);
+          item.ready = { ...raw, question, question_key: questionKey(question), sources };
+        }
+        batch.questions.push(item.ready);
       } else {
         const raw = item.feedback;
-        batch.feedback.push({ ...raw, comment: raw.comment === null ? null : redact(raw.comment) });
+        item.ready ??= { ...raw, comment: raw.comment === null ? null : redact(raw.comment) };
+        batch.feedback.push(item.ready);
       }
     }
     return batch;

@@ -59,12 +59,17 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
       await two.write({ questions: [], feedback: [{ request_id: id, time: now, bot_id: 'demo', rating: 'up', comment: 'Spot on.' }] });
       const filter = { from: now - DAY_MS, to: now + DAY_MS };
       assert.deepEqual(await one.exportPage(filter, undefined, 10), [], 'control: nothing to export before the question is written');
-      await one.write({ questions: [{ request_id: id, time: now - 1000, bot_id: 'demo', question: 'q', question_key: 'q', answer_found: true, outcome: 'answered', cache: 'miss', sources: [], duration_ms: 9 }], feedback: [] });
+      const question = { request_id: id, time: now - 1000, bot_id: 'demo', question: 'q', question_key: 'q', answer_found: true, outcome: 'answered', cache: 'miss', sources: ['https://docs.example.com/a'], duration_ms: 9 };
+      await one.write({ questions: [question], feedback: [] });
+      // Written again (a batch whose outcome was unknown): stored once, counted once.
+      await two.write({ questions: [question], feedback: [] });
       const [row] = await one.exportPage(filter, undefined, 10);
       assert.equal(row!.rating, 'up');
       assert.equal(row!.comment, 'Spot on.');
       const aggregates = await two.aggregate(filter, { top: 5, unanswered: 5, pages: 5, rated: 5 });
       assert.deepEqual(aggregates.ratings, { up: 1, down: 0 });
+      assert.deepEqual(aggregates.top, [{ key: 'q', asked: 1, found: 1 }]);
+      assert.deepEqual(aggregates.pages, [{ url: 'https://docs.example.com/a', cited: 1 }]);
     } finally {
       await one.close();
       await two.close();
@@ -179,7 +184,7 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
     }
   });
 
-  it('deletes rows past retention, with their ratings and citations', async () => {
+  it('deletes rows past retention, with their ratings and day counts', async () => {
     const url = await server.createDatabase('retention');
     const store = postgresInsightsStore(url);
     try {
@@ -190,7 +195,8 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
       await store.write({ questions: [old, row(now - DAY_MS, 'recent')], feedback: [{ request_id: old.request_id, time: old.time, bot_id: 'demo', rating: 'up', comment: null }] });
       await store.deleteBefore(now - 90 * DAY_MS);
       assert.deepEqual(await query(url, 'SELECT question FROM insights_questions'), [{ question: 'recent' }]);
-      assert.deepEqual(await query(url, 'SELECT COUNT(*)::int AS n FROM insights_citations'), [{ n: 1 }]);
+      assert.deepEqual(await query(url, 'SELECT COUNT(*)::int AS n FROM insights_page_days'), [{ n: 1 }]);
+      assert.deepEqual(await query(url, 'SELECT question_key FROM insights_key_days'), [{ question_key: 'recent' }]);
       assert.deepEqual(await query(url, 'SELECT COUNT(*)::int AS n FROM insights_feedback'), [{ n: 0 }]);
     } finally {
       await store.close();

@@ -156,6 +156,31 @@ describe('insights in a SQLite file', () => {
     await proxy.close();
   });
 
+  it('counts a question written twice once (the day counts follow only questions actually stored)', async () => {
+    const store = sqliteInsightsStore(join(folder.dir, 'twice.sqlite'));
+    try {
+      await store.open();
+      const now = Date.now();
+      const first = { ...row(now, 'Is there a dark mode?'), answer_found: false, outcome: 'refused', sources: [] };
+      const second = { ...row(now + 1, 'How do I deploy?'), sources: ['https://docs.example.com/deploy', 'https://docs.example.com/deploy', 'https://docs.example.com/rollback'] };
+      await store.write({ questions: [first, second], feedback: [] });
+      await store.write({ questions: [first, second, { ...first, request_id: crypto.randomUUID() }], feedback: [] });
+      const aggregates = await store.aggregate({ from: now - DAY_MS, to: now + DAY_MS }, { top: 10, unanswered: 10, pages: 10, rated: 10 });
+      assert.deepEqual(aggregates.top, [
+        { key: 'is there a dark mode?', asked: 2, found: 0 },
+        { key: 'how do i deploy?', asked: 1, found: 1 },
+      ]);
+      assert.deepEqual(aggregates.unanswered, [{ key: 'is there a dark mode?', asked: 2, found: 0 }]);
+      assert.deepEqual(aggregates.pages, [
+        { url: 'https://docs.example.com/deploy', cited: 1 },
+        { url: 'https://docs.example.com/rollback', cited: 1 },
+      ]);
+      assert.equal(aggregates.days.reduce((sum, d) => sum + d.asked, 0), 3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('creates the schema with its version, and refuses a database from a newer release', async () => {
     const file = join(folder.dir, 'schema.sqlite');
     const proxy = await startInsightsProxy({ insightsDb: file });
@@ -165,7 +190,7 @@ describe('insights in a SQLite file', () => {
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'insights_%' ORDER BY name").all();
     assert.deepEqual(
       indexes.map((i) => (i as { name: string }).name),
-      ['insights_citations_bot_time', 'insights_citations_time', 'insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
+      ['insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
     );
     db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (2, 0)').run();
     db.close();

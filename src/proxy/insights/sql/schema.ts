@@ -2,14 +2,18 @@ import type { Migration, SqlDialect } from './client.js';
 
 /**
  * The insights schema, the same tables, columns and indexes in every dialect (only the integer
- * types differ). Times are milliseconds since the Unix epoch (UTC).
+ * types differ). Times are milliseconds since the Unix epoch (UTC); days are days since it.
  *
- * - `insights_questions`: one row per answer request. Two covering indexes serve the page's
- *   aggregates from the index alone, over a time range, for all bots or one:
- *   `(time, question_key, answer_found, outcome)` and `(bot_id, time, question_key, answer_found, outcome)`.
- *   `(question_key, time)` finds a group's latest wordings.
- * - `insights_citations`: the first sources' URLs of each answer, one row each, indexed by
- *   `(time, url)` and `(bot_id, time, url)` for the pages cited most.
+ * - `insights_questions`: one row per answer request, what the CSV exports. Indexed by
+ *   `(time)` and `(bot_id, time)` for the export and retention, and `(question_key, time)` to
+ *   find a group's latest wordings.
+ * - `insights_key_days`: per UTC day, bot and question key, how many were asked, found an
+ *   answer, were refused and failed; written in the same transaction as the questions (only for
+ *   questions actually inserted, so writing a batch again counts nothing twice). The page's
+ *   figures (per day, top and unanswered questions) are sums over it: its size grows with the
+ *   distinct questions a day, not with the questions, and a month of it is read in one range
+ *   of its primary key `(day, bot_id, question_key)`.
+ * - `insights_page_days`: per day, bot and URL, how often a page was cited (first three sources).
  * - `insights_feedback`: one row per rated answer, joined to its question by request id when
  *   read (a rating may be written before its question, or by another instance).
  * - `insights_bots`: the bots seen, for the page's chooser.
@@ -17,6 +21,8 @@ import type { Migration, SqlDialect } from './client.js';
 function version1(dialect: SqlDialect): string[] {
   const time = dialect === 'postgres' ? 'BIGINT' : 'INTEGER';
   const flag = dialect === 'postgres' ? 'SMALLINT' : 'INTEGER';
+  // Clustered on the primary key in SQLite, so a range of days is one contiguous read.
+  const clustered = dialect === 'sqlite' ? ' WITHOUT ROWID' : '';
   return [
     `CREATE TABLE IF NOT EXISTS insights_questions (
       request_id TEXT PRIMARY KEY,
@@ -30,19 +36,26 @@ function version1(dialect: SqlDialect): string[] {
       sources TEXT NOT NULL,
       duration_ms INTEGER NOT NULL
     )`,
-    'CREATE INDEX IF NOT EXISTS insights_questions_time ON insights_questions (time, question_key, answer_found, outcome)',
-    'CREATE INDEX IF NOT EXISTS insights_questions_bot_time ON insights_questions (bot_id, time, question_key, answer_found, outcome)',
+    'CREATE INDEX IF NOT EXISTS insights_questions_time ON insights_questions (time)',
+    'CREATE INDEX IF NOT EXISTS insights_questions_bot_time ON insights_questions (bot_id, time)',
     'CREATE INDEX IF NOT EXISTS insights_questions_key ON insights_questions (question_key, time)',
-    `CREATE TABLE IF NOT EXISTS insights_citations (
-      request_id TEXT NOT NULL,
-      source_index INTEGER NOT NULL,
-      time ${time} NOT NULL,
+    `CREATE TABLE IF NOT EXISTS insights_key_days (
+      day INTEGER NOT NULL,
+      bot_id TEXT NOT NULL,
+      question_key TEXT NOT NULL,
+      asked INTEGER NOT NULL,
+      found INTEGER NOT NULL,
+      refused INTEGER NOT NULL,
+      failed INTEGER NOT NULL,
+      PRIMARY KEY (day, bot_id, question_key)
+    )${clustered}`,
+    `CREATE TABLE IF NOT EXISTS insights_page_days (
+      day INTEGER NOT NULL,
       bot_id TEXT NOT NULL,
       url TEXT NOT NULL,
-      PRIMARY KEY (request_id, source_index)
-    )`,
-    'CREATE INDEX IF NOT EXISTS insights_citations_time ON insights_citations (time, url)',
-    'CREATE INDEX IF NOT EXISTS insights_citations_bot_time ON insights_citations (bot_id, time, url)',
+      cited INTEGER NOT NULL,
+      PRIMARY KEY (day, bot_id, url)
+    )${clustered}`,
     `CREATE TABLE IF NOT EXISTS insights_feedback (
       request_id TEXT PRIMARY KEY,
       time ${time} NOT NULL,

@@ -6,6 +6,8 @@ const DAY_MS = 86_400_000;
 /** Rows deleted per statement by retention: short transactions, so writes go on between them. */
 const DELETE_CHUNK = 5_000;
 const ANSWERED = "outcome IN ('answered', 'refused', 'stopped')";
+/** Outcomes that are not errors (the rest count as failed). */
+const ANSWERED_OUTCOMES = new Set(['answered', 'refused', 'stopped']);
 
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value ?? 0));
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
@@ -36,7 +38,11 @@ function botsSeen(rows: readonly QuestionRow[]): Array<[string, number]> {
 
 const INSERT_QUESTION =
   'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms)';
-const INSERT_CITATION = 'INSERT INTO insights_citations (request_id, source_index, time, bot_id, url)';
+const INSERT_KEY_DAY = 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, failed)';
+const ADD_KEY_DAY =
+  'ON CONFLICT (day, bot_id, question_key) DO UPDATE SET asked = insights_key_days.asked + excluded.asked, found = insights_key_days.found + excluded.found, refused = insights_key_days.refused + excluded.refused, failed = insights_key_days.failed + excluded.failed';
+const INSERT_PAGE_DAY = 'INSERT INTO insights_page_days (day, bot_id, url, cited)';
+const ADD_PAGE_DAY = 'ON CONFLICT (day, bot_id, url) DO UPDATE SET cited = insights_page_days.cited + excluded.cited';
 const INSERT_FEEDBACK = 'INSERT INTO insights_feedback (request_id, time, bot_id, rating, comment)';
 const UPSERT_FEEDBACK = 'ON CONFLICT (request_id) DO UPDATE SET time = excluded.time, rating = excluded.rating, comment = COALESCE(excluded.comment, insights_feedback.comment)';
 const INSERT_BOT = 'INSERT INTO insights_bots (bot_id, last_seen)';
@@ -58,17 +64,25 @@ export class SqlInsightsStore implements InsightsStore {
     if (statements.length > 0) await this.client.run(statements, { transaction: true });
   }
 
-  /** One statement per row (SQLite runs them in-process, prepared once). */
+  /**
+   * One statement per row (SQLite prepares each once). A question's day counts follow it, each
+   * guarded by `changes() = 1`: the insert before it changed a row, so they count only a
+   * question that was not stored already (each of them changes one row, keeping the chain).
+   */
   private rowByRowWrite(batch: InsightsBatch): SqlStatement[] {
     const statements: SqlStatement[] = [];
     for (const q of batch.questions) {
+      const day = Math.floor(q.time / DAY_MS);
       statements.push({
         sql: `${INSERT_QUESTION} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
         params: [q.request_id, q.time, q.bot_id, q.question, q.question_key, q.answer_found ? 1 : 0, q.outcome, q.cache, q.sources.join(' '), q.duration_ms],
       });
-      q.sources.forEach((url, index) =>
-        statements.push({ sql: `${INSERT_CITATION} VALUES (?, ?, ?, ?, ?) ON CONFLICT (request_id, source_index) DO NOTHING`, params: [q.request_id, index, q.time, q.bot_id, url] }),
-      );
+      const [refused, failed] = [q.outcome === 'refused' ? 1 : 0, ANSWERED_OUTCOMES.has(q.outcome) ? 0 : 1];
+      statements.push({
+        sql: `${INSERT_KEY_DAY} SELECT ?, ?, ?, 1, ?, ?, ? WHERE changes() = 1 ${ADD_KEY_DAY}`,
+        params: [day, q.bot_id, q.question_key, q.answer_found ? 1 : 0, refused, failed],
+      });
+      for (const url of new Set(q.sources)) statements.push({ sql: `${INSERT_PAGE_DAY} SELECT ?, ?, ?, 1 WHERE changes() = 1 ${ADD_PAGE_DAY}`, params: [day, q.bot_id, url] });
     }
     for (const f of mergeFeedback(batch.feedback)) {
       statements.push({ sql: `${INSERT_FEEDBACK} VALUES (?, ?, ?, ?, ?) ${UPSERT_FEEDBACK}`, params: [f.request_id, f.time, f.bot_id, f.rating, f.comment] });
@@ -77,13 +91,33 @@ export class SqlInsightsStore implements InsightsStore {
     return statements;
   }
 
-  /** One statement per table, rows passed as arrays (`unnest`): one round trip each, whatever the batch size. */
+  /**
+   * PostgreSQL: the rows passed as arrays (`unnest`), and the day counts in the same statement
+   * from what the insert returned (only questions not stored already), in key order so two
+   * instances adding to the same days take their row locks in the same order.
+   */
   private postgresWrite(batch: InsightsBatch): SqlStatement[] {
     const statements: SqlStatement[] = [];
     const qs = batch.questions;
     if (qs.length > 0) {
       statements.push({
-        sql: `${INSERT_QUESTION} SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::text[], ?::text[], ?::integer[]) ON CONFLICT (request_id) DO NOTHING`,
+        sql: `WITH inserted AS (
+            ${INSERT_QUESTION}
+            SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::text[], ?::text[], ?::integer[])
+            ON CONFLICT (request_id) DO NOTHING
+            RETURNING request_id, time, bot_id, question_key, answer_found, outcome, sources
+          ), keys AS (
+            ${INSERT_KEY_DAY}
+            SELECT time / ${DAY_MS}, bot_id, question_key, COUNT(*), SUM(answer_found), SUM(CASE WHEN outcome = 'refused' THEN 1 ELSE 0 END),
+              SUM(CASE WHEN ${ANSWERED} THEN 0 ELSE 1 END)
+            FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+            ${ADD_KEY_DAY}
+          )
+          ${INSERT_PAGE_DAY}
+          SELECT day, bot_id, url, COUNT(*) FROM (
+            SELECT DISTINCT time / ${DAY_MS} AS day, bot_id, url, request_id FROM inserted, unnest(string_to_array(NULLIF(sources, ''), ' ')) AS url
+          ) AS cited GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+          ${ADD_PAGE_DAY}`,
         params: [
           qs.map((q) => q.request_id),
           qs.map((q) => q.time),
@@ -97,17 +131,10 @@ export class SqlInsightsStore implements InsightsStore {
           qs.map((q) => q.duration_ms),
         ],
       });
-      const cited = qs.flatMap((q) => q.sources.map((url, index) => [q.request_id, index, q.time, q.bot_id, url] as const));
-      if (cited.length > 0) {
-        statements.push({
-          sql: `${INSERT_CITATION} SELECT * FROM unnest(?::text[], ?::integer[], ?::bigint[], ?::text[], ?::text[]) ON CONFLICT (request_id, source_index) DO NOTHING`,
-          params: [0, 1, 2, 3, 4].map((column) => cited.map((row) => row[column])),
-        });
-      }
-      const bots = botsSeen(qs);
+      const bots = botsSeen(qs).sort((a, b) => (a[0] < b[0] ? -1 : 1));
       statements.push({ sql: `${INSERT_BOT} SELECT * FROM unnest(?::text[], ?::bigint[]) ${UPSERT_BOT}`, params: [bots.map((b) => b[0]), bots.map((b) => b[1])] });
     }
-    const fs = mergeFeedback(batch.feedback);
+    const fs = mergeFeedback(batch.feedback).sort((a, b) => (a.request_id < b.request_id ? -1 : 1));
     if (fs.length > 0) {
       statements.push({
         sql: `${INSERT_FEEDBACK} SELECT * FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[]) ${UPSERT_FEEDBACK}`,
@@ -119,34 +146,49 @@ export class SqlInsightsStore implements InsightsStore {
 
   async deleteBefore(time: number): Promise<void> {
     const rowId = this.client.dialect === 'postgres' ? 'ctid' : 'rowid';
-    for (const table of ['insights_questions', 'insights_citations', 'insights_feedback']) {
+    for (const table of ['insights_questions', 'insights_feedback']) {
       const sql = `DELETE FROM ${table} WHERE ${rowId} IN (SELECT ${rowId} FROM ${table} WHERE time < ? LIMIT ${DELETE_CHUNK})`;
       for (;;) {
         const [result] = await this.client.run([{ sql, params: [time] }]);
         if (result!.changes < DELETE_CHUNK) break;
       }
     }
+    // The day counts go a day at a time, whole days only: the last partial day stays until it is whole.
+    const before = Math.floor(time / DAY_MS);
+    for (const table of ['insights_key_days', 'insights_page_days']) {
+      const sql = `DELETE FROM ${table} WHERE day = (SELECT MIN(day) FROM ${table}) AND day < ?`;
+      for (;;) {
+        const [result] = await this.client.run([{ sql, params: [before] }]);
+        if (result!.changes === 0) break;
+      }
+    }
     await this.client.run([{ sql: 'DELETE FROM insights_bots WHERE last_seen < ?', params: [time] }]);
   }
 
   async aggregate(filter: InsightsFilter, limits: AggregateLimits): Promise<InsightsAggregates> {
-    const q = where(filter);
+    // Day counts cover whole UTC days: those from `from` to the one holding `to`.
+    const days = { sql: 'day >= ? AND day <= ?', params: [Math.floor(filter.from / DAY_MS), Math.floor((filter.to - 1) / DAY_MS)] as unknown[] };
+    if (filter.bot !== undefined) {
+      days.sql += ' AND bot_id = ?';
+      days.params.push(filter.bot);
+    }
     const f = where({ from: filter.from, to: filter.to }, 'f');
     const byBot = filter.bot === undefined ? '' : ' AND q.bot_id = ?';
     const feedbackParams = filter.bot === undefined ? f.params : [...f.params, filter.bot];
-    const keyCounts = (extra: string, limit: number): SqlStatement => ({
-      sql: `SELECT question_key AS k, COUNT(*) AS asked, SUM(answer_found) AS found FROM insights_questions WHERE ${q.sql}${extra} GROUP BY question_key ORDER BY asked DESC, k LIMIT ?`,
-      params: [...q.params, limit],
-    });
-    const [days, top, unanswered, pages, ratings, rated] = await this.client.run([
+    const [perDay, top, unanswered, pages, ratings, rated] = await this.client.run([
       {
-        sql: `SELECT time / ${DAY_MS} AS day, COUNT(*) AS asked, SUM(answer_found) AS found, SUM(CASE WHEN outcome = 'refused' THEN 1 ELSE 0 END) AS refused,
-          SUM(CASE WHEN ${ANSWERED} THEN 0 ELSE 1 END) AS failed FROM insights_questions WHERE ${q.sql} GROUP BY time / ${DAY_MS} ORDER BY day`,
-        params: q.params,
+        sql: `SELECT day, SUM(asked) AS asked, SUM(found) AS found, SUM(refused) AS refused, SUM(failed) AS failed FROM insights_key_days WHERE ${days.sql} GROUP BY day ORDER BY day`,
+        params: days.params,
       },
-      keyCounts('', limits.top),
-      keyCounts(" AND outcome = 'refused'", limits.unanswered),
-      { sql: `SELECT url, COUNT(*) AS cited FROM insights_citations WHERE ${q.sql} GROUP BY url ORDER BY cited DESC, url LIMIT ?`, params: [...q.params, limits.pages] },
+      {
+        sql: `SELECT question_key AS k, SUM(asked) AS asked, SUM(found) AS found FROM insights_key_days WHERE ${days.sql} GROUP BY question_key ORDER BY asked DESC, k LIMIT ?`,
+        params: [...days.params, limits.top],
+      },
+      {
+        sql: `SELECT question_key AS k, SUM(refused) AS asked, SUM(found) AS found FROM insights_key_days WHERE ${days.sql} AND refused > 0 GROUP BY question_key ORDER BY asked DESC, k LIMIT ?`,
+        params: [...days.params, limits.unanswered],
+      },
+      { sql: `SELECT url, SUM(cited) AS cited FROM insights_page_days WHERE ${days.sql} GROUP BY url ORDER BY cited DESC, url LIMIT ?`, params: [...days.params, limits.pages] },
       {
         sql: `SELECT f.rating AS rating, COUNT(*) AS n FROM insights_feedback f JOIN insights_questions q ON q.request_id = f.request_id WHERE ${f.sql}${byBot} GROUP BY f.rating`,
         params: feedbackParams,
@@ -161,7 +203,7 @@ export class SqlInsightsStore implements InsightsStore {
     const counted = (rows: Array<Record<string, unknown>>) => rows.map((r) => ({ key: String(r.k), asked: num(r.asked), found: num(r.found) }));
     const rating = (name: string) => num(ratings!.rows.find((r) => r.rating === name)?.n);
     return {
-      days: days!.rows.map((r) => ({ day: num(r.day), asked: num(r.asked), found: num(r.found), refused: num(r.refused), failed: num(r.failed) })),
+      days: perDay!.rows.map((r) => ({ day: num(r.day), asked: num(r.asked), found: num(r.found), refused: num(r.refused), failed: num(r.failed) })),
       top: counted(top!.rows),
       unanswered: counted(unanswered!.rows),
       pages: pages!.rows.map((r) => ({ url: String(r.url), cited: num(r.cited) })),
