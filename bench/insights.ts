@@ -271,7 +271,7 @@ export async function benchInsights(report: Report, options: InsightsOptions, up
       {
         name: 'postgres',
         url: pgPage,
-        // As autovacuum would after a load: statistics, and the visibility map that lets the covering indexes answer alone.
+        // As autovacuum would after a load: statistics for the planner, and a visibility map for index-only scans.
         prepare: async () => {
           const client = new pg.Client({ connectionString: pgPage });
           await client.connect();

@@ -91,9 +91,9 @@ export interface InsightsAggregates {
   unanswered: KeyCount[];
   /** Cited URLs, most cited first. */
   pages: Array<{ url: string; cited: number }>;
-  /** Ratings given in the period to answers still stored. */
+  /** Ratings received in the period. */
   ratings: { up: number; down: number };
-  /** The latest rated answers, comments first... newest first. */
+  /** The latest rated answers whose question is stored: those with a comment first, newest first. */
   rated: RatedAnswer[];
 }
 

@@ -190,7 +190,7 @@ describe('insights in a SQLite file', () => {
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'insights_%' ORDER BY name").all();
     assert.deepEqual(
       indexes.map((i) => (i as { name: string }).name),
-      ['insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
+      ['insights_feedback_bot_time', 'insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
     );
     db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (2, 0)').run();
     db.close();

@@ -14,8 +14,9 @@ import type { Migration, SqlDialect } from './client.js';
  *   distinct questions a day, not with the questions, and a month of it is read in one range
  *   of its primary key `(day, bot_id, question_key)`.
  * - `insights_page_days`: per day, bot and URL, how often a page was cited (first three sources).
- * - `insights_feedback`: one row per rated answer, joined to its question by request id when
- *   read (a rating may be written before its question, or by another instance).
+ * - `insights_feedback`: one row per rated answer, counted as received and joined to its
+ *   question by request id when listed (a rating may be written before its question, or by
+ *   another instance). Indexed by `(time)` and `(bot_id, time)`.
  * - `insights_bots`: the bots seen, for the page's chooser.
  */
 function version1(dialect: SqlDialect): string[] {
@@ -64,6 +65,7 @@ function version1(dialect: SqlDialect): string[] {
       comment TEXT
     )`,
     'CREATE INDEX IF NOT EXISTS insights_feedback_time ON insights_feedback (time)',
+    'CREATE INDEX IF NOT EXISTS insights_feedback_bot_time ON insights_feedback (bot_id, time)',
     `CREATE TABLE IF NOT EXISTS insights_bots (
       bot_id TEXT PRIMARY KEY,
       last_seen ${time} NOT NULL

@@ -172,9 +172,7 @@ export class SqlInsightsStore implements InsightsStore {
       days.sql += ' AND bot_id = ?';
       days.params.push(filter.bot);
     }
-    const f = where({ from: filter.from, to: filter.to }, 'f');
-    const byBot = filter.bot === undefined ? '' : ' AND q.bot_id = ?';
-    const feedbackParams = filter.bot === undefined ? f.params : [...f.params, filter.bot];
+    const f = where(filter, 'f');
     const [perDay, top, unanswered, pages, ratings, rated] = await this.client.run([
       {
         sql: `SELECT day, SUM(asked) AS asked, SUM(found) AS found, SUM(refused) AS refused, SUM(failed) AS failed FROM insights_key_days WHERE ${days.sql} GROUP BY day ORDER BY day`,
@@ -189,15 +187,16 @@ export class SqlInsightsStore implements InsightsStore {
         params: [...days.params, limits.unanswered],
       },
       { sql: `SELECT url, SUM(cited) AS cited FROM insights_page_days WHERE ${days.sql} GROUP BY url ORDER BY cited DESC, url LIMIT ?`, params: [...days.params, limits.pages] },
+      // Ratings as received (their questions may not be written yet): counting them needs no join.
+      { sql: `SELECT f.rating AS rating, COUNT(*) AS n FROM insights_feedback f WHERE ${f.sql} GROUP BY f.rating`, params: f.params },
       {
-        sql: `SELECT f.rating AS rating, COUNT(*) AS n FROM insights_feedback f JOIN insights_questions q ON q.request_id = f.request_id WHERE ${f.sql}${byBot} GROUP BY f.rating`,
-        params: feedbackParams,
-      },
-      {
+        // The latest ratings first (comments before bare thumbs), then their questions: a join of a few rows, not of the period's.
         sql: `SELECT f.time AS time, f.rating AS rating, f.comment AS comment, q.question AS question, q.bot_id AS bot_id, q.answer_found AS answer_found
-          FROM insights_feedback f JOIN insights_questions q ON q.request_id = f.request_id
-          WHERE ${f.sql}${byBot} ORDER BY CASE WHEN f.comment IS NULL THEN 1 ELSE 0 END, f.time DESC LIMIT ?`,
-        params: [...feedbackParams, limits.rated],
+          FROM (SELECT request_id, time, rating, comment FROM insights_feedback f WHERE ${f.sql}
+            ORDER BY CASE WHEN f.comment IS NULL THEN 1 ELSE 0 END, f.time DESC LIMIT ?) f
+          JOIN insights_questions q ON q.request_id = f.request_id
+          ORDER BY CASE WHEN f.comment IS NULL THEN 1 ELSE 0 END, f.time DESC`,
+        params: [...f.params, limits.rated * 2],
       },
     ]);
     const counted = (rows: Array<Record<string, unknown>>) => rows.map((r) => ({ key: String(r.k), asked: num(r.asked), found: num(r.found) }));
@@ -208,7 +207,7 @@ export class SqlInsightsStore implements InsightsStore {
       unanswered: counted(unanswered!.rows),
       pages: pages!.rows.map((r) => ({ url: String(r.url), cited: num(r.cited) })),
       ratings: { up: rating('up'), down: rating('down') },
-      rated: rated!.rows.map((r) => ({
+      rated: rated!.rows.slice(0, limits.rated).map((r) => ({
         time: num(r.time),
         rating: r.rating === 'up' ? 'up' : 'down',
         comment: text(r.comment),
@@ -221,9 +220,11 @@ export class SqlInsightsStore implements InsightsStore {
 
   async wordings(keys: string[], filter: InsightsFilter, perKey: number): Promise<Map<string, string[]>> {
     const range = where(filter);
+    // With a bot, SQLite's planner would take the (bot_id, time) index and read all of the bot's rows for each key.
+    const index = this.client.dialect === 'sqlite' ? ' INDEXED BY insights_questions_key' : '';
     const results = await this.client.run(
       keys.map((key) => ({
-        sql: `SELECT question FROM insights_questions WHERE question_key = ? AND ${range.sql} ORDER BY time DESC LIMIT ?`,
+        sql: `SELECT question FROM insights_questions${index} WHERE question_key = ? AND ${range.sql} ORDER BY time DESC LIMIT ?`,
         params: [key, ...range.params, perKey],
       })),
     );
