@@ -3,7 +3,7 @@
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -17,6 +17,7 @@ import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
 import { startChild, type ServerChild } from './lib/child.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
 import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
+import { benchInsights } from './insights.js';
 import { benchProxyCache, type CacheTarget } from './proxy-cache.js';
 import { benchProxyLoad } from './proxy-load.js';
 import { benchProxyStreams } from './proxy-streams.js';
@@ -45,6 +46,7 @@ const SETTINGS = quick
       kbScale: { sizes: [1], rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
+      insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
@@ -55,6 +57,7 @@ const SETTINGS = quick
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
+      insights: { asked: 2000, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -192,6 +195,16 @@ await section('proxy-cache', async () => {
 });
 
 await section('written', () => benchWritten(report, SETTINGS.written));
+
+await section('insights', async () => {
+  const key = `bench-${randomBytes(12).toString('hex')}`;
+  const upstream = await startChild('upstream', { BENCH_PACE_MS: '0', BENCH_UPSTREAM_KEY: key });
+  try {
+    await benchInsights(report, SETTINGS.insights, upstream, key);
+  } finally {
+    await upstream.stop();
+  }
+});
 
 for (const f of failures) report.add({ section: f.section, id: 'failed', label: 'section failed (error in results.json)', value: Number.NaN, unit: '', goal: 'runs', met: false, note: f.error });
 

@@ -56,6 +56,11 @@ async function showMode() {
           ? `Demo mode, written answers: the built-in local Answer API finds the passages, and the model ${info.model} writes each answer from them, citing them (checked by the server). If the model fails, the passages are quoted instead.`
           : 'Demo mode, extractive answers: the built-in local Answer API quotes the passages of its knowledge base that answer. No model, no key, no network.';
     badge.hidden = false;
+    const insights = document.getElementById('insights-link');
+    if (insights && typeof info.insights === 'string') {
+      insights.querySelector('a').href = info.insights;
+      insights.hidden = false;
+    }
   } catch {
     // The badge is a nicety; without it the page still works.
   }

@@ -46,7 +46,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const writtenBy = mode !== 'demo' ? undefined : answers ? (answers.mode === 'written' ? answers.model : undefined) : proxyOptions.localAnswerApi?.llmModel;
   let proxy: RunningProxy;
   try {
-    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, writtenBy, distDir, next: handler }) });
+    const insightsPath = proxyOptions.insightsToken ? (proxyOptions.insightsPath ?? '/insights') : undefined;
+    proxy = await startProxy({ ...proxyOptions, compose: (handler) => createDemoRoutes({ mode, writtenBy, distDir, next: handler, insightsPath }) });
   } catch (error) {
     await upstream?.close();
     throw error;

@@ -19,6 +19,8 @@ export interface DemoRoutesOptions {
   writtenBy?: string;
   /** Gets every request the demo does not serve itself. */
   next: WebHandler;
+  /** Where the insights page is, when it is on: the demo page links it. */
+  insightsPath?: string;
 }
 
 /**
@@ -70,7 +72,12 @@ const isBuilt = (pathname: string) => /^\/(bot-answer(-box|-chat)?\.js|bot-answe
 export function createDemoRoutes(options: DemoRoutesOptions): WebHandler {
   const distDir = options.distDir ?? DEFAULT_DIST;
   const demoDir = options.demoDir ?? HERE;
-  const info = JSON.stringify({ mode: options.mode, answers: options.writtenBy ? 'written' : options.mode === 'demo' ? 'extractive' : undefined, model: options.writtenBy });
+  const info = JSON.stringify({
+    mode: options.mode,
+    answers: options.writtenBy ? 'written' : options.mode === 'demo' ? 'extractive' : undefined,
+    model: options.writtenBy,
+    ...(options.insightsPath ? { insights: options.insightsPath } : {}),
+  });
 
   return async (request, context) => {
     const { pathname } = new URL(request.url);

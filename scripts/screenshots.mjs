@@ -1,25 +1,47 @@
 // Produces the README's screenshots from the running demo, in headless Chromium, into docs/images/.
-// Run with `npm run screenshots` (builds first). Deterministic where it can be: fixed viewport,
-// locale, time zone and clock, reduced motion, the local Answer API's answers.
-import { mkdir } from 'node:fs/promises';
+// Run with `npm run screenshots` (builds first); `npm run screenshots -- insights` (or `demo`)
+// makes one group only. Deterministic where it can be: fixed viewport, locale, time zone and
+// clock, reduced motion, the local Answer API's answers, seeded sample questions.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { sampleBatches } from '../bench/insights-data.ts';
 import { startDemoServer } from '../demo/server.ts';
+import { sqliteInsightsStore } from '../src/proxy/node.ts';
 import { CHROME_ARGS, requireChrome } from './find-chrome.mjs';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'images');
 const FIXED_TIME = new Date('2026-11-20T10:30:00Z');
+const INSIGHTS_TOKEN = 'screenshots-insights-token-00000';
+const only = process.argv[2];
 
-const server = await startDemoServer({ port: 0, log: false, rateLimitPerMinute: 0, upstream: { paceMs: 5 } });
+// The insights page shows a month of sample questions (what a docs site collects in a month).
+const folder = await mkdtemp(join(tmpdir(), 'bot-answer-screenshots-'));
+const insightsDb = join(folder, 'insights.sqlite');
+await seedInsights(insightsDb);
+const server = await startDemoServer({ port: 0, log: false, rateLimitPerMinute: 0, upstream: { paceMs: 5 }, insightsDb, insightsToken: INSIGHTS_TOKEN });
 const browser = await chromium.launch({ executablePath: requireChrome(), args: CHROME_ARGS, headless: true });
 try {
   await mkdir(OUT, { recursive: true });
-  await desktopShots();
-  await phoneShot();
+  if (!only || only === 'demo') {
+    await desktopShots();
+    await phoneShot();
+  }
+  if (!only || only === 'insights') await insightsShot();
   console.log(`screenshots: written to docs/images/`);
 } finally {
   await browser.close();
   await server.close();
+  await rm(folder, { recursive: true, force: true });
+}
+
+/** Writes 6,000 generated questions over the last 30 days (seeded: the same every run, relative to today). */
+async function seedInsights(file) {
+  const store = sqliteInsightsStore(file);
+  await store.open();
+  for (const batch of sampleBatches({ rows: 6_000, days: 30, now: Date.now(), seed: 7 })) await store.write(batch);
+  await store.close();
 }
 
 /** Opens the demo page in a fresh, fixed context. */
@@ -78,6 +100,19 @@ async function desktopShots() {
 /** Hides the floating widget (through CSSOM: the page's CSP allows no inline style). */
 function setLauncherHidden(page, hidden) {
   return page.locator('#floating-widget').evaluate((el, value) => (el.style.visibility = value ? 'hidden' : ''), hidden);
+}
+
+/** The owner's insights page, signed in, its top part: totals, the chart, the first groups. */
+async function insightsShot() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`screenshots: page error: ${error.message}`));
+  await page.goto(`${server.url}/insights`);
+  await page.locator('#token').fill(INSIGHTS_TOKEN);
+  await page.locator('button[type="submit"]').click();
+  await page.locator('[data-chart] svg').waitFor();
+  await page.screenshot({ path: join(OUT, 'insights.png') });
+  await context.close();
 }
 
 async function phoneShot() {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { knowledgeBaseOptions } from '../upstream/cli-options.js';
+import { MIN_TOKEN_CHARS } from './insights/auth.js';
 import type { StartProxyOptions } from './server.js';
 
 type Kind = 'text' | 'int' | 'list';
@@ -31,6 +32,8 @@ const FLAGS = {
   'cache-ttl-seconds': ['CACHE_TTL_SECONDS', 'cacheTtlSeconds', 'int', 'N', 'keep complete answers N seconds (default: no cache)'],
   'cache-max-entry-bytes': ['CACHE_MAX_ENTRY_BYTES', 'cacheMaxEntryBytes', 'int', 'N', 'largest answer kept (default 262144)'],
   'cache-max-bytes': ['CACHE_MAX_BYTES', 'cacheMaxBytes', 'int', 'N', 'memory cache size (default 67108864; Redis: its maxmemory)'],
+  'insights-db': ['INSIGHTS_DB', 'insightsDb', 'text', 'PATH|URL', 'record questions and feedback: a SQLite file, or a\npostgres:// URL shared by instances (default: off)'],
+  'insights-retention-days': ['INSIGHTS_RETENTION_DAYS', 'insightsRetentionDays', 'int', 'N', 'delete recorded rows older than N days (default 90)'],
 } as const satisfies Record<string, readonly [string, keyof CommandOptions, Kind, string, string]>;
 
 type Flag = keyof typeof FLAGS;
@@ -40,12 +43,13 @@ function help(flags: string[]): string {
   return flags
     .map((flag) => {
       const [env, , , arg, text] = FLAGS[flag as Flag];
-      return `  ${`--${flag} ${arg}`.padEnd(26)}  ${env.padEnd(23)}  ${text.replace(/\n/g, `\n${' '.repeat(55)}`)}`;
+      return `  ${`--${flag} ${arg}`.padEnd(28)}  ${env.padEnd(23)}  ${text.replace(/\n/g, `\n${' '.repeat(57)}`)}`;
     })
     .join('\n');
 }
 
 const shared = Object.keys(FLAGS).indexOf('redis-url');
+const insights = Object.keys(FLAGS).indexOf('insights-db');
 
 /** The command's usage text. */
 export const HELP = `bot-answer-proxy: the key-holding proxy for the <bot-answer> element.
@@ -56,11 +60,16 @@ Each option can also be set in the environment (flags win). The API key is read 
 environment only (ANSWER_API_KEY), so it never shows in a process list.
 
 ${help(Object.keys(FLAGS).slice(0, shared))}
-  --debug                     BOT_ANSWER_DEBUG=1       log message text and upstream error details
+  --debug                       BOT_ANSWER_DEBUG=1       log message text and upstream error details
 
 Shared state and the answer cache (docs/scaling.md):
-${help(Object.keys(FLAGS).slice(shared))}
-  --clear-cache                                        remove every cached answer from Redis, then exit
+${help(Object.keys(FLAGS).slice(shared, insights))}
+  --clear-cache                                          remove every cached answer from Redis, then exit
+
+Insights (what visitors ask, for the owner's page at /insights):
+${help(Object.keys(FLAGS).slice(insights))}
+  (environment only)            INSIGHTS_TOKEN           the owner's token for /insights and its CSV (16+
+                                                         characters); unset: the insights routes answer 404
   --help
 
 Without ANSWER_API_KEY it runs in demo mode: the local Answer API starts in-process and
@@ -104,12 +113,17 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
   if (failureMode !== undefined && failureMode !== 'fallback' && failureMode !== 'refuse') throw new Error(`--redis-failure-mode (REDIS_FAILURE_MODE) must be fallback or refuse, got "${failureMode}"`);
   if (options.redisUrl !== undefined && !/^rediss?:\/\//.test(options.redisUrl)) throw new Error('--redis-url (REDIS_URL) must start with redis:// or rediss://');
   if (options.port !== undefined && options.port > 65535) throw new Error(`--port (PORT) must be at most 65535, got ${options.port}`);
+  const insightsToken = env.INSIGHTS_TOKEN || undefined;
+  if (insightsToken !== undefined && insightsToken.length < MIN_TOKEN_CHARS) throw new Error(`INSIGHTS_TOKEN must be at least ${MIN_TOKEN_CHARS} characters (e.g. openssl rand -hex 16)`);
+  if (insightsToken !== undefined && options.insightsDb === undefined) throw new Error('INSIGHTS_TOKEN opens the insights page, which reads what INSIGHTS_DB records: set INSIGHTS_DB too');
+  if (options.insightsRetentionDays !== undefined && options.insightsRetentionDays < 1) throw new Error('--insights-retention-days (INSIGHTS_RETENTION_DAYS) must be at least 1');
   return {
     ...options,
     trustProxy: trust === 'true' || trust === 'false' ? trust === 'true' : trust === undefined ? undefined : Number(trust),
     redisFailureMode: failureMode,
     upstreamHistory: history as CommandOptions['upstreamHistory'],
     apiKey: env.ANSWER_API_KEY || undefined,
+    insightsToken,
     port: options.port ?? 8787,
     host: options.host ?? '127.0.0.1',
     debug: values.debug === true || env.BOT_ANSWER_DEBUG === '1' || env.BOT_ANSWER_DEBUG === 'true',

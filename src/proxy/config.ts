@@ -1,3 +1,4 @@
+import type { InsightsStore } from './insights/types.js';
 import type { StoreConfig, StoreFailureMode } from './stores/types.js';
 import { fetchUpstream } from './upstream.js';
 /** What the upstream receives of a question's conversation: see {@link ProxyConfig.upstreamHistory}. */
@@ -40,6 +41,11 @@ export interface RateLimiter {
 export interface HandlerContext {
   /** The client's address (the TCP peer). */
   clientAddress?: string;
+  /**
+   * Keeps the runtime working for a promise after the response is sent (Cloudflare Workers'
+   * `ctx.waitUntil`, Vercel's `waitUntil`): insights writes then start at once and finish there.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
   [name: string]: unknown;
 }
 
@@ -119,10 +125,22 @@ export interface ProxyConfig extends StoreConfig {
   log?: ((line: string) => void) | false;
   /** Log message text and upstream error details (never the key). Default false. */
   debug?: boolean;
+  /**
+   * Where every answer request and rating is recorded for the owner's insights (questions
+   * redacted). Default: nothing is recorded. On Node, `sqliteInsightsStore(path)` or
+   * `postgresInsightsStore(url)` from `bot-answer/proxy/node`; on Workers, `d1InsightsStore(env.DB)`.
+   */
+  insightsStore?: InsightsStore;
+  /** The owner's token for the insights page and its CSV (16 characters or more). Unset: every insights route answers 404. */
+  insightsToken?: string;
+  /** Recorded rows older than this many days are deleted. Default 90. */
+  insightsRetentionDays?: number;
+  /** Path of the insights page (its files and export live under it). Default `/insights`. */
+  insightsPath?: string;
 }
 
-export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'fetch' | keyof StoreConfig>> &
-  Pick<ProxyConfig, 'rateLimiter' | 'clientAddress' | 'authorize' | 'rateLimitKey'> & {
+export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'fetch' | 'insightsStore' | 'insightsToken' | keyof StoreConfig>> &
+  Pick<ProxyConfig, 'rateLimiter' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'insightsStore' | 'insightsToken'> & {
     log: (line: string) => void;
     upstreamUrl: string;
     feedbackPath: string;
@@ -143,6 +161,8 @@ export const DEFAULTS = {
   idleTimeoutMs: 30_000,
   totalTimeoutMs: 120_000,
   heartbeatMs: 15_000,
+  insightsPath: '/insights',
+  insightsRetentionDays: 90,
 } as const;
 
 type Defaulted = { -readonly [K in keyof typeof DEFAULTS]: (typeof DEFAULTS)[K] extends number ? number : string };
@@ -181,5 +201,6 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     log: config.log === false ? () => {} : (config.log ?? ((line: string) => console.log(line))),
     debug: config.debug ?? false,
     storeFailure: config.storeFailure ?? 'fallback',
+    insightsToken: config.insightsToken || undefined,
   };
 }

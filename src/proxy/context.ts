@@ -22,6 +22,8 @@ export class RequestContext {
   /** The visitor's identity as `authorize` gave it. */
   user: string | undefined;
   readonly record: LogRecord;
+  /** Called once the request is complete, after its log line (insights records the answer request here). */
+  onComplete: (() => void) | undefined;
 
   constructor(
     readonly request: Request,
@@ -52,8 +54,16 @@ export class RequestContext {
     this.record.status = status;
     this.record.bytes = bytes?.byteLength ?? 0;
     if (status >= 500 && this.record.level === 'info') this.record.level = 'warn';
-    this.log.request(this.record, this.startedAt);
+    this.complete();
     return new Response(this.request.method === 'HEAD' ? null : bytes, { status, headers });
+  }
+
+  /** The request is complete (for a stream: it ended): writes its log line, then tells `onComplete`. */
+  complete(): void {
+    this.log.request(this.record, this.startedAt);
+    const onComplete = this.onComplete;
+    this.onComplete = undefined;
+    onComplete?.();
   }
 
   /** The JSON error response for `error`, through the failure table. */

@@ -53,6 +53,11 @@ export const FAILURES = {
   stream_broken: { status: 502, code: 'stream_interrupted', message: 'The answer was interrupted.', outcome: 'interrupted' },
   shutting_down: { status: 503, code: 'shutting_down', message: 'The server is restarting. Please try again.', outcome: 'shutdown' },
   store_unavailable: { status: 503, code: 'unavailable', message: 'The service is unavailable. Please try again in a moment.', outcome: 'store_unavailable' },
+  insights_signed_out: { status: 401, code: 'unauthorized', message: 'Sign in to the insights page, or send Authorization: Bearer <INSIGHTS_TOKEN>.', outcome: 'unauthorized' },
+  insights_wrong_token: { status: 401, code: 'unauthorized', message: 'Wrong insights token.', outcome: 'unauthorized' },
+  insights_token_in_url: { status: 400, code: 'bad_request', message: 'The insights token never goes in a URL: send it in an Authorization: Bearer header, or sign in with the form.', outcome: 'rejected' },
+  insights_bad_filter: { status: 400, code: 'bad_request', message: 'The insights filter is not valid.', outcome: 'rejected' },
+  not_form_content_type: { status: 415, code: 'unsupported_media_type', message: 'Send the sign-in form as application/x-www-form-urlencoded.', outcome: 'rejected' },
   internal: { status: 500, code: 'internal', message: 'Something went wrong on the server.', outcome: 'internal' },
 } satisfies Record<string, FailureInfo>;
 

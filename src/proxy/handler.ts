@@ -8,7 +8,9 @@ import { resolveConfig, type HandlerContext, type ProxyConfig } from './config.j
 import { JSON_HEADERS, RequestContext } from './context.js';
 import { decideOrigin, preflightHeaders } from './cors.js';
 import { FAILURES, ProxyError, toProxyError } from './errors.js';
+import { Insights, type AnswerWatch, type InsightsControl } from './insights/insights.js';
 import { memoryRateLimiter } from './rate-limit.js';
+import { redactPersonalData } from './redact.js';
 import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
 import { deadline, RequestTimers } from './timers.js';
@@ -28,12 +30,14 @@ export interface ProxyHandler extends WebHandler {
   readonly activeStreams: number;
   /** Removes every cached answer (resolves to how many, when the store can tell); 0 without a cache. */
   clearCache(): Promise<number | undefined>;
+  /** Insights recording, when `insightsStore` is set: its state, and writing what waits now. */
+  readonly insights: InsightsControl | undefined;
 }
 
 /**
  * Creates the key-holding proxy as a Web-standard handler: `POST /api/answer` (JSON or the
- * project's SSE stream), `POST /api/answer/feedback`, `OPTIONS` on both (CORS preflight) and
- * `GET /healthz`. Runs anywhere `Request`/`Response` exist (Node via `serveNode`, Hono, Next.js
+ * project's SSE stream), `POST /api/answer/feedback`, `OPTIONS` on both (CORS preflight),
+ * `GET /healthz`, and with insights on, the owner's routes under `/insights`. Runs anywhere `Request`/`Response` exist (Node via `serveNode`, Hono, Next.js
  * route handlers, Cloudflare Workers and other edge runtimes).
  */
 export function createProxyHandler(config: ProxyConfig): ProxyHandler {
@@ -42,6 +46,8 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const cacheSettings = resolveCache(config, cfg);
   const cache = cacheSettings ? new AnswerCache(cacheSettings) : undefined;
+  if (cfg.insightsToken && !cfg.insightsStore) throw new TypeError('bot-answer proxy: insightsToken needs an insightsStore (INSIGHTS_DB) to read from');
+  const insights = cfg.insightsStore ? new Insights(cfg.insightsStore, cfg, log) : undefined;
   const streams = new Set<AnswerStream>();
   let shuttingDown = false;
   let drained: (() => void) | undefined;
@@ -62,6 +68,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       if (request.method !== 'GET' && request.method !== 'HEAD') return ctx.fail(new ProxyError('method_not_allowed'), { allow: 'GET, HEAD' });
       return ctx.respond(200, '{"ok":true}', { ...JSON_HEADERS });
     }
+    if (insights?.owns(pathname)) return (await insights.route(ctx)) ?? ctx.fail(new ProxyError('not_found'));
     const isFeedback = pathname === cfg.feedbackPath;
     if (pathname !== cfg.answerPath && !isFeedback) throw new ProxyError('not_found');
     ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);
@@ -74,19 +81,21 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
     await checkCaller(ctx, limiter, isFeedback ? 'feedback:' : '');
     if (isFeedback) return feedback(ctx);
     const body = await readAnswerRequest(ctx);
+    const watch = insights?.watch(ctx, body);
     if (shuttingDown) throw new ProxyError('shutting_down');
-    return answer(ctx, body);
+    return answer(ctx, body, watch);
   }
 
   async function feedback(ctx: RequestContext): Promise<Response> {
     const feedback = await readFeedback(ctx);
     ctx.record.outcome = 'feedback';
-    const comment = feedback.comment === undefined ? undefined : log.redact(feedback.comment).slice(0, MAX_COMMENT_CHARS);
+    const comment = feedback.comment === undefined ? undefined : redactPersonalData(log.redact(feedback.comment)).slice(0, MAX_COMMENT_CHARS);
     log.event('info', 'feedback', { id: log.redact(feedback.request_id), bot: log.redact(feedback.bot_id), rating: feedback.rating, comment, user: ctx.user });
+    insights?.feedback(ctx, feedback);
     return ctx.respond(204, null, {});
   }
 
-  async function answer(ctx: RequestContext, asked: AnswerRequest): Promise<Response> {
+  async function answer(ctx: RequestContext, asked: AnswerRequest, watch: AnswerWatch | undefined): Promise<Response> {
     const { request, record } = ctx;
     // What the upstream receives (and the cache keys on): the conversation as the setting says.
     const body = upstreamRequest(asked, cfg.upstreamHistory);
@@ -105,11 +114,12 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       const fetch = () => fetchAnswer(ctx, body, upstream.signal, timers);
       const answer = cache ? await cache.answer(body, request.signal, fetch, (outcome) => (record.cache = outcome)) : await fetch();
       if (answer.result) {
+        watch?.result(answer.result);
         cleanup();
         if (body.stream) return ctx.respond(200, resultFrames(answer.result), { ...SSE_HEADERS, ...cacheHeader() });
         return ctx.respond(200, JSON.stringify(answer.result), { ...JSON_HEADERS, ...cacheHeader() });
       }
-      const events = answer.events;
+      const events = watch ? watch.events(answer.events) : answer.events;
       const stream: AnswerStream = new AnswerStream(events, cfg.heartbeatMs, (end) => {
         cleanup();
         streams.delete(stream);
@@ -122,7 +132,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
         }
         if (events.malformed > 0) record.malformed_events = events.malformed;
         if (cfg.debug && events.upstreamNote) record.upstream_note = events.upstreamNote;
-        log.request(record, ctx.startedAt);
+        ctx.complete();
       });
       streams.add(stream);
       record.status = 200;
@@ -138,15 +148,19 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const handler = handle as ProxyHandler;
   handler.shutdown = async (deadlineMs = 10_000) => {
     shuttingDown = true;
-    if (streams.size === 0) return;
-    const allDone = new Promise<void>((resolve) => (drained = resolve));
-    const wait = (ms: number) => deadline(allDone, ms, () => {});
-    await wait(deadlineMs);
-    for (const stream of streams) stream.stop('shutting_down');
-    // A stream whose client stopped reading cannot take its error event: do not wait on it for ever.
-    if (streams.size > 0) await wait(2_000);
+    if (streams.size > 0) {
+      const allDone = new Promise<void>((resolve) => (drained = resolve));
+      const wait = (ms: number) => deadline(allDone, ms, () => {});
+      await wait(deadlineMs);
+      for (const stream of streams) stream.stop('shutting_down');
+      // A stream whose client stopped reading cannot take its error event: do not wait on it for ever.
+      if (streams.size > 0) await wait(2_000);
+    }
+    // The last answers' rows are written before the store closes (one attempt: a database that is away loses them).
+    await insights?.flush();
   };
   Object.defineProperty(handler, 'activeStreams', { get: () => streams.size });
   handler.clearCache = async () => (cache ? cache.clear() : 0);
+  Object.defineProperty(handler, 'insights', { value: insights });
   return handler;
 }

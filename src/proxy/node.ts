@@ -5,6 +5,7 @@
  * - {@link serveNode}: serves any Web handler over `node:http`, with graceful shutdown.
  * - {@link startProxy}: the whole server as the `bot-answer-proxy` command runs it (demo mode included).
  * - {@link undiciUpstream}: a keep-alive pooled upstream client (undici) for Node.
+ * - {@link sqliteInsightsStore}, {@link postgresInsightsStore}: where insights are recorded.
  */
 export * from './index.js';
 export { createNodeListener, serveNode } from './node-server.js';
@@ -15,3 +16,7 @@ export { startProxy } from './server.js';
 export type { RunningProxy, StartProxyOptions } from './server.js';
 export { clearRedisCache, createRedisStores, redisAnswerCache } from './stores/redis.js';
 export type { RedisStores, RedisStoresOptions, SharedStateOptions } from './stores/redis.js';
+export { openInsightsStore } from './insights/sql/open.js';
+export { postgresInsightsStore } from './insights/sql/postgres.js';
+export type { PostgresInsightsOptions } from './insights/sql/postgres.js';
+export { sqliteInsightsStore } from './insights/sql/sqlite.js';

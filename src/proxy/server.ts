@@ -4,6 +4,7 @@ import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { undiciUpstream } from './node-upstream.js';
 import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
+import { describeInsightsDb, openInsightsAtStart, openInsightsStore } from './insights/sql/open.js';
 import { openStores, type SharedStateOptions } from './stores/redis.js';
 import type { AnswerApiOptions } from '../upstream/options.js';
 
@@ -20,6 +21,12 @@ export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl
   compose?: (proxy: ProxyHandler) => WebHandler;
   /** In demo mode, what the embedded local Answer API serves (`kb`, `kbBaseUrl`, ...). Default: its sample knowledge base. */
   localAnswerApi?: Partial<AnswerApiOptions>;
+  /**
+   * Where insights are recorded: a SQLite file path, or a `postgres://` URL shared by every
+   * instance (`INSIGHTS_DB`). Opened (schema created or migrated) at start; rows past retention
+   * are deleted at start and hourly. Ignored when `insightsStore` is given.
+   */
+  insightsDb?: string;
 }
 
 /** A running proxy server. */
@@ -58,7 +65,21 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const stores = await openStores(options, log);
   // The embedded local Answer API takes the conversation; other upstreams get what the setting says.
   const upstreamHistory = options.upstreamHistory ?? (demo ? 'send' : undefined);
-  const handler = createProxyHandler({ ...options, ...stores.config, apiKey: apiKey!, baseUrl: baseUrl!, upstreamClient: options.upstreamClient ?? pooled, log, upstreamHistory });
+  let insightsStore = options.insightsStore;
+  let handler: ProxyHandler;
+  try {
+    if (!insightsStore && options.insightsDb) insightsStore = openInsightsStore(options.insightsDb);
+    handler = createProxyHandler({ ...options, ...stores.config, insightsStore, apiKey: apiKey!, baseUrl: baseUrl!, upstreamClient: options.upstreamClient ?? pooled, log, upstreamHistory });
+    if (handler.insights) await openInsightsAtStart(handler.insights, options.insightsStore ? undefined : options.insightsDb, log);
+  } catch (error) {
+    if (!options.insightsStore) await insightsStore?.close();
+    await stores.close();
+    await pooled?.close();
+    await closeUpstream?.();
+    throw error;
+  }
+  // Retention also runs when nothing is asked: hourly, without keeping the process alive.
+  const retention = handler.insights ? setInterval(() => void handler.insights!.retain().catch(() => {}), 3_600_000).unref() : undefined;
   const served = options.compose ? options.compose(handler) : handler;
   const server = await serveNode(served, {
     ...options,
@@ -68,11 +89,18 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     onShutdown: (deadlineMs) => handler.shutdown(deadlineMs),
   });
   log(logLine('info', `bot-answer proxy listening on ${server.url}`, { url: server.url, demo }));
+  if (options.insightsDb && !options.insightsStore) {
+    const path = handler.insights && options.insightsToken ? `${server.url}${options.insightsPath ?? '/insights'}` : undefined;
+    log(logLine('info', `insights: recording questions in the ${describeInsightsDb(options.insightsDb)}${path ? `; the page is at ${path}` : '; set INSIGHTS_TOKEN to open the page'}`, { page: path }));
+  }
   const closeServer = server.close;
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
       await closeServer();
+      clearInterval(retention);
+      await handler.insights?.flush();
+      if (!options.insightsStore) await insightsStore?.close();
       await pooled?.close();
       await closeUpstream?.();
       await stores.close();

@@ -29,11 +29,15 @@ test('bot-answer/proxy imports no Node built-in, so the handler runs on edge run
   const bare = importGraph(resolve(root, 'index.ts'));
   const nodeOnly = [...bare].filter(([spec]) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]!));
   assert.deepEqual(nodeOnly, []);
+  // Nor a database driver: insights take a store passed in there.
+  assert.ok(!bare.has('pg') && !bare.has('better-sqlite3'), 'no Node database driver in the edge entry');
   // The graph is real: the handler's own dependencies are found.
   assert.ok(bare.has('eventsource-parser'));
+  assert.ok(bare.has('stemmer'), 'insights grouping is in it');
 });
 
 test('bot-answer/proxy/node does reach the Node server (the scan can fail)', () => {
   const bare = importGraph(resolve(root, 'node.ts'));
   assert.ok([...bare.keys()].some((spec) => spec === 'node:http'));
+  assert.ok(bare.has('pg') && bare.has('node:worker_threads'), 'the Node entry has the insights stores (SQLite in a worker thread)');
 });

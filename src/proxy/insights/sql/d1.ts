@@ -1,0 +1,60 @@
+import { SqlInsightsStore } from './store.js';
+import { newerSchemaError, VERSION_TABLE, type Migration, type SqlClient, type SqlResult, type SqlStatement } from './client.js';
+
+/** A D1 result, as much of it as the store reads. */
+interface D1ResultLike {
+  results?: Array<Record<string, unknown>>;
+  meta?: { changes?: number };
+}
+
+/** A prepared D1 statement. */
+interface D1StatementLike {
+  bind(...values: unknown[]): D1StatementLike;
+  all(): Promise<D1ResultLike>;
+}
+
+/** What the store needs of a Cloudflare D1 binding (`env.DB`): `prepare` and `batch`. */
+export interface D1DatabaseLike {
+  prepare(sql: string): D1StatementLike;
+  /** Runs statements in one transaction. */
+  batch(statements: D1StatementLike[]): Promise<D1ResultLike[]>;
+}
+
+const toResult = (result: D1ResultLike): SqlResult => ({ rows: result.results ?? [], changes: result.meta?.changes ?? 0 });
+
+/** A D1 database (SQLite at Cloudflare) as the insights store's SQL client: the SQLite dialect, transactions as `batch`. */
+export function d1Client(db: D1DatabaseLike): SqlClient {
+  const prepare = ({ sql, params }: SqlStatement) => db.prepare(sql).bind(...params);
+  return {
+    dialect: 'sqlite',
+    async run(statements: readonly SqlStatement[], options?: { transaction?: boolean }) {
+      if (statements.length === 0) return [];
+      if (options?.transaction) return (await db.batch(statements.map(prepare))).map(toResult);
+      return Promise.all(statements.map(async (statement) => toResult(await prepare(statement).all())));
+    },
+    async migrate(migrations: readonly Migration[]) {
+      await db.prepare(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`).all();
+      const current = Number((await db.prepare(`SELECT MAX(version) AS v FROM ${VERSION_TABLE}`).all()).results?.[0]?.v ?? 0);
+      const last = migrations.at(-1)?.version ?? 0;
+      if (current > last) throw newerSchemaError(current, last);
+      for (const migration of migrations) {
+        if (migration.version <= current) continue;
+        // The statements are idempotent, and the version row is written with them: two isolates migrating at once agree.
+        await db.batch([
+          ...migration.statements.map((sql) => db.prepare(sql)),
+          db.prepare(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING`).bind(migration.version, Date.now()),
+        ]);
+      }
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Insights in Cloudflare D1, for the handler on Workers: the same schema and queries as the
+ * SQLite store. Pass the binding: `insightsStore: d1InsightsStore(env.INSIGHTS_DB)`, and the
+ * request's `waitUntil` as the handler's context, so rows are written after the response.
+ */
+export function d1InsightsStore(db: D1DatabaseLike): SqlInsightsStore {
+  return new SqlInsightsStore(d1Client(db));
+}
