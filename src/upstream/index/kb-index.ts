@@ -18,7 +18,7 @@ const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms
  * headings) has a table of its own, so BM25 normalises a heading's matches by the heading's
  * length, not the passage's: a short heading that names the question's words counts for much.
  */
-export const FULL_TEXT = { headings: ['title', 'headings'], body: ['code', 'body', 'joined'] } as const;
+export const FULL_TEXT = { headings: ['title', 'headings', 'path'], body: ['code', 'body', 'joined'] } as const;
 export type FullTextTable = keyof typeof FULL_TEXT;
 export type ColumnWeights = Record<(typeof FULL_TEXT)[FullTextTable][number], number>;
 const FTS_TABLE: Record<FullTextTable, string> = { headings: 'passage_headings', body: 'passage_terms' };
@@ -424,16 +424,18 @@ export class KbIndex {
     }
     if (!read) return;
     const insertPassage = w.prepare('INSERT INTO passages (doc_id, ord, headings, markdown, url, lengths) VALUES (?, ?, ?, ?, ?, ?)');
-    const insertTerms = w.prepare(`INSERT INTO passage_terms (rowid, ${FULL_TEXT.body.join(', ')}) VALUES (?, ?, ?, ?)`);
-    const insertHeadings = w.prepare(`INSERT INTO passage_headings (rowid, ${FULL_TEXT.headings.join(', ')}) VALUES (?, ?, ?)`);
+    const insert = (table: FullTextTable): Database.Statement =>
+      w.prepare(`INSERT INTO ${FTS_TABLE[table]} (rowid, ${FULL_TEXT[table].join(', ')}) VALUES (?, ${FULL_TEXT[table].map(() => '?').join(', ')})`);
+    const insertTerms = insert('body');
+    const insertHeadings = insert('headings');
     const insertScoring = w.prepare('INSERT INTO scoring_terms (id, terms) VALUES (?, ?)');
     read.sections.forEach((section, ord) => {
-      const terms = passageTerms(read.source.title, section.headings, section.markdown);
+      const terms = passageTerms(read.source.title, section.headings, section.markdown, f.path);
       const lengths = FIELDS.map((field) => terms[field].length);
       lengths.forEach((n, i) => this.#addLength(FIELDS[i]!, n));
       const passageId = insertPassage.run(docId, ord, JSON.stringify(section.headings), section.markdown, section.url, JSON.stringify(lengths)).lastInsertRowid;
-      insertTerms.run(passageId, terms.code.join(' '), terms.body.join(' '), terms.joined.join(' '));
-      insertHeadings.run(passageId, terms.title.join(' '), terms.headings.join(' '));
+      insertTerms.run(passageId, ...FULL_TEXT.body.map((field) => terms[field].join(' ')));
+      insertHeadings.run(passageId, ...FULL_TEXT.headings.map((field) => terms[field].join(' ')));
       insertScoring.run(passageId, storedTerms(terms));
     });
   }

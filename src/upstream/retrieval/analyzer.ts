@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 export const STOP_WORDS = new Set(
@@ -185,18 +185,20 @@ export interface PassageTerms {
   /** Names written as code in the passage (inline code spans and headings' code). */
   code: string[];
   body: string[];
-  /** Compounds, chains and whole identifiers of all the other fields. */
+  /** Compounds, chains and whole identifiers of all the other fields but the path. */
   joined: string[];
+  /** The words of the document's path in the folder (`runtime/http/server.mdx`: runtime, http, server), identifiers split and whole. */
+  path: string[];
 }
 
 /** The fields of a passage, in the order the index's lengths are kept. */
-export const FIELDS = ['title', 'headings', 'code', 'body', 'joined'] as const;
+export const FIELDS = ['title', 'headings', 'code', 'body', 'joined', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
 
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 
 /** A passage's fields, analysed. */
-export function passageTerms(title: string, headings: readonly string[], markdown: string): PassageTerms {
+export function passageTerms(title: string, headings: readonly string[], markdown: string, path = ''): PassageTerms {
   const joined: string[] = [];
   const column = (text: string): string[] => {
     const scanned = scanWords(text);
@@ -212,6 +214,7 @@ export function passageTerms(title: string, headings: readonly string[], markdow
     code: wordTerms(scanWords(code.join('\n')), []),
     body: column(markdown),
     joined,
+    path: pathTerms(path),
   };
 }
 
@@ -242,6 +245,14 @@ export function countTerm(field: string, form: string, prefix = false): number {
     if (prefix || end === field.length || field.charCodeAt(end) === 32) n++;
   }
   return n;
+}
+
+/** The terms of a document's path, its extension left out: its words, and its names whole (`MockAgent.md`: mock, agent, mockagent). */
+function pathTerms(path: string): string[] {
+  const scanned = scanWords(path.replace(/\.mdx?$/i, ''));
+  const terms = wordTerms(scanned, []);
+  for (const { parts } of scanned.identifiers) terms.push(joinTerm(parts));
+  return terms;
 }
 
 /** The lines of Markdown outside fenced code blocks. */

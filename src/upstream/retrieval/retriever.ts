@@ -32,6 +32,12 @@ export interface RetrievalSettings {
   joinWeight: number;
   /** Candidates are the passages holding every known word of the question when there are any; else those holding any. */
   allWordsFirst: boolean;
+  /**
+   * Also candidates: the heading paths holding all the question's words but one (the best this
+   * many for each word left out), so a page titled with most of the question is found though the
+   * question has one word it lacks.
+   */
+  dropOne: number;
   /** The answer quotes at most one passage per page, so its sources are distinct pages. */
   onePerPage: boolean;
   /**
@@ -59,13 +65,19 @@ export interface RetrievalSettings {
   fullStrength: number;
   /** Passages after the best must score at least this share of its score. */
   relativeScore: number;
+  /**
+   * The gate decides whether to answer, the score what comes first: the passages chosen are given
+   * best score first, though the one that passed the gate scored lower than another chosen.
+   */
+  gateDecides: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
 export const DEFAULT_RETRIEVAL: RetrievalSettings = {
-  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1 },
+  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1, path: 2 },
   joinWeight: 0.25,
   allWordsFirst: true,
+  dropOne: 5,
   onePerPage: true,
   prefix: true,
   contextWeight: 0.3,
@@ -77,6 +89,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   fullCoverage: 0.55,
   fullStrength: 0.5,
   relativeScore: 0.5,
+  gateDecides: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -86,7 +99,7 @@ const MIN_PREFIX = 4;
 const K1 = 1.2;
 const B = 0.75;
 // The heading path (the title and the section's headings) and the body (its code names, its words and what they join) are scored apart.
-const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings'], ['code', 'body', 'joined']];
+const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], ['code', 'body', 'joined']];
 // Marks a conversation word among a passage's matched terms.
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
@@ -162,7 +175,8 @@ export class Retriever {
   }
 
   #relevant(question: string, context: string | undefined): ScoredHit[] {
-    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = this.#settings;
+    const s = this.#settings;
+    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const hits = this.#search(question, context);
     const words = questionTerms(question).terms.length;
     const answers = (hit: ScoredHit): boolean =>
@@ -179,7 +193,7 @@ export class Retriever {
       pages.add(hit.docId);
       chosen.push(hit);
     }
-    return chosen;
+    return s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
@@ -236,6 +250,12 @@ export class Retriever {
     for (const table of TABLES) {
       if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
       if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
+      if (table === 'headings' && s.dropOne > 0 && known.length >= 3) {
+        for (const left of known) {
+          const rest = known.filter((t) => t !== left);
+          add(index.match(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.dropOne));
+        }
+      }
       if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
     }
     // The best of each list first, in turns, up to the number of candidates scored.
