@@ -113,4 +113,61 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.deepEqual(bots[0]!.retrieve('Is redaction of tax returns legal?'), []);
     });
   });
+
+  describe('a lexicon of software words bridges the question and the page', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        'mocks.md': '# Mocks\n\nCreate a mock function with `mock()`: it records every call made to it.\n',
+        'declarations.md': '# Declarations\n\nDeclare a function with the keyword.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ lexiconWeight: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"fake" finds the page about mocks', () => {
+      assert.equal(first(bots[0]!, 'How do I replace a function with a fake?'), 'mocks.md');
+      // Control: without the lexicon, one word of three is found, and that is no answer.
+      assert.equal(first(bots[1]!, 'How do I replace a function with a fake?'), undefined);
+      // The question's own words decide what they name.
+      assert.equal(first(bots[0]!, 'How do I declare a function?'), 'declarations.md');
+    });
+  });
+
+  describe('a word in most passages still counts for the gate', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        'levels.md': '# Levels\n\nEach log line has a level.\n',
+        'transports.md': '# Transports\n\nA transport carries the log elsewhere.\n',
+        'redaction.md': '# Redaction\n\nPasswords are replaced in the log line.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      });
+      root = made.root;
+      // Without the lexicon, which relates "hide" to "redaction".
+      bots.push(await made.open({ lexiconWeight: 0 }), await made.open({ lexiconWeight: 0, commonInGate: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"log", in three pages of four, is matched by the page that has it', () => {
+      assert.equal(first(bots[0]!, 'How do I hide passwords in the log?'), 'redaction.md');
+      // Control: "log" left out, one word of three matched is no answer.
+      assert.equal(first(bots[1]!, 'How do I hide passwords in the log?'), undefined);
+      // The common word alone answers nothing.
+      assert.equal(first(bots[0]!, 'How do I bake bread for the log cabin?'), undefined);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field } from './analyzer.js';
+import { relativesOf } from './lexicon.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -45,10 +46,23 @@ export interface RetrievalSettings {
    * of 6 letters or more, not in its first two) or, failing that, begins longer words (`auth`: `authentication`).
    */
   prefix: boolean;
+  /**
+   * Weight of a word the lexicon relates to a question's word (`lexicon.ts`: "fake" brings
+   * "mock") against a word of its own (0: the lexicon is not used), and how much of that word
+   * it counts as matching (for the gate).
+   */
+  lexiconWeight: number;
+  lexiconCredit: number;
   /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
   contextWeight: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
+  /**
+   * Words in most passages ("log" in a logger's docs) are left out of the search, but a candidate
+   * holding one matches it for the gate: a question is not refused for a word it shares with
+   * everything.
+   */
+  commonInGate: boolean;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -80,8 +94,11 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   dropOne: 5,
   onePerPage: true,
   prefix: true,
+  lexiconWeight: 0.3,
+  lexiconCredit: 0.5,
   contextWeight: 0.3,
   contextTerms: 8,
+  commonInGate: true,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
@@ -217,6 +234,8 @@ export class Retriever {
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
     const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
+    // Left out of the search, the common words still count for the gate where a candidate holds them.
+    const common = s.commonInGate && telling.length ? terms.filter((t) => t.df > count * COMMON_SHARE) : [];
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
@@ -234,25 +253,33 @@ export class Retriever {
       .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
       .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
     const ownTerms = new Set(words);
+    const related = s.lexiconWeight > 0 ? this.#related(terms, joins, ownTerms, joined, count) : [];
     const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
 
     // Candidates: the passages holding all the words (each word or a joined form covering it)
     // and those holding any of the telling ones, from the heading paths and from the bodies.
-    const alternatives = (t: Term): string[] => [t.query!, ...joined.filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term))];
-    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term))];
+    const alternatives = (t: Term): string[] => [
+      ...(t.query ? [t.query] : []),
+      ...[...joined, ...related].filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term)),
+    ];
+    // The words found in the index, or through a word the lexicon relates to them.
+    const findable = terms.filter((t) => alternatives(t).length > 0);
+    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.map((r) => quote(r.term))];
     if (any.length === 0 && conversation.length === 0) return [];
     const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
-    const someOf = s.allWordsFirst ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term))] : any;
+    const someOf = s.allWordsFirst
+      ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.filter((r) => r.df <= rareLimit).map((r) => quote(r.term))]
+      : any;
     const lists: number[][] = [];
     const add = (rows: Array<{ id: number }>): void => {
       if (rows.length) lists.push(rows.map((row) => row.id));
     };
     for (const table of TABLES) {
-      if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
+      if (s.allWordsFirst && findable.length > 1) add(index.match(table, findable.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
       if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
-      if (table === 'headings' && s.dropOne > 0 && known.length >= 3) {
-        for (const left of known) {
-          const rest = known.filter((t) => t !== left);
+      if (table === 'headings' && s.dropOne > 0 && findable.length >= 3) {
+        for (const left of findable) {
+          const rest = findable.filter((t) => t !== left);
           add(index.match(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.dropOne));
         }
       }
@@ -271,7 +298,7 @@ export class Retriever {
     // words. The candidates' analysed fields come from the index: no passage is analysed again.
     const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
-    const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
+    const total = [...terms, ...common].reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
       const { headings, body } = index.frequencies(form);
@@ -280,6 +307,7 @@ export class Retriever {
     const scorers: Scorer[] = [
       ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
       ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
+      ...related.map((r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, credit: r.covers, value: s.lexiconCredit })),
       ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
     ];
     const groups = GROUPS.map((group) => ({
@@ -306,11 +334,13 @@ export class Retriever {
         score += scorer.weight * fieldScore;
         for (const term of scorer.credit) got.set(term, Math.max(got.get(term) ?? 0, scorer.value));
       }
+      for (const t of common) if (FIELDS.some((field) => countTerm(fields[field], t.term) > 0)) got.set(t.term, 1);
       let weight = 0;
-      for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
+      for (const t of [...terms, ...common]) weight += t.idf * (got.get(t.term) ?? 0);
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+      const coverage = total > 0 ? (weight + fromContext) / total : 0;
       return {
         id: row.id,
         docId: row.docId,
@@ -319,7 +349,7 @@ export class Retriever {
         contextMatched: got.size - own.length,
         // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
         // names little of its own).
-        coverage: total > 0 ? (weight + fromContext) / total : 0,
+        coverage,
         strength: (weight + fromContext) / rarest,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
@@ -336,6 +366,32 @@ export class Retriever {
       if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return known;
     }
     return undefined;
+  }
+
+  /**
+   * The words the lexicon relates to the question's (and to its adjacent words joined: "turn
+   * off"), those the index holds and that tell passages apart, each with the question's terms it
+   * stands for.
+   */
+  #related(terms: Term[], joins: Array<{ term: string; covers: string[] }>, own: Set<string>, joined: Array<{ term: string }>, count: number): Array<{ term: string; covers: string[]; df: number }> {
+    const found = new Map<string, { term: string; covers: string[]; df: number }>();
+    const taken = new Set(joined.map((j) => j.term));
+    const asked = new Set(terms.map((t) => t.term));
+    const sources = [...terms.map((t) => ({ term: t.term, covers: [t.term] })), ...joins.map((j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)) }))];
+    for (const source of sources) {
+      if (source.covers.length === 0) continue;
+      for (const relative of relativesOf(source.term)) {
+        if (own.has(relative) || taken.has(relative)) continue;
+        const known = found.get(relative);
+        if (known) {
+          for (const c of source.covers) if (!known.covers.includes(c)) known.covers.push(c);
+          continue;
+        }
+        const df = this.#index.documentFrequency(relative);
+        if (df > 0 && df <= count * COMMON_SHARE) found.set(relative, { term: relative, covers: [...source.covers], df });
+      }
+    }
+    return [...found.values()];
   }
 
   /** The conversation's most telling words the question does not have, with their FTS5 queries and IDF. */
