@@ -61,12 +61,16 @@ try {
     const engine = await startEngine('current', set, join(folder, set.id), settings);
     // One warm-up pass, so the timings are of a warm engine.
     evaluate(engine, set);
+    const cpu = process.cpuUsage();
     const outcome = evaluate(engine, set);
+    const used = process.cpuUsage(cpu);
+    const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4;
+    const cpuPerAnswer = (used.user + used.system) / 1000 / asked;
     engine.close();
     fingerprint.update(JSON.stringify([outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic, outcome.followUps]));
     const hasSplit = outcome.questions.some((q) => q.split === 'eval');
     const refused = outcome.offTopic.filter((o) => o.refused).length;
-    process.stdout.write(`${set.id.padEnd(10)} tune  ${line(outcome, 'tune')}  off-topic ${refused}/${outcome.offTopic.length}\n`);
+    process.stdout.write(`${set.id.padEnd(10)} tune  ${line(outcome, 'tune')}  off-topic ${refused}/${outcome.offTopic.length}  CPU ${cpuPerAnswer.toFixed(2)} ms/answer\n`);
     if (withEval && hasSplit) process.stdout.write(`${''.padEnd(10)} eval  ${line(outcome, 'eval')}\n`);
     const tune = summarise(outcome.questions.filter((q) => q.split === 'tune'));
     totals.top1 += tune.top1;

@@ -170,4 +170,33 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(first(bots[0]!, 'How do I bake bread for the log cabin?'), undefined);
     });
   });
+
+  describe("a page's other matching passages count for each of its passages", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        's3.md':
+          '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
+        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URLs: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ pageWeight: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('the page about S3 comes before a passage of another page that names every word once', () => {
+      const pages = (bot: Bot): string[] => bot.retrieve('How do I upload a file to an S3 bucket?').map((p) => p.document.path);
+      assert.deepEqual(pages(bots[0]!), ['s3.md', 'fetch.md']);
+      // Control: passages alone, the heading naming every word wins.
+      assert.deepEqual(pages(bots[1]!), ['fetch.md', 's3.md']);
+    });
+  });
 });

@@ -63,6 +63,9 @@ export interface RetrievalSettings {
    * everything.
    */
   commonInGate: boolean;
+  /** Share of the scores of a passage's page's other matching passages it gains (each counting `pageDecay` of the one before). 0: off. */
+  pageWeight: number;
+  pageDecay: number;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -99,6 +102,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   contextWeight: 0.3,
   contextTerms: 8,
   commonInGate: true,
+  pageWeight: 0.4,
+  pageDecay: 0.5,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
@@ -354,6 +359,28 @@ export class Retriever {
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });
+    if (s.pageWeight > 0) {
+      // A page that answers has more than one passage that matches: each passage gains a share of
+      // its page's other matching passages, the best first, each counting half the one before.
+      const byPage = new Map<number, number[]>();
+      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit.score);
+      for (const list of byPage.values()) list.sort((a, b) => b - a);
+      for (const hit of ranked) {
+        if (hit.score === 0) continue;
+        let others = 0;
+        let factor = 1;
+        let skipped = false;
+        for (const score of byPage.get(hit.docId)!) {
+          if (!skipped && score === hit.score) {
+            skipped = true;
+            continue;
+          }
+          others += factor * score;
+          factor *= s.pageDecay;
+        }
+        hit.score += s.pageWeight * others;
+      }
+    }
     return ranked
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
