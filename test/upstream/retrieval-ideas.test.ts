@@ -199,4 +199,39 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.deepEqual(pages(bots[1]!), ['fetch.md', 's3.md']);
     });
   });
+
+  describe('the gate: all the words means each as itself, the words that frame a question aside', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // Words as common as in a large folder: "mean" in 100 of 2,000 sections, "make" in 300.
+      const notes = Array.from({ length: 2000 }, (_, i) => {
+        const text = i < 100 ? 'The mean is shown.' : i < 150 ? 'Each lifecycle step is listed.' : i < 450 ? 'Make a note here.' : 'Nothing to see in this note.';
+        return `## Note ${i}\n\n${text}\n`;
+      }).join('\n');
+      const made = await folder({
+        'notes.md': `# Notes\n\n${notes}`,
+        'lifecycle.md': '# Lifecycle\n\nScripts run at each lifecycle event; the mean time is logged.\n',
+        'uuid.md': '# Generate a UUID\n\nCall `randomUUID()` to generate a UUID.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ fullExact: false }), await made.open({ frameWords: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('a word matched only as the start of a longer one ("life": "lifecycle") does not make all the words', () => {
+      assert.equal(first(bots[0]!, 'What is the meaning of life?'), undefined);
+      // Control: counted as matched, it answers an off-topic question.
+      assert.equal(first(bots[1]!, 'What is the meaning of life?'), 'lifecycle.md');
+    });
+
+    it('"make" in "How do I make a UUID?" need not be matched', () => {
+      assert.equal(first(bots[0]!, 'How do I make a UUID?'), 'uuid.md');
+      // Control: counted, the question is refused for a word every question could have.
+      assert.equal(first(bots[2]!, 'How do I make a UUID?'), undefined);
+    });
+  });
 });

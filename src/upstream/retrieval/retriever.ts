@@ -80,6 +80,10 @@ export interface RetrievalSettings {
   minStrength: number;
   fullCoverage: number;
   fullStrength: number;
+  /** "All the question's words" means each matched as itself (or a joined form), not by a prefix, a typo fixed or the lexicon. */
+  fullExact: boolean;
+  /** "All the question's words" leaves out the words that frame a question ("how do I *make* ..."). */
+  frameWords: boolean;
   /** Passages after the best must score at least this share of its score. */
   relativeScore: number;
   /**
@@ -110,6 +114,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   minStrength: 1,
   fullCoverage: 0.55,
   fullStrength: 0.5,
+  fullExact: true,
+  frameWords: true,
   relativeScore: 0.5,
   gateDecides: true,
 };
@@ -125,6 +131,8 @@ const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], 
 // Marks a conversation word among a passage's matched terms.
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
+// Words that frame a question rather than say what it is about.
+const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work'));
 // Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
@@ -136,6 +144,8 @@ const TYPO_CANDIDATES = 5000;
 interface ScoredHit extends Omit<SearchHit, 'passage'> {
   id: number;
   docId: number;
+  /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
+  exact: number;
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -200,10 +210,14 @@ export class Retriever {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const hits = this.#search(question, context);
-    const words = questionTerms(question).terms.length;
+    const asked = questionTerms(question).terms;
+    // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
+    const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
+    const words = asked.length;
+    const fullWords = topical.length || words;
     const answers = (hit: ScoredHit): boolean =>
       (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
-      (hit.matchedTerms.length >= words && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
+      ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     const best = hits.find(answers);
     if (!best) return [];
     const pages = new Set([best.docId]);
@@ -221,7 +235,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: string, context: string | undefined): ScoredHit[] {
@@ -351,6 +365,7 @@ export class Retriever {
         docId: row.docId,
         score,
         matchedTerms: own,
+        exact: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term))).length,
         contextMatched: got.size - own.length,
         // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
         // names little of its own).
