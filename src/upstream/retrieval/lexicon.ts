@@ -89,6 +89,37 @@ notfound 404
 unauthorized 401
 forbidden 403
 ratelimit 429 throttle throttling
+network net
+request req
+response res
+message msg
+error err
+arguments args argv
+package pkg
+repository repo
+milliseconds ms
+number num
+string str
+integer int
+boolean bool
+object obj
+function fn func
+callback cb
+temporary tmp temp
+source src
+destination dest
+minimum min
+length len
+context ctx
+options opts
+initialize initialise init
+synchronous sync
+asynchronous async
+execute exec
+specification spec
+utility util utils
+production prod
+development dev
 `;
 
 /** Each word's term, with the terms of the words it shares a group with. */
