@@ -103,7 +103,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   prefix: true,
   lexiconWeight: 0.3,
   lexiconCredit: 0.5,
-  contextWeight: 0.3,
+  contextWeight: 0.5,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -215,8 +215,10 @@ export class Retriever {
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
     const words = asked.length;
     const fullWords = topical.length || words;
+    // The question decides: with none of its own words found anywhere, the conversation's words answer nothing.
+    const ownMatched = hits.some((hit) => hit.matchedTerms.length > 0);
     const answers = (hit: ScoredHit): boolean =>
-      (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
+      (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     const best = hits.find(answers);
     if (!best) return [];
