@@ -95,7 +95,7 @@ export interface RetrievalSettings {
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
 export const DEFAULT_RETRIEVAL: RetrievalSettings = {
-  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1, path: 2 },
+  weights: { title: 2.5, headings: 2, code: 1.5, body: 1, joined: 1, path: 2 },
   joinWeight: 0.25,
   allWordsFirst: true,
   dropOne: 5,
