@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 export const STOP_WORDS = new Set(
@@ -219,30 +219,47 @@ export function passageTerms(title: string, headings: readonly string[], markdow
 }
 
 /**
- * A passage's fields as the index stores them for scoring: each field's terms, apart by spaces,
- * one field a line in the order of `FIELDS`. Retrieval scores its candidates from this, so a
- * question analyses no passage again.
+ * A passage's fields as the index stores them for scoring: one field a line in the order of
+ * `FIELDS`, each its distinct terms apart by spaces, in order of first use, a term used more
+ * than once followed by `:` and its count (`socket:3`). Retrieval scores its candidates from
+ * this, so a question analyses no passage again.
  */
 export function storedTerms(terms: PassageTerms): string {
-  return FIELDS.map((field) => terms[field].join(' ')).join('\n');
+  return FIELDS.map((field) => {
+    const counts = new Map<string, number>();
+    for (const term of terms[field]) counts.set(term, (counts.get(term) ?? 0) + 1);
+    let line = '';
+    for (const [term, n] of counts) line += `${line ? ' ' : ''}${term}${n > 1 ? `:${n}` : ''}`;
+    return line;
+  }).join('\n');
 }
 
-/** A passage's fields from `storedTerms`, each as its terms apart by spaces. */
+/** A passage's fields from `storedTerms`, each as written there. */
 export function storedFields(stored: string): Record<Field, string> {
   const lines = stored.split('\n');
   return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
 }
 
+const SPACE = 32;
+const COLON = 58;
+
 /**
- * How many of a stored field's terms (apart by spaces) are `form`, or with `prefix` begin with
- * it: found with `indexOf`, no splitting, as it runs for every candidate and term of a question.
+ * How many times a stored field (`storedTerms`) holds `form`, or with `prefix` terms beginning
+ * with it: found with `indexOf`, no splitting, as it runs for every candidate and term of a
+ * question.
  */
 export function countTerm(field: string, form: string, prefix = false): number {
   let n = 0;
   for (let at = field.indexOf(form); at >= 0; at = field.indexOf(form, at + form.length)) {
-    if (at > 0 && field.charCodeAt(at - 1) !== 32) continue;
-    const end = at + form.length;
-    if (prefix || end === field.length || field.charCodeAt(end) === 32) n++;
+    if (at > 0 && field.charCodeAt(at - 1) !== SPACE) continue;
+    let end = at + form.length;
+    if (prefix) while (end < field.length && field.charCodeAt(end) !== SPACE && field.charCodeAt(end) !== COLON) end++;
+    if (end === field.length || field.charCodeAt(end) === SPACE) n++;
+    else if (field.charCodeAt(end) === COLON) {
+      let count = 0;
+      for (let i = end + 1; i < field.length && field.charCodeAt(i) !== SPACE; i++) count = count * 10 + field.charCodeAt(i) - 48;
+      n += count;
+    }
   }
   return n;
 }
