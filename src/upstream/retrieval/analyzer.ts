@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 4;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 export const STOP_WORDS = new Set(
@@ -185,18 +185,20 @@ export interface PassageTerms {
   /** Names written as code in the passage (inline code spans and headings' code). */
   code: string[];
   body: string[];
-  /** Compounds, chains and whole identifiers of all the other fields. */
+  /** Compounds, chains and whole identifiers of all the other fields but the path. */
   joined: string[];
+  /** The words of the document's path in the folder (`runtime/http/server.mdx`: runtime, http, server), identifiers split and whole. */
+  path: string[];
 }
 
 /** The fields of a passage, in the order the index's lengths are kept. */
-export const FIELDS = ['title', 'headings', 'code', 'body', 'joined'] as const;
+export const FIELDS = ['title', 'headings', 'code', 'body', 'joined', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
 
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 
 /** A passage's fields, analysed. */
-export function passageTerms(title: string, headings: readonly string[], markdown: string): PassageTerms {
+export function passageTerms(title: string, headings: readonly string[], markdown: string, path = ''): PassageTerms {
   const joined: string[] = [];
   const column = (text: string): string[] => {
     const scanned = scanWords(text);
@@ -212,7 +214,62 @@ export function passageTerms(title: string, headings: readonly string[], markdow
     code: wordTerms(scanWords(code.join('\n')), []),
     body: column(markdown),
     joined,
+    path: pathTerms(path),
   };
+}
+
+/**
+ * A passage's fields as the index stores them for scoring: one field a line in the order of
+ * `FIELDS`, each its distinct terms apart by spaces, in order of first use, a term used more
+ * than once followed by `:` and its count (`socket:3`). Retrieval scores its candidates from
+ * this, so a question analyses no passage again.
+ */
+export function storedTerms(terms: PassageTerms): string {
+  return FIELDS.map((field) => {
+    const counts = new Map<string, number>();
+    for (const term of terms[field]) counts.set(term, (counts.get(term) ?? 0) + 1);
+    let line = '';
+    for (const [term, n] of counts) line += `${line ? ' ' : ''}${term}${n > 1 ? `:${n}` : ''}`;
+    return line;
+  }).join('\n');
+}
+
+/** A passage's fields from `storedTerms`, each as written there. */
+export function storedFields(stored: string): Record<Field, string> {
+  const lines = stored.split('\n');
+  return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
+}
+
+const SPACE = 32;
+const COLON = 58;
+
+/**
+ * How many times a stored field (`storedTerms`) holds `form`, or with `prefix` terms beginning
+ * with it: found with `indexOf`, no splitting, as it runs for every candidate and term of a
+ * question.
+ */
+export function countTerm(field: string, form: string, prefix = false): number {
+  let n = 0;
+  for (let at = field.indexOf(form); at >= 0; at = field.indexOf(form, at + form.length)) {
+    if (at > 0 && field.charCodeAt(at - 1) !== SPACE) continue;
+    let end = at + form.length;
+    if (prefix) while (end < field.length && field.charCodeAt(end) !== SPACE && field.charCodeAt(end) !== COLON) end++;
+    if (end === field.length || field.charCodeAt(end) === SPACE) n++;
+    else if (field.charCodeAt(end) === COLON) {
+      let count = 0;
+      for (let i = end + 1; i < field.length && field.charCodeAt(i) !== SPACE; i++) count = count * 10 + field.charCodeAt(i) - 48;
+      n += count;
+    }
+  }
+  return n;
+}
+
+/** The terms of a document's path, its extension left out: its words, and its names whole (`MockAgent.md`: mock, agent, mockagent). */
+function pathTerms(path: string): string[] {
+  const scanned = scanWords(path.replace(/\.mdx?$/i, ''));
+  const terms = wordTerms(scanned, []);
+  for (const { parts } of scanned.identifiers) terms.push(joinTerm(parts));
+  return terms;
 }
 
 /** The lines of Markdown outside fenced code blocks. */

@@ -1,6 +1,7 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
-import { analyze, passageTerms, questionTerms, type Field } from './analyzer.js';
+import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field } from './analyzer.js';
+import { relativesOf } from './lexicon.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -32,6 +33,12 @@ export interface RetrievalSettings {
   joinWeight: number;
   /** Candidates are the passages holding every known word of the question when there are any; else those holding any. */
   allWordsFirst: boolean;
+  /**
+   * Also candidates: the heading paths holding all the question's words but one (the best this
+   * many for each word left out), so a page titled with most of the question is found though the
+   * question has one word it lacks.
+   */
+  dropOne: number;
   /** The answer quotes at most one passage per page, so its sources are distinct pages. */
   onePerPage: boolean;
   /**
@@ -39,10 +46,26 @@ export interface RetrievalSettings {
    * of 6 letters or more, not in its first two) or, failing that, begins longer words (`auth`: `authentication`).
    */
   prefix: boolean;
+  /**
+   * Weight of a word the lexicon relates to a question's word (`lexicon.ts`: "fake" brings
+   * "mock") against a word of its own (0: the lexicon is not used), and how much of that word
+   * it counts as matching (for the gate).
+   */
+  lexiconWeight: number;
+  lexiconCredit: number;
   /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
   contextWeight: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
+  /**
+   * Words in most passages ("log" in a logger's docs) are left out of the search, but a candidate
+   * holding one matches it for the gate: a question is not refused for a word it shares with
+   * everything.
+   */
+  commonInGate: boolean;
+  /** Share of the scores of a passage's page's other matching passages it gains (each counting `pageDecay` of the one before). 0: off. */
+  pageWeight: number;
+  pageDecay: number;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -57,26 +80,44 @@ export interface RetrievalSettings {
   minStrength: number;
   fullCoverage: number;
   fullStrength: number;
+  /** "All the question's words" means each matched as itself (or a joined form), not by a prefix, a typo fixed or the lexicon. */
+  fullExact: boolean;
+  /** "All the question's words" leaves out the words that frame a question ("how do I *make* ..."). */
+  frameWords: boolean;
   /** Passages after the best must score at least this share of its score. */
   relativeScore: number;
+  /**
+   * The gate decides whether to answer, the score what comes first: the passages chosen are given
+   * best score first, though the one that passed the gate scored lower than another chosen.
+   */
+  gateDecides: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
 export const DEFAULT_RETRIEVAL: RetrievalSettings = {
-  weights: { title: 1.5, headings: 2, code: 1.5, body: 1, joined: 1 },
+  weights: { title: 2.5, headings: 2, code: 1.5, body: 1, joined: 1, path: 2 },
   joinWeight: 0.25,
   allWordsFirst: true,
+  dropOne: 5,
   onePerPage: true,
   prefix: true,
-  contextWeight: 0.3,
+  lexiconWeight: 0.3,
+  lexiconCredit: 0.5,
+  contextWeight: 0.5,
   contextTerms: 8,
+  commonInGate: true,
+  pageWeight: 0.4,
+  pageDecay: 0.5,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
   minStrength: 1,
   fullCoverage: 0.55,
   fullStrength: 0.5,
+  fullExact: true,
+  frameWords: true,
   relativeScore: 0.5,
+  gateDecides: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -86,16 +127,39 @@ const MIN_PREFIX = 4;
 const K1 = 1.2;
 const B = 0.75;
 // The heading path (the title and the section's headings) and the body (its code names, its words and what they join) are scored apart.
-const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings'], ['code', 'body', 'joined']];
+const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], ['code', 'body', 'joined']];
 // Marks a conversation word among a passage's matched terms.
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
+// Words that frame a question rather than say what it is about.
+const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work'));
 // Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
+
+/** A hit before its passage is read: its id and document's. */
+interface ScoredHit extends Omit<SearchHit, 'passage'> {
+  id: number;
+  docId: number;
+  /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
+  exact: number;
+}
+
+/** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
+interface Scorer {
+  form: string;
+  prefix: boolean;
+  /** Its IDF in the heading paths and in the bodies. */
+  idf: number[];
+  /** Weight of its score against a question word's. */
+  weight: number;
+  /** The terms it credits as matched, and how much (1, or 0.5 by prefix). */
+  credit: string[];
+  value: number;
+}
 
 interface Term {
   term: string;
@@ -128,7 +192,7 @@ export class Retriever {
 
   /** Every candidate passage for the question, best first (ties by place in the folder, so deterministic). */
   search(question: string, context?: string): SearchHit[] {
-    return this.#index.read(() => this.#search(question, context));
+    return this.#index.read(() => this.#withPassages(this.#search(question, context)));
   }
 
   /**
@@ -139,27 +203,44 @@ export class Retriever {
    * looks at the question's words only, so the question decides whether there is an answer.
    */
   relevant(question: string, context?: string): SearchHit[] {
-    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = this.#settings;
-    const hits = this.search(question, context);
-    const words = questionTerms(question).terms.length;
-    const answers = (hit: SearchHit): boolean =>
-      (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
-      (hit.matchedTerms.length >= words && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
+    return this.#index.read(() => this.#withPassages(this.#relevant(question, context)));
+  }
+
+  #relevant(question: string, context: string | undefined): ScoredHit[] {
+    const s = this.#settings;
+    const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
+    const hits = this.#search(question, context);
+    const asked = questionTerms(question).terms;
+    // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
+    const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
+    const words = asked.length;
+    const fullWords = topical.length || words;
+    // The question decides: with none of its own words found anywhere, the conversation's words answer nothing.
+    const ownMatched = hits.some((hit) => hit.matchedTerms.length > 0);
+    const answers = (hit: ScoredHit): boolean =>
+      (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
+      ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     const best = hits.find(answers);
     if (!best) return [];
-    const pages = new Set([best.passage.document.index]);
+    const pages = new Set([best.docId]);
     const chosen = [best];
     for (const hit of hits) {
       if (chosen.length >= maxPassages) break;
       if (hit === best || hit.coverage < best.coverage / 2 || hit.strength < fullStrength || hit.score < best.score * relativeScore) continue;
-      if (onePerPage && pages.has(hit.passage.document.index)) continue;
-      pages.add(hit.passage.document.index);
+      if (onePerPage && pages.has(hit.docId)) continue;
+      pages.add(hit.docId);
       chosen.push(hit);
     }
-    return chosen;
+    return s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
   }
 
-  #search(question: string, context: string | undefined): SearchHit[] {
+  /** The hits with their passages, read from the index (in the same snapshot as the search). */
+  #withPassages(hits: ScoredHit[]): SearchHit[] {
+    const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
+    return hits.map(({ id, docId: _docId, exact: _exact, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+  }
+
+  #search(question: string, context: string | undefined): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
@@ -174,6 +255,8 @@ export class Retriever {
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
     const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
+    // Left out of the search, the common words still count for the gate where a candidate holds them.
+    const common = s.commonInGate && telling.length ? terms.filter((t) => t.df > count * COMMON_SHARE) : [];
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
@@ -191,22 +274,36 @@ export class Retriever {
       .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
       .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
     const ownTerms = new Set(words);
+    const related = s.lexiconWeight > 0 ? this.#related(terms, joins, ownTerms, joined, count) : [];
     const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
 
     // Candidates: the passages holding all the words (each word or a joined form covering it)
     // and those holding any of the telling ones, from the heading paths and from the bodies.
-    const alternatives = (t: Term): string[] => [t.query!, ...joined.filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term))];
-    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term))];
+    const alternatives = (t: Term): string[] => [
+      ...(t.query ? [t.query] : []),
+      ...[...joined, ...related].filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term)),
+    ];
+    // The words found in the index, or through a word the lexicon relates to them.
+    const findable = terms.filter((t) => alternatives(t).length > 0);
+    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.map((r) => quote(r.term))];
     if (any.length === 0 && conversation.length === 0) return [];
     const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
-    const someOf = s.allWordsFirst ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term))] : any;
+    const someOf = s.allWordsFirst
+      ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.filter((r) => r.df <= rareLimit).map((r) => quote(r.term))]
+      : any;
     const lists: number[][] = [];
     const add = (rows: Array<{ id: number }>): void => {
       if (rows.length) lists.push(rows.map((row) => row.id));
     };
     for (const table of TABLES) {
-      if (s.allWordsFirst && known.length > 1) add(index.match(table, known.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
+      if (s.allWordsFirst && findable.length > 1) add(index.match(table, findable.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
       if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
+      if (table === 'headings' && s.dropOne > 0 && findable.length >= 3) {
+        for (const left of findable) {
+          const rest = findable.filter((t) => t !== left);
+          add(index.match(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.dropOne));
+        }
+      }
       if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
     }
     // The best of each list first, in turns, up to the number of candidates scored.
@@ -217,63 +314,90 @@ export class Retriever {
     if (candidates.size === 0) return [];
 
     // Each candidate scored in full: BM25 over the heading path and over the body apart (as
-    // BM25F does per field), each normalised by its own average length, per term, so each kind of term weighs what it should: the question's
-    // words, their joined forms, the conversation's words. Only these few passages are analysed again.
-    const passages = index.passagesById([...candidates]);
+    // BM25F does per field), each normalised by its own average length, per term, so each kind
+    // of term weighs what it should: the question's words, their joined forms, the conversation's
+    // words. The candidates' analysed fields come from the index: no passage is analysed again.
+    const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
-    const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
+    const total = [...terms, ...common].reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
       const { headings, body } = index.frequencies(form);
       return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
     };
-    const scorers: Array<{ matches: (term: string) => boolean; idf: number[]; weight: number; credit: string[]; value: number }> = [
-      ...known.map((t) => ({ matches: matcher(t.form!, t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
-      ...joined.map((j) => ({ matches: matcher(j.term, false), idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
-      ...conversation.map((c) => ({ matches: matcher(c.term, false), idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
+    const scorers: Scorer[] = [
+      ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
+      ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
+      ...related.map((r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, credit: r.covers, value: s.lexiconCredit })),
+      ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
     ];
-    const ranked = passages.map((passage) => {
-      const fields = passageTerms(passage.document.source.title, passage.headings, passage.markdown);
+    const groups = GROUPS.map((group) => ({
+      fields: group.map((field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
+      average: Math.max(1, group.reduce((sum, field) => sum + averages[field], 0)),
+    }));
+    const ranked = rows.map((row) => {
+      const fields = storedFields(row.terms);
       const got = new Map<string, number>();
       let score = 0;
       for (const scorer of scorers) {
         let fieldScore = 0;
-        for (const [g, group] of GROUPS.entries()) {
+        for (const [g, group] of groups.entries()) {
           let tf = 0;
           let length = 0;
-          let average = 0;
-          for (const field of group) {
-            const list = fields[field];
-            let n = 0;
-            for (const term of list) if (scorer.matches(term)) n++;
-            tf += s.weights[field] * n;
-            length += list.length;
-            average += averages[field];
+          for (const { field, at, weight } of group.fields) {
+            length += row.lengths[at] ?? 0;
+            if (weight !== 0) tf += weight * countTerm(fields[field], scorer.form, scorer.prefix);
           }
           if (tf === 0) continue;
-          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / Math.max(1, average)));
+          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
         if (fieldScore === 0) continue;
         score += scorer.weight * fieldScore;
         for (const term of scorer.credit) got.set(term, Math.max(got.get(term) ?? 0, scorer.value));
       }
+      for (const t of common) if (FIELDS.some((field) => countTerm(fields[field], t.term) > 0)) got.set(t.term, 1);
       let weight = 0;
-      for (const t of terms) weight += t.idf * (got.get(t.term) ?? 0);
+      for (const t of [...terms, ...common]) weight += t.idf * (got.get(t.term) ?? 0);
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+      const coverage = total > 0 ? (weight + fromContext) / total : 0;
       return {
-        passage,
+        id: row.id,
+        docId: row.docId,
         score,
         matchedTerms: own,
+        exact: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term))).length,
         contextMatched: got.size - own.length,
         // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
         // names little of its own).
-        coverage: total > 0 ? (weight + fromContext) / total : 0,
+        coverage,
         strength: (weight + fromContext) / rarest,
-        place: `${passage.document.path}\u0000${passage.index}`,
+        place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });
+    if (s.pageWeight > 0) {
+      // A page that answers has more than one passage that matches: each passage gains a share of
+      // its page's other matching passages, the best first, each counting half the one before.
+      const byPage = new Map<number, number[]>();
+      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit.score);
+      for (const list of byPage.values()) list.sort((a, b) => b - a);
+      for (const hit of ranked) {
+        if (hit.score === 0) continue;
+        let others = 0;
+        let factor = 1;
+        let skipped = false;
+        for (const score of byPage.get(hit.docId)!) {
+          if (!skipped && score === hit.score) {
+            skipped = true;
+            continue;
+          }
+          others += factor * score;
+          factor *= s.pageDecay;
+        }
+        hit.score += s.pageWeight * others;
+      }
+    }
     return ranked
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
@@ -286,6 +410,32 @@ export class Retriever {
       if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return known;
     }
     return undefined;
+  }
+
+  /**
+   * The words the lexicon relates to the question's (and to its adjacent words joined: "turn
+   * off"), those the index holds and that tell passages apart, each with the question's terms it
+   * stands for.
+   */
+  #related(terms: Term[], joins: Array<{ term: string; covers: string[] }>, own: Set<string>, joined: Array<{ term: string }>, count: number): Array<{ term: string; covers: string[]; df: number }> {
+    const found = new Map<string, { term: string; covers: string[]; df: number }>();
+    const taken = new Set(joined.map((j) => j.term));
+    const asked = new Set(terms.map((t) => t.term));
+    const sources = [...terms.map((t) => ({ term: t.term, covers: [t.term] })), ...joins.map((j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)) }))];
+    for (const source of sources) {
+      if (source.covers.length === 0) continue;
+      for (const relative of relativesOf(source.term)) {
+        if (own.has(relative) || taken.has(relative)) continue;
+        const known = found.get(relative);
+        if (known) {
+          for (const c of source.covers) if (!known.covers.includes(c)) known.covers.push(c);
+          continue;
+        }
+        const df = this.#index.documentFrequency(relative);
+        if (df > 0 && df <= count * COMMON_SHARE) found.set(relative, { term: relative, covers: [...source.covers], df });
+      }
+    }
+    return [...found.values()];
   }
 
   /** The conversation's most telling words the question does not have, with their FTS5 queries and IDF. */
@@ -303,10 +453,6 @@ export class Retriever {
       .slice(0, this.#settings.contextTerms)
       .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
   }
-}
-
-function matcher(form: string, prefix: boolean | undefined): (term: string) => boolean {
-  return prefix ? (term) => term.startsWith(form) : (term) => term === form;
 }
 
 /** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */

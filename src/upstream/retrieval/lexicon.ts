@@ -1,0 +1,142 @@
+import { processTerm } from './analyzer.js';
+
+/**
+ * A small lexicon of software documentation: groups of words that name the same thing, or
+ * things a reader looks for under each other's name ("fake" for a mock, "pause" for sleep,
+ * "folder" for directory). Written from general knowledge for any documentation, not for one
+ * folder. A question's word brings the other words of its groups, weighing less than its own
+ * words (`RetrievalSettings.lexiconWeight`), and only those the knowledge base holds.
+ */
+const GROUPS = `
+mock fake stub spy
+sleep pause wait delay
+start launch boot serve
+restart reload
+watch hot
+disable deactivate turn-off suppress silence mute
+enable activate turn-on
+colour color colourful colorful colorize colourise
+pretty prettify readable
+verbose verbosity level
+redact mask censor obfuscate scrub hide
+password secret credential sensitive
+delete remove erase unset
+uuid guid
+connection socket
+environment env
+configuration config
+directory folder dir
+write save persist
+copy clone duplicate
+limit max maximum
+timeout deadline
+parallel concurrent concurrently simultaneous
+cron schedule scheduled hourly daily periodic recurring
+encrypt encryption cipher
+hash digest checksum
+compress compression gzip deflate brotli zip
+authentication auth login signin
+authorization permission
+error exception failure
+retry retries reattempt backoff
+cache caching memoize
+queue queued pending backlog
+stats statistics metrics counters
+install installation setup
+upgrade update migrate migration
+dependency dependencies package module library
+bundle bundler bundling
+executable binary standalone
+deploy deployment ship publish hosting
+docker container
+print output stdout console
+input stdin
+spawn subprocess exec command shell
+signal sigterm sigint kill
+exit quit shutdown terminate
+flush drain
+pipe stream
+websocket websockets ws
+sse eventsource server-sent
+serialize serialise stringify
+parse parser parsing
+timestamp date clock
+random uuid nonce
+query querystring params parameters searchparams
+cookie cookies session
+cors cross-origin
+https tls ssl certificate cert
+database db
+validate validation schema
+typescript typings
+format formatter formatting
+lint linter
+debug debugger breakpoint inspect
+benchmark benchmarks performance perf throughput
+memory heap leak
+plugin plugins extension addon middleware
+hook hooks lifecycle
+route routes routing endpoint
+upload multipart
+download
+email mail
+translation locale i18n internationalization
+search lookup
+sort order
+pagination paging paginate
+redirect redirects redirection 301 302 303 307 308
+notfound 404
+unauthorized 401
+forbidden 403
+ratelimit 429 throttle throttling
+network net
+request req
+response res
+message msg
+error err
+arguments args argv
+package pkg
+repository repo
+milliseconds ms
+number num
+string str
+integer int
+boolean bool
+object obj
+function fn func
+callback cb
+temporary tmp temp
+source src
+destination dest
+minimum min
+length len
+context ctx
+options opts
+initialize initialise init
+synchronous sync
+asynchronous async
+execute exec
+specification spec
+utility util utils
+production prod
+development dev
+`;
+
+/** Each word's term, with the terms of the words it shares a group with. */
+const RELATIVES: ReadonlyMap<string, readonly string[]> = (() => {
+  const relatives = new Map<string, Set<string>>();
+  for (const line of GROUPS.split('\n')) {
+    const terms = [...new Set(line.split(/\s+/).map((word) => processTerm(word.replace(/-/g, '')) ?? '').filter(Boolean))];
+    for (const term of terms) {
+      const known = relatives.get(term) ?? new Set<string>();
+      for (const other of terms) if (other !== term) known.add(other);
+      relatives.set(term, known);
+    }
+  }
+  return new Map([...relatives].map(([term, set]) => [term, [...set]]));
+})();
+
+/** The terms the lexicon relates to a term (the analyzer's: lower case, stemmed), none when it has none. */
+export function relativesOf(term: string): readonly string[] {
+  return RELATIVES.get(term) ?? [];
+}

@@ -1,0 +1,237 @@
+/**
+ * Each retrieval idea kept by measurement (bench/README.md, "What each retrieval idea gained or
+ * cost"), shown on a real folder indexed on disk, each with a control: the same question with
+ * the idea turned off (its `RetrievalSettings`) answers otherwise, so the check can fail.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadBots, type Bot } from '../../src/upstream/bots.js';
+import type { RetrievalSettings } from '../../src/upstream/retrieval/retriever.js';
+
+const BASE = 'https://docs.example.com/';
+
+/** A folder of pages, and bots over it with settings of their own (each its own index file). */
+async function folder(pages: Record<string, string>): Promise<{ root: string; open: (settings?: Partial<RetrievalSettings>) => Promise<Bot> }> {
+  const root = await mkdtemp(join(tmpdir(), 'answer-retrieval-ideas-'));
+  for (const [path, text] of Object.entries(pages)) {
+    await mkdir(dirname(join(root, 'docs', path)), { recursive: true });
+    await writeFile(join(root, 'docs', path), text);
+  }
+  let n = 0;
+  const open = async (settings: Partial<RetrievalSettings> = {}): Promise<Bot> =>
+    (await loadBots(join(root, 'docs'), undefined, { kbSettings: { baseUrl: BASE }, indexFolder: join(root, `index-${n++}`), watch: false, retrieval: settings })).get('demo')!;
+  return { root, open };
+}
+
+const first = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.document.path;
+
+describe('retrieval ideas, each against its control', { timeout: 60_000 }, () => {
+  describe("the page's path is a field of its own", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // The same text on two pages; only the path says which is about the server.
+      const made = await folder({
+        'net/tcp.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the data callback.\n',
+        'runtime/http/server.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the fetch callback.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ weights: { path: 0 } as RetrievalSettings['weights'] }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('a word of the path (runtime/http/server.md) tells the pages apart', () => {
+      assert.equal(first(bots[0]!, 'How does the server listen on a port?'), 'runtime/http/server.md');
+      // Control: without the path field the two pages tie, and the first in the folder wins.
+      assert.equal(first(bots[1]!, 'How does the server listen on a port?'), 'net/tcp.md');
+    });
+  });
+
+  describe('heading paths holding all the words but one are candidates too', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // 250 of 2,000 sections hold "read", "text", "file" and "string": too common to gather
+      // candidates by any of them alone, not so common as to tell nothing.
+      const filler = Array.from({ length: 2000 }, (_, i) => `## Note ${i}\n\n${i < 250 ? 'Read the text file and the string here.' : 'Nothing to see in this note.'}\n`).join('\n');
+      const made = await folder({
+        'notes.md': `# Notes\n\n${filler}`,
+        'numbers.md': '# Whole numbers\n\nA whole number has no fraction.\n',
+        'guides/read-file/string.md': '# Read a file\'s text as a string\n\nCall `.text()` on it: it resolves to the contents.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ dropOne: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('a page titled with most of the question is found though it lacks one of its words', () => {
+      const question = 'How do I read a whole text file into a string?';
+      assert.equal(first(bots[0]!, question), 'guides/read-file/string.md');
+      // Control: gathered only by all the words, then by the rare one ("whole"), the page is no candidate.
+      assert.notEqual(first(bots[1]!, question), 'guides/read-file/string.md');
+    });
+  });
+
+  describe('the gate decides whether to answer, the score what comes first', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const long = Array.from({ length: 30 }, (_, i) => `Option ${i} is described in its own section of this page.`).join(' ');
+      const made = await folder({
+        'redaction.md': '# Redaction\n\nRedaction replaces sensitive values with a placeholder.\n',
+        'options.md': `# Options\n\n${long} The logger takes a list of paths for redaction. ${long}\n`,
+        'colours.md': '# Colours\n\nThe logger sets the accent colour.\n',
+        'dates.md': '# Dates\n\nThe logger writes dates in ISO format.\n',
+        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ gateDecides: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('the page named by its heading comes first, though only a passage naming both words let the question be answered', () => {
+      assert.deepEqual(bots[0]!.retrieve('What is logger redaction?').map((p) => p.document.path), ['redaction.md', 'options.md']);
+      // Control: the passage that passed the gate first.
+      assert.deepEqual(bots[1]!.retrieve('What is logger redaction?').map((p) => p.document.path), ['options.md', 'redaction.md']);
+      // Whether to answer is still the gate's: the heading alone does not answer an unrelated question.
+      assert.deepEqual(bots[0]!.retrieve('Is redaction of tax returns legal?'), []);
+    });
+  });
+
+  describe('a lexicon of software words bridges the question and the page', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        'mocks.md': '# Mocks\n\nCreate a mock function with `mock()`: it records every call made to it.\n',
+        'declarations.md': '# Declarations\n\nDeclare a function with the keyword.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ lexiconWeight: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"fake" finds the page about mocks', () => {
+      assert.equal(first(bots[0]!, 'How do I replace a function with a fake?'), 'mocks.md');
+      // Control: without the lexicon, one word of three is found, and that is no answer.
+      assert.equal(first(bots[1]!, 'How do I replace a function with a fake?'), undefined);
+      // The question's own words decide what they name.
+      assert.equal(first(bots[0]!, 'How do I declare a function?'), 'declarations.md');
+    });
+  });
+
+  describe('a word in most passages still counts for the gate', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        'levels.md': '# Levels\n\nEach log line has a level.\n',
+        'transports.md': '# Transports\n\nA transport carries the log elsewhere.\n',
+        'redaction.md': '# Redaction\n\nPasswords are replaced in the log line.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      });
+      root = made.root;
+      // Without the lexicon, which relates "hide" to "redaction".
+      bots.push(await made.open({ lexiconWeight: 0 }), await made.open({ lexiconWeight: 0, commonInGate: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"log", in three pages of four, is matched by the page that has it', () => {
+      assert.equal(first(bots[0]!, 'How do I hide passwords in the log?'), 'redaction.md');
+      // Control: "log" left out, one word of three matched is no answer.
+      assert.equal(first(bots[1]!, 'How do I hide passwords in the log?'), undefined);
+      // The common word alone answers nothing.
+      assert.equal(first(bots[0]!, 'How do I bake bread for the log cabin?'), undefined);
+    });
+  });
+
+  describe("a page's other matching passages count for each of its passages", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        's3.md':
+          '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
+        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URLs: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ pageWeight: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('the page about S3 comes before a passage of another page that names every word once', () => {
+      const pages = (bot: Bot): string[] => bot.retrieve('How do I upload a file to an S3 bucket?').map((p) => p.document.path);
+      assert.deepEqual(pages(bots[0]!), ['s3.md', 'fetch.md']);
+      // Control: passages alone, the heading naming every word wins.
+      assert.deepEqual(pages(bots[1]!), ['fetch.md', 's3.md']);
+    });
+  });
+
+  describe('the gate: all the words means each as itself, the words that frame a question aside', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // Words as common as in a large folder: "mean" in 100 of 2,000 sections, "make" in 300.
+      const notes = Array.from({ length: 2000 }, (_, i) => {
+        const text = i < 100 ? 'The mean is shown.' : i < 150 ? 'Each lifecycle step is listed.' : i < 450 ? 'Make a note here.' : 'Nothing to see in this note.';
+        return `## Note ${i}\n\n${text}\n`;
+      }).join('\n');
+      const made = await folder({
+        'notes.md': `# Notes\n\n${notes}`,
+        'lifecycle.md': '# Lifecycle\n\nScripts run at each lifecycle event; the mean time is logged.\n',
+        'uuid.md': '# Generate a UUID\n\nCall `randomUUID()` to generate a UUID.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ fullExact: false }), await made.open({ frameWords: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('a word matched only as the start of a longer one ("life": "lifecycle") does not make all the words', () => {
+      assert.equal(first(bots[0]!, 'What is the meaning of life?'), undefined);
+      // Control: counted as matched, it answers an off-topic question.
+      assert.equal(first(bots[1]!, 'What is the meaning of life?'), 'lifecycle.md');
+    });
+
+    it('"make" in "How do I make a UUID?" need not be matched', () => {
+      assert.equal(first(bots[0]!, 'How do I make a UUID?'), 'uuid.md');
+      // Control: counted, the question is refused for a word every question could have.
+      assert.equal(first(bots[2]!, 'How do I make a UUID?'), undefined);
+    });
+  });
+});
