@@ -106,8 +106,10 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
   report.add({ section, id: `${set.id}.ready`, label: `${set.id}: ready, index built from nothing (wall)`, value: current.cold.wallMs / 1000, unit: 's', baseline: { ...base, value: baseline.cold.wallMs / 1000 }, note: `CPU ${(current.cold.cpuMs / 1000).toFixed(2)} s (before: ${(baseline.cold.cpuMs / 1000).toFixed(2)} s); ${note}` });
   if (current.warm) report.add({ section, id: `${set.id}.ready.warm`, label: `${set.id}: ready, index reused (wall)`, value: current.warm.wallMs / 1000, unit: 's', note: `CPU ${(current.warm.cpuMs / 1000).toFixed(2)} s; the engine before rebuilds at every start` });
   report.add({ section, id: `${set.id}.rss`, label: `${set.id}: resident memory serving it`, value: mib(current.rss), unit: 'MiB', baseline: { ...base, value: mib(baseline.rss) }, note: `after a forced GC, in a process of its own; JS heap ${mib(current.heapUsed).toFixed(1)} MiB (before: ${mib(baseline.heapUsed).toFixed(1)} MiB); ${note}` });
+  // Misses of the eval half are left out unless asked for: looking at them while tuning would tune to them.
+  const showEval = process.env.BENCH_SHOW_EVAL_MISSES === '1';
   for (const [engine, result] of [['current', current], ['before', baseline]] as const) {
-    for (const q of result.outcome.questions) if (!q.top3) process.stderr.write(`bench: retrieval ${set.id} (${engine}, ${q.split}): ${q.answered ? `not in the top 3: ${q.question} -> ${q.pages.join(', ')}` : `refused: ${q.question}`}\n`);
+    for (const q of result.outcome.questions) if (!q.top3 && (showEval || q.split !== 'eval')) process.stderr.write(`bench: retrieval ${set.id} (${engine}, ${q.split}): ${q.answered ? `not in the top 3: ${q.question} -> ${q.pages.join(', ')}` : `refused: ${q.question}`}\n`);
     for (const o of result.outcome.offTopic) if (!o.refused) process.stderr.write(`bench: retrieval ${set.id} (${engine}): off-topic answered: ${o.question}\n`);
   }
 }

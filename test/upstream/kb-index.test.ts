@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadBots, type Bot } from '../../src/upstream/bots.js';
 import { defaultIndexFolder } from '../../src/upstream/index/index-file.js';
+import { countTerm, passageTerms, storedFields, storedTerms } from '../../src/upstream/retrieval/analyzer.js';
 import { termsOf } from '../../src/upstream/retrieval/terms.js';
 
 const BASE = 'https://docs.example.com/';
@@ -83,6 +84,15 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
       assert.ok(bot.answer('How do I fill the kettle?', false).answer.includes('sparkling mineral water'));
       assert.equal(bot.answer('porcelain cups', false).sources[0]?.url, `${BASE}guide/cups`);
       assert.equal(bot.answer('loose leaves teapot', false).answer_found, false);
+      // What retrieval scores by is kept with each passage: none left behind by the removed file, none missing.
+      const db = new Database(await indexFile(), { readonly: true });
+      try {
+        const ids = (table: string): number[] => db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all() as number[];
+        assert.deepEqual(ids('scoring_terms'), ids('passages'));
+        assert.ok(ids('passages').length > 0);
+      } finally {
+        db.close();
+      }
       logs.length = 0;
       await bot.reload();
       assert.deepEqual(logs, [], 'nothing changed: nothing re-read, nothing logged');
@@ -224,6 +234,19 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     assert.equal(first('fs.watch'), 'files.md');
     // Control: a name the documents do not hold finds nothing.
     assert.equal(first('parseJSONLines'), undefined);
+  });
+
+  it('scores from the fields the index stored: a term counted whole, or as a prefix', () => {
+    const fields = storedFields(storedTerms(passageTerms('Pools', ['## `setMaxSockets(n)`'], 'Set the max sockets; sockets close.')));
+    assert.equal(countTerm(fields.body, 'socket'), 2);
+    assert.equal(countTerm(fields.joined, 'setmaxsocket'), 1);
+    assert.equal(countTerm(fields.headings, 'max'), 1);
+    assert.equal(countTerm(fields.title, 'pool'), 1);
+    // Controls: a term inside another is not that term, but begins it.
+    assert.equal(countTerm(fields.body, 'sock'), 0);
+    assert.equal(countTerm(fields.body, 'sock', true), 2);
+    assert.equal(countTerm(fields.joined, 'setmax'), 0);
+    assert.equal(countTerm(fields.joined, 'setmax', true), 1);
   });
 
   it('termsOf is the analyzer the index matches with', () => {

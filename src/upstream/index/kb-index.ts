@@ -5,13 +5,13 @@ import Database from 'better-sqlite3';
 import type { LinkDefinition } from '../folder/clean-markdown.js';
 import type { KbDocument, KnowledgeBaseSettings, Passage, SkippedFile } from '../folder/knowledge-base.js';
 import { listKnowledgeBase, readDocumentFile, skippedFile, type DocumentFile, type ReadDocument } from '../folder/knowledge-base.js';
-import { ANALYZER_VERSION, FIELDS, passageTerms, type Field } from '../retrieval/analyzer.js';
+import { ANALYZER_VERSION, FIELDS, passageTerms, storedTerms, type Field } from '../retrieval/analyzer.js';
 import { indexFileName } from './index-file.js';
 
 /** The layout of the index file; a file of another layout is rebuilt. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 const FORMAT = 'bot-answer knowledge-base index';
-const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab'];
+const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab', 'scoring_terms'];
 
 /**
  * The full-text tables and their columns. The heading path (the page title and the section's
@@ -50,6 +50,8 @@ CREATE VIRTUAL TABLE passage_terms USING fts5 (${FULL_TEXT.body.join(', ')}, con
 CREATE VIRTUAL TABLE passage_headings USING fts5 (${FULL_TEXT.headings.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
 CREATE VIRTUAL TABLE passage_vocab USING fts5vocab (passage_terms, 'row');
 CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
+-- Each passage's analysed fields (analyzer's storedTerms): retrieval scores its candidates from them.
+CREATE TABLE scoring_terms (id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
 `;
 
 /** How long a sync waits for another process that holds the index file's write lock. */
@@ -89,6 +91,19 @@ export interface KbIndexOptions {
 
 type Row = Record<string, unknown>;
 
+/** A passage as retrieval scores it: see `KbIndex.scoringRows`. */
+export interface ScoringRow {
+  id: number;
+  docId: number;
+  /** The document's path in the folder, and the passage's place in it: ties are broken by them. */
+  path: string;
+  ord: number;
+  /** The analysed fields, as `storedTerms` writes them. */
+  terms: string;
+  /** Each field's length in terms, in the order of `FIELDS`. */
+  lengths: number[];
+}
+
 /**
  * A knowledge base's passages and their full-text index (SQLite FTS5), in one file on disk.
  * Passage text stays in the file and is read when an answer quotes it. The file is brought up
@@ -115,6 +130,7 @@ export class KbIndex {
   readonly #statements: {
     frequencies: Database.Statement;
     passages: Database.Statement;
+    scoring: Database.Statement;
   };
 
   private constructor(file: string, options: KbIndexOptions, writer: Database.Database) {
@@ -133,6 +149,10 @@ export class KbIndex {
       passages: this.#reader.prepare(
         `SELECT p.id, p.ord, p.headings, p.markdown, p.url, d.id AS doc_id, d.path, d.source, d.links, d.anchors
          FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id IN (SELECT value FROM json_each(?))`,
+      ),
+      scoring: this.#reader.prepare(
+        `SELECT s.id, s.terms, p.doc_id AS docId, p.ord, p.lengths, d.path
+         FROM scoring_terms s JOIN passages p ON p.id = s.id JOIN documents d ON d.id = p.doc_id WHERE s.id IN (SELECT value FROM json_each(?))`,
       ),
     };
     this.#count();
@@ -270,6 +290,22 @@ export class KbIndex {
     return ids.map((id) => byId.get(id)).filter((p): p is Passage => p !== undefined);
   }
 
+  /**
+   * What retrieval scores a passage by, for these ids (in no particular order): its analysed
+   * fields (`storedTerms`), each field's length in terms, its document and place in it. Much less
+   * to read than the passages themselves, whose text only the chosen few need.
+   */
+  scoringRows(ids: readonly number[]): ScoringRow[] {
+    return (this.#statements.scoring.all(JSON.stringify(ids)) as Row[]).map((row) => ({
+      id: row.id as number,
+      docId: row.docId as number,
+      path: row.path as string,
+      ord: row.ord as number,
+      terms: row.terms as string,
+      lengths: JSON.parse(row.lengths as string) as number[],
+    }));
+  }
+
   /** Closes the file. */
   close(): void {
     if (this.#closed) return;
@@ -358,6 +394,7 @@ export class KbIndex {
     }
     this.#writer.prepare('DELETE FROM passage_terms WHERE rowid IN (SELECT id FROM passages WHERE doc_id = ?)').run(docId);
     this.#writer.prepare('DELETE FROM passage_headings WHERE rowid IN (SELECT id FROM passages WHERE doc_id = ?)').run(docId);
+    this.#writer.prepare('DELETE FROM scoring_terms WHERE id IN (SELECT id FROM passages WHERE doc_id = ?)').run(docId);
     this.#writer.prepare('DELETE FROM passages WHERE doc_id = ?').run(docId);
   }
 
@@ -389,6 +426,7 @@ export class KbIndex {
     const insertPassage = w.prepare('INSERT INTO passages (doc_id, ord, headings, markdown, url, lengths) VALUES (?, ?, ?, ?, ?, ?)');
     const insertTerms = w.prepare(`INSERT INTO passage_terms (rowid, ${FULL_TEXT.body.join(', ')}) VALUES (?, ?, ?, ?)`);
     const insertHeadings = w.prepare(`INSERT INTO passage_headings (rowid, ${FULL_TEXT.headings.join(', ')}) VALUES (?, ?, ?)`);
+    const insertScoring = w.prepare('INSERT INTO scoring_terms (id, terms) VALUES (?, ?)');
     read.sections.forEach((section, ord) => {
       const terms = passageTerms(read.source.title, section.headings, section.markdown);
       const lengths = FIELDS.map((field) => terms[field].length);
@@ -396,6 +434,7 @@ export class KbIndex {
       const passageId = insertPassage.run(docId, ord, JSON.stringify(section.headings), section.markdown, section.url, JSON.stringify(lengths)).lastInsertRowid;
       insertTerms.run(passageId, terms.code.join(' '), terms.body.join(' '), terms.joined.join(' '));
       insertHeadings.run(passageId, terms.title.join(' '), terms.headings.join(' '));
+      insertScoring.run(passageId, storedTerms(terms));
     });
   }
 

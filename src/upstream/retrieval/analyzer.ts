@@ -215,6 +215,35 @@ export function passageTerms(title: string, headings: readonly string[], markdow
   };
 }
 
+/**
+ * A passage's fields as the index stores them for scoring: each field's terms, apart by spaces,
+ * one field a line in the order of `FIELDS`. Retrieval scores its candidates from this, so a
+ * question analyses no passage again.
+ */
+export function storedTerms(terms: PassageTerms): string {
+  return FIELDS.map((field) => terms[field].join(' ')).join('\n');
+}
+
+/** A passage's fields from `storedTerms`, each as its terms apart by spaces. */
+export function storedFields(stored: string): Record<Field, string> {
+  const lines = stored.split('\n');
+  return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
+}
+
+/**
+ * How many of a stored field's terms (apart by spaces) are `form`, or with `prefix` begin with
+ * it: found with `indexOf`, no splitting, as it runs for every candidate and term of a question.
+ */
+export function countTerm(field: string, form: string, prefix = false): number {
+  let n = 0;
+  for (let at = field.indexOf(form); at >= 0; at = field.indexOf(form, at + form.length)) {
+    if (at > 0 && field.charCodeAt(at - 1) !== 32) continue;
+    const end = at + form.length;
+    if (prefix || end === field.length || field.charCodeAt(end) === 32) n++;
+  }
+  return n;
+}
+
 /** The lines of Markdown outside fenced code blocks. */
 function proseOf(markdown: string): string {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
-import { analyze, passageTerms, questionTerms, type Field } from './analyzer.js';
+import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field } from './analyzer.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -97,6 +97,25 @@ const MIN_TYPO = 6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
+/** A hit before its passage is read: its id and document's. */
+interface ScoredHit extends Omit<SearchHit, 'passage'> {
+  id: number;
+  docId: number;
+}
+
+/** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
+interface Scorer {
+  form: string;
+  prefix: boolean;
+  /** Its IDF in the heading paths and in the bodies. */
+  idf: number[];
+  /** Weight of its score against a question word's. */
+  weight: number;
+  /** The terms it credits as matched, and how much (1, or 0.5 by prefix). */
+  credit: string[];
+  value: number;
+}
+
 interface Term {
   term: string;
   df: number;
@@ -128,7 +147,7 @@ export class Retriever {
 
   /** Every candidate passage for the question, best first (ties by place in the folder, so deterministic). */
   search(question: string, context?: string): SearchHit[] {
-    return this.#index.read(() => this.#search(question, context));
+    return this.#index.read(() => this.#withPassages(this.#search(question, context)));
   }
 
   /**
@@ -139,27 +158,37 @@ export class Retriever {
    * looks at the question's words only, so the question decides whether there is an answer.
    */
   relevant(question: string, context?: string): SearchHit[] {
+    return this.#index.read(() => this.#withPassages(this.#relevant(question, context)));
+  }
+
+  #relevant(question: string, context: string | undefined): ScoredHit[] {
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = this.#settings;
-    const hits = this.search(question, context);
+    const hits = this.#search(question, context);
     const words = questionTerms(question).terms.length;
-    const answers = (hit: SearchHit): boolean =>
+    const answers = (hit: ScoredHit): boolean =>
       (hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
       (hit.matchedTerms.length >= words && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     const best = hits.find(answers);
     if (!best) return [];
-    const pages = new Set([best.passage.document.index]);
+    const pages = new Set([best.docId]);
     const chosen = [best];
     for (const hit of hits) {
       if (chosen.length >= maxPassages) break;
       if (hit === best || hit.coverage < best.coverage / 2 || hit.strength < fullStrength || hit.score < best.score * relativeScore) continue;
-      if (onePerPage && pages.has(hit.passage.document.index)) continue;
-      pages.add(hit.passage.document.index);
+      if (onePerPage && pages.has(hit.docId)) continue;
+      pages.add(hit.docId);
       chosen.push(hit);
     }
     return chosen;
   }
 
-  #search(question: string, context: string | undefined): SearchHit[] {
+  /** The hits with their passages, read from the index (in the same snapshot as the search). */
+  #withPassages(hits: ScoredHit[]): SearchHit[] {
+    const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
+    return hits.map(({ id, docId: _docId, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+  }
+
+  #search(question: string, context: string | undefined): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
@@ -217,9 +246,10 @@ export class Retriever {
     if (candidates.size === 0) return [];
 
     // Each candidate scored in full: BM25 over the heading path and over the body apart (as
-    // BM25F does per field), each normalised by its own average length, per term, so each kind of term weighs what it should: the question's
-    // words, their joined forms, the conversation's words. Only these few passages are analysed again.
-    const passages = index.passagesById([...candidates]);
+    // BM25F does per field), each normalised by its own average length, per term, so each kind
+    // of term weighs what it should: the question's words, their joined forms, the conversation's
+    // words. The candidates' analysed fields come from the index: no passage is analysed again.
+    const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
     const total = terms.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
@@ -227,31 +257,30 @@ export class Retriever {
       const { headings, body } = index.frequencies(form);
       return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
     };
-    const scorers: Array<{ matches: (term: string) => boolean; idf: number[]; weight: number; credit: string[]; value: number }> = [
-      ...known.map((t) => ({ matches: matcher(t.form!, t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
-      ...joined.map((j) => ({ matches: matcher(j.term, false), idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
-      ...conversation.map((c) => ({ matches: matcher(c.term, false), idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
+    const scorers: Scorer[] = [
+      ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
+      ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
+      ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
     ];
-    const ranked = passages.map((passage) => {
-      const fields = passageTerms(passage.document.source.title, passage.headings, passage.markdown);
+    const groups = GROUPS.map((group) => ({
+      fields: group.map((field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
+      average: Math.max(1, group.reduce((sum, field) => sum + averages[field], 0)),
+    }));
+    const ranked = rows.map((row) => {
+      const fields = storedFields(row.terms);
       const got = new Map<string, number>();
       let score = 0;
       for (const scorer of scorers) {
         let fieldScore = 0;
-        for (const [g, group] of GROUPS.entries()) {
+        for (const [g, group] of groups.entries()) {
           let tf = 0;
           let length = 0;
-          let average = 0;
-          for (const field of group) {
-            const list = fields[field];
-            let n = 0;
-            for (const term of list) if (scorer.matches(term)) n++;
-            tf += s.weights[field] * n;
-            length += list.length;
-            average += averages[field];
+          for (const { field, at, weight } of group.fields) {
+            length += row.lengths[at] ?? 0;
+            if (weight !== 0) tf += weight * countTerm(fields[field], scorer.form, scorer.prefix);
           }
           if (tf === 0) continue;
-          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / Math.max(1, average)));
+          fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
         if (fieldScore === 0) continue;
         score += scorer.weight * fieldScore;
@@ -263,7 +292,8 @@ export class Retriever {
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
       return {
-        passage,
+        id: row.id,
+        docId: row.docId,
         score,
         matchedTerms: own,
         contextMatched: got.size - own.length,
@@ -271,7 +301,7 @@ export class Retriever {
         // names little of its own).
         coverage: total > 0 ? (weight + fromContext) / total : 0,
         strength: (weight + fromContext) / rarest,
-        place: `${passage.document.path}\u0000${passage.index}`,
+        place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });
     return ranked
@@ -303,10 +333,6 @@ export class Retriever {
       .slice(0, this.#settings.contextTerms)
       .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
   }
-}
-
-function matcher(form: string, prefix: boolean | undefined): (term: string) => boolean {
-  return prefix ? (term) => term.startsWith(form) : (term) => term === form;
 }
 
 /** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */

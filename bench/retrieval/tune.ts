@@ -1,0 +1,87 @@
+/**
+ * The tuning loop: the current engine over the evaluation sets, in this process, with retrieval
+ * settings given on the command line, printing the figures of the **tune half** only (and its
+ * misses with `--misses`), so an idea can be measured without looking at the eval half.
+ *
+ *   node --import tsx bench/retrieval/tune.ts [--sets=undici,pino] [--settings='{"prefix":false}'] [--misses] [--eval]
+ *
+ * `--eval` adds the eval half's figures (never its misses): for the final report and for the
+ * table of what each idea gained or cost, once an idea has been decided on the tune half.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RetrievalSettings } from '../../src/upstream/retrieval/retriever.js';
+import { startEngine } from './engines.js';
+import { evaluate, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
+import { questionSets } from './sets.js';
+
+const args = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, ...value] = arg.replace(/^--/, '').split('=');
+    return [key!, value.join('=') || 'true'] as const;
+  }),
+);
+const only = args.get('sets')?.split(',');
+const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSettings>;
+const withEval = args.has('eval');
+const misses = args.has('misses');
+// A hash of every answer's pages and text, both halves: tells a change that should alter nothing (a speed-up) from one that does, without showing the eval half.
+const fingerprint = createHash('sha256');
+
+/** One line of figures for one half of a set. */
+function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
+  const questions = outcome.questions.filter((q) => q.split === split);
+  const s = summarise(questions);
+  const follow = outcome.followUps.filter((f) => f.split === split);
+  return [
+    `top1 ${s.top1}/${s.questions}`,
+    `top3 ${s.top3}`,
+    `key ${s.keyTerm}/${s.keyTerms}`,
+    `refused ${s.refused}`,
+    `noisy ${s.noisy}`,
+    `follow ${follow.filter((f) => f.withContext).length}/${follow.length}`,
+    `median ${Math.round(s.medianLength)}`,
+    `p50 ${s.p50.toFixed(1)} ms`,
+    `p95 ${s.p95.toFixed(1)} ms`,
+  ].join('  ');
+}
+
+function describe(q: QuestionOutcome): string {
+  const what = !q.answered ? 'refused' : !q.top3 ? 'not in top 3' : !q.top1 ? 'not first' : 'key term missing';
+  return `    ${what}: ${q.question} -> ${q.pages.map((p) => p.replace(/^https?:\/\/[^/]+\//, '')).join(', ')}`;
+}
+
+const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
+const totals = { top1: 0, top3: 0, key: 0, refused: 0, offTopic: 0, offTopicOf: 0 };
+try {
+  for (const set of questionSets()) {
+    if (only && !only.includes(set.id)) continue;
+    const engine = await startEngine('current', set, join(folder, set.id), settings);
+    // One warm-up pass, so the timings are of a warm engine.
+    evaluate(engine, set);
+    const outcome = evaluate(engine, set);
+    engine.close();
+    fingerprint.update(JSON.stringify([outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic, outcome.followUps]));
+    const hasSplit = outcome.questions.some((q) => q.split === 'eval');
+    const refused = outcome.offTopic.filter((o) => o.refused).length;
+    process.stdout.write(`${set.id.padEnd(10)} tune  ${line(outcome, 'tune')}  off-topic ${refused}/${outcome.offTopic.length}\n`);
+    if (withEval && hasSplit) process.stdout.write(`${''.padEnd(10)} eval  ${line(outcome, 'eval')}\n`);
+    const tune = summarise(outcome.questions.filter((q) => q.split === 'tune'));
+    totals.top1 += tune.top1;
+    totals.top3 += tune.top3;
+    totals.key += tune.keyTerm;
+    totals.refused += tune.refused;
+    totals.offTopic += refused;
+    totals.offTopicOf += outcome.offTopic.length;
+    if (misses) {
+      for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
+      for (const o of outcome.offTopic) if (!o.refused) process.stdout.write(`    off-topic answered: ${o.question}\n`);
+      for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
+    }
+  }
+  process.stdout.write(`all tune   top1 ${totals.top1}  top3 ${totals.top3}  key ${totals.key}  refused ${totals.refused}  off-topic ${totals.offTopic}/${totals.offTopicOf}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
