@@ -6,7 +6,7 @@ import type { LinkDefinition } from '../folder/clean-markdown.js';
 import { KnowledgeBaseError, listKnowledgeBase, type KbDocument, type KnowledgeBaseSettings, type Passage, type SkippedFile } from '../folder/knowledge-base.js';
 import { FIELDS, type Field } from '../retrieval/analyzer.js';
 import { indexFileName } from './index-file.js';
-import { filesToRead, FILES_PER_THREAD, syncIndexFile, type StoredFile, type SyncFault, type SyncJob, type SyncOutcome } from './index-writer.js';
+import { analysisThreads, filesToRead, SPREAD_FROM_BYTES, syncIndexFile, type StoredFile, type SyncFault, type SyncJob, type SyncOutcome } from './index-writer.js';
 import { FTS_TABLE, FULL_TEXT, prepareIndexFile, settingsKey, type ColumnWeights, type FullTextTable } from './schema.js';
 import { forkModule } from './spawn-module.js';
 
@@ -27,6 +27,11 @@ export interface KbIndexOptions {
   /** Names the file, with a hash of the folder and settings. */
   botId: string;
   log?: (line: string) => void;
+  /**
+   * Bytes of files to read from which a sync runs in a process of its own, with threads to
+   * analyse them. Default `SPREAD_FROM_BYTES` (8 MiB); tests set less.
+   */
+  spreadFromBytes?: number;
   /** For tests: every sync fails (or crashes the process) part-way, before it commits. */
   fault?: SyncFault;
 }
@@ -79,7 +84,7 @@ export class KbIndex {
   private constructor(file: string, options: KbIndexOptions) {
     this.file = file;
     this.dir = options.dir;
-    this.#job = { file, settings: options.settings, ...(options.fault ? { fault: options.fault } : {}) };
+    this.#job = { file, settings: options.settings, spreadFromBytes: options.spreadFromBytes ?? SPREAD_FROM_BYTES, ...(options.fault ? { fault: options.fault } : {}) };
     this.#reader = new Database(file, { fileMustExist: true });
     this.#reader.pragma('busy_timeout = 2000');
     this.#reader.pragma('cache_size = -8000');
@@ -132,8 +137,8 @@ export class KbIndex {
   /**
    * Brings the index up to date with the folder (see `syncIndexFile`): lists it, re-reads the
    * files that are new or changed and drops those gone, in one transaction that answers see
-   * all at once when it commits. Many files to read are read in a process of its own, so
-   * whatever the build allocates goes when it ends; a few are read here. A folder left with no
+   * all at once when it commits. Many bytes to read (`spreadFromBytes`) are read in a process
+   * of its own, on threads, so whatever the build allocates goes when it ends; a few are read here. A folder left with no
    * readable document changes nothing; a sync that fails or is stopped (`close`) changes
    * nothing either. Throws a KnowledgeBaseError when the folder cannot be listed or holds no Markdown.
    */
@@ -142,8 +147,9 @@ export class KbIndex {
     const listing = await listKnowledgeBase(this.dir);
     const job: SyncJob = { ...this.#job, listing };
     const stored = this.#reader.prepare('SELECT path, size, mtime, ctime, ino FROM documents').all() as StoredFile[];
-    const toRead = filesToRead(listing, new Map(stored.map((row) => [row.path, row]))).length;
-    const outcome = toRead >= FILES_PER_THREAD ? await this.#syncElsewhere(job) : await syncIndexFile(job, this.#stop.signal);
+    const toRead = filesToRead(listing, new Map(stored.map((row) => [row.path, row])));
+    const large = analysisThreads(toRead, job.spreadFromBytes) > 0;
+    const outcome = large ? await this.#syncElsewhere(job) : await syncIndexFile(job, this.#stop.signal);
     if (this.#closed) throw new Error('the index was closed');
     if (outcome.keptPrevious) return { ...outcome, documents: this.#documents, passages: this.#passages };
     this.#count();
