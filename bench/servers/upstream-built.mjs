@@ -4,7 +4,8 @@
  * BENCH_UPSTREAM_ENTRY is the compiled `upstream/index.js`; BENCH_KB (with BENCH_KB_BASE_URL)
  * the folder served, unwatched, with its index in BENCH_KB_INDEX. Answers the parent's `mem`,
  * `cpu`, `load-ms` and `documents` as `serve.ts` does for the other servers; its CPU times
- * include the processes it started (a large sync runs in one of its own).
+ * include the processes it started (a large sync runs in one of its own). `cpu-own` is its own
+ * CPU time alone, to the microsecond.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +33,8 @@ const handlers = {
     const ms = cpuMs();
     return { user: ms * 1000, system: 0 };
   },
+  /** This process's own CPU time, to the microsecond (what answering costs; /proc counts in hundredths of a second). */
+  'cpu-own': () => process.cpuUsage(),
 };
 process.on('message', (message) => {
   if (message?.type !== 'ask') return;
