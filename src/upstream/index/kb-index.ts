@@ -137,17 +137,21 @@ export class KbIndex {
   /**
    * Brings the index up to date with the folder (see `syncIndexFile`): lists it, re-reads the
    * files that are new or changed and drops those gone, in one transaction that answers see
-   * all at once when it commits. Many bytes to read (`spreadFromBytes`) are read in a process
-   * of its own, on threads, so whatever the build allocates goes when it ends; a few are read here. A folder left with no
-   * readable document changes nothing; a sync that fails or is stopped (`close`) changes
-   * nothing either. Throws a KnowledgeBaseError when the folder cannot be listed or holds no Markdown.
+   * all at once when it commits; when nothing changed, nothing is written. Many bytes to read
+   * (`spreadFromBytes`) are read in a process of its own, on threads, so whatever the build
+   * allocates goes when it ends; a few are read here. A folder left with no readable document
+   * changes nothing; a sync that fails or is stopped (`close`) changes nothing either. Throws a
+   * KnowledgeBaseError when the folder cannot be listed or holds no Markdown.
    */
   async sync(): Promise<SyncOutcome> {
     if (this.#closed) throw new Error('the index was closed');
     const listing = await listKnowledgeBase(this.dir);
-    const job: SyncJob = { ...this.#job, listing };
     const stored = this.#reader.prepare('SELECT path, size, mtime, ctime, ino FROM documents').all() as StoredFile[];
     const toRead = filesToRead(listing, new Map(stored.map((row) => [row.path, row])));
+    if (toRead.length === 0 && stored.length === listing.length) {
+      return { documents: this.#documents, passages: this.#passages, read: 0, removed: 0, unchanged: listing.length, skipped: [] };
+    }
+    const job: SyncJob = { ...this.#job, listing };
     const large = analysisThreads(toRead, job.spreadFromBytes) > 0;
     const outcome = large ? await this.#syncElsewhere(job) : await syncIndexFile(job, this.#stop.signal);
     if (this.#closed) throw new Error('the index was closed');

@@ -50,9 +50,6 @@ CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
 CREATE TABLE scoring_terms (id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
 `;
 
-// FTS5 writes its pending terms out as a new segment when they pass this size, and merges
-// segments as they pile up: its default (1 MB) makes a large folder's build mostly merging.
-const FTS_HASH_SIZE = 16 * 1024 * 1024;
 
 /** How long a sync waits for another process that holds the index file's write lock. */
 export const LOCK_WAIT_MS = 10 * 60_000;
@@ -94,7 +91,6 @@ export async function prepareIndexFile(file: string, key: string, untrusted: (re
         db.exec(SCHEMA);
         const insert = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
         for (const [name, value] of Object.entries(expectedMeta(key))) insert.run(name, value);
-        for (const table of Object.values(FTS_TABLE)) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${FTS_HASH_SIZE})`);
       }
       db.exec('COMMIT');
     } catch (error) {
