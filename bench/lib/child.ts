@@ -27,6 +27,16 @@ export function startChild(name: string, env: Record<string, string> = {}, optio
   return forkServer(name, script, ['--import', 'tsx', '--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
 }
 
+/**
+ * Starts `bench/servers/<name>.mjs`, plain JavaScript, in a child Node process without the
+ * TypeScript loader (GC exposed): a server as the package runs it, whose memory is its own.
+ */
+export function startBuiltChild(name: string, env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<ServerChild> {
+  const script = fileURLToPath(new URL(`../servers/${name}.mjs`, import.meta.url));
+  const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../out/profiles', import.meta.url))}`] : [];
+  return forkServer(name, script, ['--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
+}
+
 function forkServer(
   name: string,
   script: string,

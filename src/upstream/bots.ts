@@ -200,9 +200,8 @@ export function createBot(
       if (closed) return;
       closed = true;
       folderWatch?.close();
-      // A sync under way finishes (or fails) against a closed index; it is not waited for.
-      if (running) void running.finally(() => index.close());
-      else index.close();
+      // A sync under way is stopped with it, and never commits.
+      index.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadBots, type Bot } from '../../src/upstream/bots.js';
 import { defaultIndexFolder } from '../../src/upstream/index/index-file.js';
-import { countTerm, passageTerms, storedFields, storedTerms } from '../../src/upstream/retrieval/analyzer.js';
+import { countTerm, FIELDS, fieldText, passageTerms, storedFields, storedTerms } from '../../src/upstream/retrieval/analyzer.js';
 import { termsOf } from '../../src/upstream/retrieval/terms.js';
 
 const BASE = 'https://docs.example.com/';
@@ -247,6 +247,13 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     assert.equal(countTerm(fields.body, 'sock', true), 2);
     assert.equal(countTerm(fields.joined, 'setmax'), 0);
     assert.equal(countTerm(fields.joined, 'setmax', true), 1);
+  });
+
+  it('gives the full-text tables each term as often as the passage used it', () => {
+    const terms = passageTerms('Pools', ['## Sockets'], 'Sockets close; a socket pool reuses sockets.', 'api/pool.md');
+    const fields = storedFields(storedTerms(terms));
+    assert.match(fields.body, /socket:3/, 'stored once, with its count');
+    for (const field of FIELDS) assert.deepEqual(fieldText(fields[field]).split(' ').filter(Boolean).sort(), [...terms[field]].sort(), field);
   });
 
   it('termsOf is the analyzer the index matches with', () => {

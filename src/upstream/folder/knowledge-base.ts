@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
 import type { Source } from '../../protocol/types.js';
 import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
@@ -74,6 +76,8 @@ export class KnowledgeBaseError extends Error {
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.mdx?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Longest the listing runs between two turns of the event loop. */
+const STAT_SLICE_MS = 5;
 
 /** A Markdown file of a knowledge-base folder, as listed (before it is read). */
 export interface DocumentFile {
@@ -105,25 +109,33 @@ export interface ReadDocument {
  * readable and hold at least one such file.
  */
 export async function listKnowledgeBase(dir: string): Promise<DocumentFile[]> {
-  let files: Array<{ file: string; error?: string }>;
+  let files: Array<{ file: string; path: string; error?: string }>;
   try {
-    files = await listDocumentFiles(dir, new Set([await realpathOf(dir)]));
+    files = await listDocumentFiles(dir, '', new Set([await realpathOf(dir)]));
   } catch (error) {
     throw new KnowledgeBaseError(`Cannot read the knowledge base folder ${dir}: ${(error as Error).message}`);
   }
   if (files.length === 0) throw new KnowledgeBaseError(`The knowledge base folder ${dir} holds no Markdown (.md, .mdx) documents`);
-  const listed = await Promise.all(
-    files.map(async ({ file, error }): Promise<DocumentFile> => {
-      const path = relative(dir, file).split('\\').join('/');
-      if (error) return { file, path, error };
-      try {
-        const info = await stat(file);
-        return { file, path, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
-      } catch (caught) {
-        return { file, path, error: `cannot be read: ${(caught as NodeJS.ErrnoException).code ?? (caught as Error).message}` };
-      }
-    }),
-  );
+  // One stat at a time, synchronously (a large folder's promises cost several times the CPU),
+  // letting other work in every few milliseconds, so a slow disk does not hold it long.
+  const listed: DocumentFile[] = [];
+  let since = performance.now();
+  for (const { file, path, error } of files) {
+    if (error) {
+      listed.push({ file, path, error });
+      continue;
+    }
+    try {
+      const info = statSync(file);
+      listed.push({ file, path, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
+    } catch (caught) {
+      listed.push({ file, path, error: `cannot be read: ${(caught as NodeJS.ErrnoException).code ?? (caught as Error).message}` });
+    }
+    if (performance.now() - since > STAT_SLICE_MS) {
+      await setImmediate();
+      since = performance.now();
+    }
+  }
   return listed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -337,15 +349,17 @@ export function splitSections(body: string, title: string): Array<{ headings: st
 }
 
 /**
- * Every `.md` / `.mdx` file under `dir`, following symbolic links; hidden entries and
- * `node_modules` are left out. An entry that cannot be looked at is listed with its error.
+ * Every `.md` / `.mdx` file under `dir`, following symbolic links, with its path from the
+ * folder read (`prefix`, `/`-separated); hidden entries and `node_modules` are left out. An
+ * entry that cannot be looked at is listed with its error.
  */
-async function listDocumentFiles(dir: string, seen = new Set<string>()): Promise<Array<{ file: string; error?: string }>> {
+async function listDocumentFiles(dir: string, prefix: string, seen: Set<string>): Promise<Array<{ file: string; path: string; error?: string }>> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map(async (entry): Promise<Array<{ file: string; error?: string }>> => {
+    entries.map(async (entry): Promise<Array<{ file: string; path: string; error?: string }>> => {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') return [];
       const file = join(dir, entry.name);
+      const path = prefix ? `${prefix}/${entry.name}` : entry.name;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -354,7 +368,7 @@ async function listDocumentFiles(dir: string, seen = new Set<string>()): Promise
           isDirectory = target.isDirectory();
           isFile = target.isFile();
         } catch (error) {
-          return DOCUMENT_FILE.test(entry.name) ? [{ file, error: `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] : [];
+          return DOCUMENT_FILE.test(entry.name) ? [{ file, path, error: `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] : [];
         }
       }
       if (isDirectory) {
@@ -363,12 +377,12 @@ async function listDocumentFiles(dir: string, seen = new Set<string>()): Promise
         if (seen.has(real)) return [];
         seen.add(real);
         try {
-          return await listDocumentFiles(file, seen);
+          return await listDocumentFiles(file, path, seen);
         } catch (error) {
-          return [{ file, error: `folder cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }];
+          return [{ file, path, error: `folder cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }];
         }
       }
-      return isFile && DOCUMENT_FILE.test(entry.name) ? [{ file }] : [];
+      return isFile && DOCUMENT_FILE.test(entry.name) ? [{ file, path }] : [];
     }),
   );
   return nested.flat();

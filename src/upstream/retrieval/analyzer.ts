@@ -32,20 +32,6 @@ const LOWER_ASCII = /^[a-z]+$/;
 const MAX_PART = 7;
 const ARTICLES = new Set(['a', 'an', 'the']);
 
-function isHyphen(gap: string): boolean {
-  return gap.length === 1 && (gap === '-' || gap === '\u2010' || gap === '\u2011');
-}
-
-function isSpace(gap: string): boolean {
-  for (let i = 0; i < gap.length; i++) if (gap[i] !== ' ' && gap[i] !== '\t') return false;
-  return gap.length > 0;
-}
-
-/** `_` and `.` inside a name (`max_sockets`, `fs.watch`, `FST_ERR_NOT_FOUND`) join its parts into one identifier. */
-function isNameJoint(gap: string): boolean {
-  return gap === '_' || gap === '.' || gap === '__';
-}
-
 /** What one scan of a text finds; see `scanWords`. */
 export interface ScannedText {
   /** Words in order, identifiers split into their parts. */
@@ -76,43 +62,123 @@ export function scanWords(text: string): ScannedText {
   let previous = '';
   let previousEnd = -1;
   let previousIsLetters = false;
-  let chain: string[] = [];
-  let name: string[] = [];
+  // The hyphen chain and the identifier under way, in arrays used again (a new one a word costs).
+  const chain: string[] = [];
+  let chainLength = 0;
+  const name: string[] = [];
+  let nameLength = 0;
   const endChain = (): void => {
-    if (chain.length >= 3) chains.push(chain.join(''));
+    if (chainLength >= 3) chains.push(chain.slice(0, chainLength).join(''));
   };
   const endName = (): void => {
-    if (name.length > 1) identifiers.push({ joined: name.join(''), parts: name });
+    if (nameLength < 2) return;
+    const parts = name.slice(0, nameLength);
+    identifiers.push({ joined: parts.join(''), parts });
   };
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0];
-    const lowerAscii = LOWER_ASCII.test(word);
-    const isLetters = lowerAscii || !NOT_LETTERS.test(word);
-    const gap = previousEnd < 0 ? '' : text.slice(previousEnd, match.index);
-    const hyphen = previousEnd >= 0 && isHyphen(gap);
+  // Most of a text is ASCII: its words are read by character codes here; a word with any other
+  // character (or the next word, from one) is read with WORD, which says what a word is.
+  const n = text.length;
+  for (let at = 0; at < n; ) {
+    let start = -1;
+    for (; at < n; at++) {
+      const c = text.charCodeAt(at);
+      if (c >= 128 || isAsciiLetterOrDigit(c)) break;
+    }
+    if (at >= n) break;
+    let end = at;
+    let lowerAscii = true;
+    let hasDigit = false;
+    let ascii = text.charCodeAt(at) < 128;
+    if (ascii) {
+      start = at;
+      for (; end < n; end++) {
+        const c = text.charCodeAt(end);
+        if (c >= 97 && c <= 122) continue;
+        if (c >= 48 && c <= 57) hasDigit = true;
+        else if (!(c >= 65 && c <= 90)) {
+          ascii = c < 128;
+          break;
+        }
+        lowerAscii = false;
+      }
+    }
+    let word: string;
+    if (ascii) word = text.slice(start, end);
+    else {
+      WORD.lastIndex = start >= 0 ? start : at;
+      const match = WORD.exec(text);
+      if (!match) break;
+      word = match[0];
+      start = match.index;
+      end = start + word.length;
+      lowerAscii = LOWER_ASCII.test(word);
+    }
+    at = end;
+    const isLetters = lowerAscii || (ascii ? !hasDigit : !NOT_LETTERS.test(word));
+    // What separates it from the word before, by its length and first two characters.
+    const gap = previousEnd < 0 ? -1 : start - previousEnd;
+    const g0 = gap > 0 ? text.charCodeAt(previousEnd) : 0;
+    const hyphen = gap === 1 && (g0 === 0x2d || g0 === 0x2010 || g0 === 0x2011);
     if (previousIsLetters && isLetters && previous.length <= MAX_PART && word.length <= MAX_PART) {
-      const apart = word.length > 1 && isSpace(gap) && !STOP_WORDS.has(previous.toLowerCase());
+      const apart = word.length > 1 && gap > 0 && onlySpaces(text, previousEnd, start) && !STOP_WORDS.has(previous.toLowerCase());
       if (apart || hyphen) pairs.push({ joined: previous + word, parts: [previous, word] });
     }
-    if (hyphen) chain.push(word);
-    else {
+    if (!hyphen) {
       endChain();
-      chain = [word];
+      chainLength = 0;
     }
-    const parts = !lowerAscii && HAS_CAMEL.test(word) ? word.match(CAMEL_PART)! : [word];
-    if (previousEnd >= 0 && isNameJoint(gap)) name.push(...parts);
-    else {
+    chain[chainLength++] = word;
+    const camel = !lowerAscii && (ascii ? asciiCamel(text, start, end) : HAS_CAMEL.test(word));
+    // `_` and `.` inside a name (`max_sockets`, `fs.watch`, `FST_ERR_NOT_FOUND`), or `__`, join its parts into one identifier.
+    const joint = (gap === 1 && (g0 === 0x5f || g0 === 0x2e)) || (gap === 2 && g0 === 0x5f && text.charCodeAt(previousEnd + 1) === 0x5f);
+    if (!joint) {
       endName();
-      name = [...parts];
+      nameLength = 0;
     }
-    words.push(...parts);
+    if (camel) {
+      for (const part of word.match(CAMEL_PART)!) {
+        name[nameLength++] = part;
+        words.push(part);
+      }
+    } else {
+      name[nameLength++] = word;
+      words.push(word);
+    }
     previous = word;
-    previousEnd = match.index + word.length;
+    previousEnd = end;
     previousIsLetters = isLetters;
   }
   endChain();
   endName();
   return { words, pairs, chains, identifiers };
+}
+
+function isAsciiLetterOrDigit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** Whether `text` from `from` to `to` is spaces and tabs, at least one. */
+function onlySpaces(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** HAS_CAMEL for an ASCII word: a lower-case letter before a capital, or two capitals before a lower-case letter. */
+function asciiCamel(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end - 1; i++) {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    if (a >= 97 && a <= 122 && b >= 65 && b <= 90) return true;
+    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && i + 2 < end) {
+      const c = text.charCodeAt(i + 2);
+      if (c >= 97 && c <= 122) return true;
+    }
+  }
+  return false;
 }
 
 // Most words of a knowledge base recur: stemming each form once saves most of the indexing time.
@@ -238,6 +304,21 @@ export function storedTerms(terms: PassageTerms): string {
 export function storedFields(stored: string): Record<Field, string> {
   const lines = stored.split('\n');
   return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
+}
+
+/**
+ * A stored field (`storedTerms`) as full-text column text: each term as many times as it was
+ * used, so FTS5's BM25 sees the same term frequencies and field length as the passage's own.
+ */
+export function fieldText(field: string): string {
+  if (!field.includes(':')) return field;
+  return field
+    .split(' ')
+    .map((entry) => {
+      const colon = entry.indexOf(':');
+      return colon < 0 ? entry : Array<string>(Number(entry.slice(colon + 1))).fill(entry.slice(0, colon)).join(' ');
+    })
+    .join(' ');
 }
 
 const SPACE = 32;
