@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from './lib/report.js';
 import { summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
+import { fetchHeldOut, heldOutSets } from './retrieval/held-out.js';
 import { questionSets, type QuestionSet } from './retrieval/sets.js';
 import type { WorkerResult } from './retrieval/worker.js';
 
@@ -32,12 +33,14 @@ const pct = (n: number, of: number): string => `${n} of ${of} (${of ? Math.round
  * and in the top 3 (of the answer's sources), key term in the answer, answerable questions
  * refused, off-topic refused, noisy answers, median answer length, follow-ups with and without
  * their conversation, ready time (cold and warm), answer time p50/p95, resident memory.
- * Quality figures are given for all questions and for each half of the fixed tune/eval split.
+ * Quality figures are given for all questions and for each half of the fixed tune/eval split,
+ * and for the held-out sets (retrieval/held-out.ts), which are never tuned on.
  */
 export async function benchRetrieval(report: Report): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-retrieval-'));
+  for (const problem of await fetchHeldOut()) process.stderr.write(`bench: retrieval: a held-out set is left out: ${problem}\n`);
   try {
-    for (const set of questionSets()) {
+    for (const set of [...questionSets(), ...heldOutSets()]) {
       const current = await runWorker(set, 'current', join(folder, set.id));
       const baseline = await runWorker(set, 'baseline', join(folder, `${set.id}-baseline`));
       addSet(report, set, current, baseline);
@@ -52,7 +55,7 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
   const note = `${set.label}${set.tunedBefore ? '; tuned on by earlier engines' : ''}`;
   const base = { label: 'before (MiniSearch in memory, whole passages)' };
   const halves: Array<['' | '.tune' | '.eval', (o: QuestionOutcome) => boolean]> = [['', () => true]];
-  if (set.questions.some((q) => q.split === 'eval')) halves.push(['.eval', (o) => o.split === 'eval'], ['.tune', (o) => o.split === 'tune']);
+  if (set.questions.some((q) => q.split === 'eval') && set.questions.some((q) => q.split !== 'eval')) halves.push(['.eval', (o) => o.split === 'eval'], ['.tune', (o) => o.split === 'tune']);
   for (const [half, keep] of halves) {
     const c = summarise(current.outcome.questions.filter(keep));
     const b = summarise(baseline.outcome.questions.filter(keep));
@@ -106,10 +109,10 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
   report.add({ section, id: `${set.id}.ready`, label: `${set.id}: ready, index built from nothing (wall)`, value: current.cold.wallMs / 1000, unit: 's', baseline: { ...base, value: baseline.cold.wallMs / 1000 }, note: `CPU ${(current.cold.cpuMs / 1000).toFixed(2)} s (before: ${(baseline.cold.cpuMs / 1000).toFixed(2)} s); ${note}` });
   if (current.warm) report.add({ section, id: `${set.id}.ready.warm`, label: `${set.id}: ready, index reused (wall)`, value: current.warm.wallMs / 1000, unit: 's', note: `CPU ${(current.warm.cpuMs / 1000).toFixed(2)} s; the engine before rebuilds at every start` });
   report.add({ section, id: `${set.id}.rss`, label: `${set.id}: resident memory serving it`, value: mib(current.rss), unit: 'MiB', baseline: { ...base, value: mib(baseline.rss) }, note: `after a forced GC, in a process of its own; JS heap ${mib(current.heapUsed).toFixed(1)} MiB (before: ${mib(baseline.heapUsed).toFixed(1)} MiB); ${note}` });
-  // Misses of the eval half are left out unless asked for: looking at them while tuning would tune to them.
+  // Misses of the eval half and of held-out sets are left out unless asked for: looking at them while tuning would tune to them.
   const showEval = process.env.BENCH_SHOW_EVAL_MISSES === '1';
   for (const [engine, result] of [['current', current], ['before', baseline]] as const) {
     for (const q of result.outcome.questions) if (!q.top3 && (showEval || q.split !== 'eval')) process.stderr.write(`bench: retrieval ${set.id} (${engine}, ${q.split}): ${q.answered ? `not in the top 3: ${q.question} -> ${q.pages.join(', ')}` : `refused: ${q.question}`}\n`);
-    for (const o of result.outcome.offTopic) if (!o.refused) process.stderr.write(`bench: retrieval ${set.id} (${engine}): off-topic answered: ${o.question}\n`);
+    for (const o of result.outcome.offTopic) if (!o.refused && (showEval || !set.heldOut)) process.stderr.write(`bench: retrieval ${set.id} (${engine}): off-topic answered: ${o.question}\n`);
   }
 }

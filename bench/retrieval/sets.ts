@@ -37,6 +37,8 @@ export interface QuestionSet {
   followUps: FollowUp[];
   /** Tuned on by earlier engines: its figures are not evidence of generalising. */
   tunedBefore?: boolean;
+  /** Held out (held-out.ts): never tuned on, its figures read only in the benchmark. */
+  heldOut?: boolean;
 }
 
 /** The real documentation set of the scale benchmark: the Markdown docs the fastify package ships (a devDependency), used as they are. */

@@ -1,0 +1,89 @@
+/**
+ * The held-out evaluation sets: documentation folders no engine was tuned on, with questions
+ * written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
+ * version with `npm pack` and checked against the integrity the set pins, then unpacked into
+ * bench/out/held-out/ once. They are not devDependencies: npm's own package would link `npm`
+ * and `npx` into node_modules/.bin and shadow the npm that runs the scripts.
+ *
+ * Only the benchmark reads them. The tuning loop (tune.ts) never does.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { KnowledgeBaseSettings } from '../../src/upstream/folder/knowledge-base.js';
+import type { FollowUp, Question, QuestionSet } from './sets.js';
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const CACHE = join(here, '..', 'out', 'held-out');
+
+interface HeldOutFile {
+  id: string;
+  label: string;
+  /** The package as `name@version`, fetched exactly. */
+  package: string;
+  /** The tarball's integrity (`sha512-...`), as the registry gives it. */
+  integrity: string;
+  /** The docs folder inside the package. */
+  dir: string;
+  settings: KnowledgeBaseSettings;
+  questions: Question[];
+  offTopic: string[];
+  followUps?: FollowUp[];
+}
+
+const files = (): HeldOutFile[] =>
+  readdirSync(join(here, 'held-out'))
+    .filter((name) => name.endsWith('-questions.json'))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(here, 'held-out', name), 'utf8')) as HeldOutFile);
+
+/** Where a set's package is unpacked. */
+const packageDir = (file: HeldOutFile): string => join(CACHE, file.package.replace(/[^a-z0-9.@-]/gi, '_'), 'package');
+
+/** The held-out sets whose docs are on this machine (see `fetchHeldOut`), marked `heldOut`. */
+export function heldOutSets(): QuestionSet[] {
+  return files()
+    .filter((file) => existsSync(packageDir(file)))
+    .map((file) => ({
+      id: file.id,
+      label: `${file.label}; held out: never tuned on`,
+      dir: join(packageDir(file), file.dir),
+      settings: file.settings,
+      questions: file.questions,
+      offTopic: file.offTopic,
+      followUps: file.followUps ?? [],
+      heldOut: true,
+    }));
+}
+
+/**
+ * Fetches and unpacks each held-out set's package that is not here yet. A package that
+ * cannot be fetched (offline, registry down) or whose integrity differs is left out, and
+ * said so in the returned reasons: the other sets still run.
+ */
+export async function fetchHeldOut(): Promise<string[]> {
+  const problems: string[] = [];
+  for (const file of files()) {
+    const target = packageDir(file);
+    if (existsSync(target)) continue;
+    const work = `${dirname(target)}.partial`;
+    try {
+      await rm(work, { recursive: true, force: true });
+      await mkdir(work, { recursive: true });
+      const { stdout } = await run('npm', ['pack', file.package, '--json', '--pack-destination', work], { cwd: work, maxBuffer: 64 * 1024 * 1024 });
+      const [packed] = JSON.parse(stdout) as Array<{ filename: string; integrity: string }>;
+      if (!packed || packed.integrity !== file.integrity) throw new Error(`integrity ${packed?.integrity ?? 'missing'}, expected ${file.integrity}`);
+      await run('tar', ['-xzf', join(work, packed.filename), '-C', work]);
+      await rm(dirname(target), { recursive: true, force: true });
+      await rename(work, dirname(target));
+    } catch (error) {
+      await rm(work, { recursive: true, force: true });
+      problems.push(`${file.package}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  return problems;
+}
