@@ -27,6 +27,8 @@ export interface Bot {
   retrieve(message: string, context?: string): Passage[];
   /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
   answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
+  /** The extractive answer quoting these passages (from `retrieve`), their links placed at the docs site's URLs. */
+  compose(passages: Passage[], inlineSources: boolean, message: string): AnswerResponse;
   /**
    * Brings the index up to date with the folder in the background (only new and changed files
    * are read), committing all changes at once; answers composed before that came from the
@@ -187,7 +189,8 @@ export function createBot(
       return index.documents;
     },
     retrieve,
-    answer: (message, inlineSources, context) => composeAnswer(retrieve(message, context), inlineSources, message),
+    answer: (message, inlineSources, context) => composeAnswer(retrieve(message, context), inlineSources, message, index.settings),
+    compose: (passages, inlineSources, message) => composeAnswer(passages, inlineSources, message, index.settings),
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();

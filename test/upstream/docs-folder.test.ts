@@ -155,6 +155,83 @@ describe('a documentation folder used as it is', () => {
   });
 });
 
+describe('links quoted from a page, read on another site', () => {
+  let dir: string;
+  const start = (options: AnswerApiOptions = {}): Promise<RunningAnswerApi> =>
+    startAnswerApi({ kb: dir, keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://docs.example.com/kiwi/', ...options });
+  const answerOf = async (target: RunningAnswerApi, message: string, inline_sources = false): Promise<string> => {
+    const response = await ask(target, { message, bot_id: 'demo', inline_sources });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as AnswerResponse;
+    assert.equal(body.answer_found, true);
+    return body.answer;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-links-'));
+    await mkdir(join(dir, 'guide'), { recursive: true });
+    await mkdir(join(dir, 'api'), { recursive: true });
+    await writeFile(
+      join(dir, 'guide', 'feeding.md'),
+      [
+        '# Feeding kiwis',
+        '',
+        '## Night feeding',
+        '',
+        'Kiwis feed at night: see [the burrow page](./burrows.md#night-shifts), the [feeder API](../api/feeder.mdx), [the index](../README.md),',
+        'the [next section](#day-feeding), [a picture](../img/kiwi%20night.png "A kiwi"), [the spec](https://example.org/spec.md),',
+        'a [referenced page][ref], [mail](mailto:kiwi@example.com), ![a chart](chart.svg) and [a bad one](%zz.md).',
+        '',
+        '[ref]: ./burrows.md',
+        '',
+        '## Day feeding',
+        '',
+        'Kiwis sleep by day.',
+      ].join('\n'),
+    );
+    await writeFile(join(dir, 'guide', 'burrows.md'), '# Burrows\n\n## Night shifts\n\nKiwi burrows have night shifts.\n');
+    await writeFile(join(dir, 'api', 'feeder.mdx'), '# Feeder\n\nThe feeder API.\n');
+    await writeFile(join(dir, 'README.md'), '# Kiwi docs\n\nAll about kiwis.\n');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("points each link at its target's published URL, not the visitor's page", async () => {
+    const api = await start({ kbUrlExtension: '.html' });
+    try {
+      const answer = await answerOf(api, 'When do kiwis feed at night?');
+      const base = 'https://docs.example.com/kiwi/';
+      for (const expected of [
+        `[the burrow page](${base}guide/burrows.html#night-shifts)`,
+        `[feeder API](${base}api/feeder.html)`,
+        `[the index](${base})`,
+        `[next section](${base}guide/feeding.html#day-feeding)`,
+        `[a picture](${base}img/kiwi%20night.png "A kiwi")`,
+        '[the spec](https://example.org/spec.md)',
+        `[referenced page](${base}guide/burrows.html)`,
+        '[mail](mailto:kiwi@example.com)',
+        `![a chart](${base}guide/chart.svg)`,
+      ]) assert.ok(answer.includes(expected), `${expected} in:\n${answer}`);
+      assert.ok(answer.includes('and a bad one.'), 'a target no URL can be made of keeps its text, without the link');
+      assert.ok(!/\]\((?!https:|mailto:)/.test(answer), `no link left relative:\n${answer}`);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('follows the extension setting, as the citations do', async () => {
+    const api = await start();
+    try {
+      const answer = await answerOf(api, 'When do kiwis feed at night?', true);
+      assert.ok(answer.includes('[the burrow page](https://docs.example.com/kiwi/guide/burrows#night-shifts)'), answer);
+      assert.ok(answer.includes('[[1]](https://docs.example.com/kiwi/guide/feeding#night-feeding)'), answer);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('compound and split forms of a word', () => {
   let dir: string;
   let api: RunningAnswerApi;

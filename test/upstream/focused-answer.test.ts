@@ -191,7 +191,7 @@ describe('a focused answer over API docs, through the HTTP API', () => {
   it('resolves a reference link whose definition is at the end of the page, served from the on-disk index', async () => {
     const response = await ask(api, { bot_id: 'demo', message: 'Can the url of http.request be a string?' });
     const result = (await response.json()) as AnswerResponse;
-    assert.ok(result.answer.includes('[`new URL()`](url.md#new-urlinput-base)'), result.answer);
+    assert.ok(result.answer.includes('[`new URL()`](https://nodejs.example/api/url.html#new-urlinput-base)'), result.answer);
     assert.ok(!result.answer.includes('[`new URL()`][]'), result.answer);
   });
 });

@@ -1,9 +1,11 @@
 import type { AnswerResponse, Source } from '../../protocol/types.js';
 import { cleanInline, cleanMarkdown, type LinkDefinitions } from '../folder/clean-markdown.js';
+import type { DocumentUrlSettings } from '../folder/document-url.js';
 import type { KbDocument, Passage } from '../folder/knowledge-base.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import { termsOf } from '../retrieval/terms.js';
 import { focusExcerpts } from './focus.js';
+import { linkResolver } from './link-targets.js';
 import { passageParts } from './passage-units.js';
 
 /** The whole answer when nothing in the knowledge base is relevant enough. */
@@ -26,8 +28,10 @@ const MAX_SNIPPET_CHARS = 200;
  * definitions, badges, HTML tags) is left out; code is quoted as written. With `inlineSources`,
  * the label line cites the passage as `[[n]](url)`; either way `sources` lists each URL once (a
  * document, or a section of it when anchors are on), numbered in the order first cited.
+ * Links in the quoted text point where the docs site publishes their targets (`urls`, the
+ * folder's base URL and extension; see `linkResolver`), as the answer is read on other pages.
  */
-export function composeAnswer(passages: Passage[], inlineSources: boolean, question?: string): AnswerResponse {
+export function composeAnswer(passages: Passage[], inlineSources: boolean, question?: string, urls: DocumentUrlSettings = {}): AnswerResponse {
   if (passages.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
   const sources: Source[] = [];
   const numbers = new Map<string, number>();
@@ -35,7 +39,8 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
   const quoted = groupByDocument(passages).map((passage) => {
     const { document } = passage;
     const definitions = definitionsOf(document);
-    const markdown = cleanMarkdown(passage.markdown, { definitions });
+    const placeLink = linkResolver(document, urls);
+    const markdown = cleanMarkdown(passage.markdown, { definitions, linkTarget: placeLink });
     // A passage's URL is its document's, or its section's when anchors are on: one source each.
     let n = numbers.get(passage.url);
     if (n === undefined) {
@@ -45,7 +50,7 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
       const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
       sources.push({ ...document.source, title, url: passage.url, snippet: snippetOf(markdown) });
     }
-    const headings = passage.headings.map((heading) => cleanInline(heading, definitions));
+    const headings = passage.headings.map((heading) => cleanInline(heading, definitions, placeLink));
     const label = [document.source.title, ...headings].join(' › ');
     const citation = inlineSources ? ` [[${n}]](${linkTarget(passage.url)})` : '';
     return {

@@ -23,6 +23,12 @@ export interface CleanOptions {
    * passage's links are often defined at the page's end. Default: the ones in the text itself.
    */
   definitions?: LinkDefinitions;
+  /**
+   * Where each inline link and image points once the text is read elsewhere: given the target
+   * as written, the URL to use, or undefined to keep the link's text (an image's alt text) alone.
+   * Default: targets are kept as written.
+   */
+  linkTarget?: (target: string) => string | undefined;
 }
 
 const FIRST_CHARACTER = /[^ \t]/;
@@ -79,13 +85,13 @@ export function linkDefinitions(markdown: string): Map<string, LinkDefinition> {
 export function cleanMarkdown(markdown: string, options: CleanOptions = {}): string {
   const scanned = scanBlocks(dropMetadataBlock(normalise(markdown)));
   const definitions = options.definitions ?? scanned.definitions;
-  const out = scanned.blocks.map((block) => (block.kind === 'code' ? block.text : tidy(cleanText(block.text, definitions))));
+  const out = scanned.blocks.map((block) => (block.kind === 'code' ? block.text : tidy(cleanText(block.text, definitions, options.linkTarget))));
   return out.join('\n').trimEnd().replace(/^\n+/, '');
 }
 
 /** One line of inline Markdown (a heading's text) cleaned the same way: tags, comments and badges out, reference links resolved. */
-export function cleanInline(text: string, definitions: LinkDefinitions = new Map()): string {
-  return cleanText(normalise(text).replace(/\n+/g, ' '), definitions).replace(/\s+/g, ' ').trim();
+export function cleanInline(text: string, definitions: LinkDefinitions = new Map(), linkTarget?: CleanOptions['linkTarget']): string {
+  return cleanText(normalise(text).replace(/\n+/g, ' '), definitions, linkTarget).replace(/\s+/g, ' ').trim();
 }
 
 function normalise(text: string): string {
@@ -244,7 +250,7 @@ function esmEnd(lines: string[], i: number): number {
  * inside them is read as a tag, a comment or a link; then comments, tags, badges and reference
  * links are handled on what is left.
  */
-function cleanText(text: string, definitions: LinkDefinitions): string {
+function cleanText(text: string, definitions: LinkDefinitions, linkTarget?: CleanOptions['linkTarget']): string {
   const kept: string[] = [];
   const mask = (value: string): string => `${MASK_START}${kept.push(value) - 1}${MASK_END}`;
   const unmask = (value: string): string => value.replace(MASKED, (_, n: string) => kept[Number(n)]!);
@@ -258,6 +264,7 @@ function cleanText(text: string, definitions: LinkDefinitions): string {
       .replace(HTML_TAG, '');
   }
   if (masked.includes('[')) masked = dropBadges(resolveReferences(masked, definitions, unmask));
+  if (linkTarget && masked.includes('](')) masked = relink(masked, linkTarget, unmask);
   return unmask(masked);
 }
 
@@ -431,6 +438,26 @@ function resolveReferences(text: string, definitions: LinkDefinitions, unmask: (
     return url ? `${before}${bang}[${label}]${url}` : match;
   });
   return resolved;
+}
+
+/**
+ * Inline links and images with their targets as `linkTarget` gives them; one it cannot place
+ * keeps its text (an image its alt text). A link's text may hold one image (a link around a
+ * picture), which is placed too.
+ */
+function relink(text: string, linkTarget: (target: string) => string | undefined, unmask: (value: string) => string): string {
+  const INLINE = /(!?)\[((?:[^[\]\n]|\[[^[\]\n]{0,999}\]){0,999})\]\((?:<([^>\n]*)>|([^()\s]*))((?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'))?)\)/g;
+  const place = (source: string, depth: number): string =>
+    source.replace(INLINE, (match, bang: string, inner: string, angled: string | undefined, bare: string | undefined, title: string) => {
+      const text = depth > 0 && inner.includes('](') ? place(inner, depth - 1) : inner;
+      const written = unmask(angled ?? bare ?? '');
+      if (written === '') return match;
+      const url = linkTarget(written);
+      if (url === undefined) return text;
+      const target = /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+      return `${bang}[${text}](${target}${title})`;
+    });
+  return place(text, 1);
 }
 
 /** Badge images, alone or as the content of a link, with their link. */

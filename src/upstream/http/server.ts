@@ -5,7 +5,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AUTH_MESSAGES, generateKey, KeyChecker } from './auth.js';
 import { loadBots } from '../bots.js';
-import { composeAnswer } from '../compose/extractive.js';
 import { writerSettings } from '../compose/written/settings.js';
 import { AnswerWriter } from '../compose/written/write-answer.js';
 import { retrievalContext } from '../follow-up.js';
@@ -111,7 +110,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
     const passages = bot.retrieve(message, context);
     const note: AnswerNote = { mode: 'docs' };
     record.answer = note;
-    const docs = () => composeAnswer(passages, inline_sources, message);
+    const docs = () => bot.compose(passages, inline_sources, message);
     const source: AnswerSource | Promise<AnswerSource> =
       passages.length === 0 ? answerSource(docs(), pacing) : writer.write({ message, inlineSources: inline_sources, history, passages }, () => answerSource(docs(), pacing), signal, note);
     if (json) {

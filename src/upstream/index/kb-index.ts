@@ -64,6 +64,8 @@ export interface ScoringRow {
 export class KbIndex {
   readonly file: string;
   readonly dir: string;
+  /** How the folder's documents are read and cited (base URL, extension, app name). */
+  readonly settings: KnowledgeBaseSettings;
   readonly #job: Omit<SyncJob, 'listing'>;
   /** Stops a sync under way in this process when the index is closed. */
   readonly #stop = new AbortController();
@@ -84,6 +86,7 @@ export class KbIndex {
   private constructor(file: string, options: KbIndexOptions) {
     this.file = file;
     this.dir = options.dir;
+    this.settings = options.settings;
     this.#job = { file, settings: options.settings, spreadFromBytes: options.spreadFromBytes ?? SPREAD_FROM_BYTES, ...(options.fault ? { fault: options.fault } : {}) };
     this.#reader = new Database(file, { fileMustExist: true });
     this.#reader.pragma('busy_timeout = 2000');

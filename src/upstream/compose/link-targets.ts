@@ -1,0 +1,39 @@
+import { documentUrl, type DocumentUrlSettings } from '../folder/document-url.js';
+import type { KbDocument } from '../folder/knowledge-base.js';
+
+/** Where a link quoted from a document points, or undefined when it cannot be said (its text is kept, the link dropped). */
+export type LinkResolver = (target: string) => string | undefined;
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const MARKDOWN_FILE = /\.mdx?$/i;
+// Any host: only the path the URL parser makes of the target is used.
+const FOLDER_ROOT = 'http://folder.invalid/';
+
+/**
+ * Makes a document's links work where its passages are read: in an answer on another site, a
+ * relative link (`./Server.md#close`, `../guide/`, `#options`) would resolve against the
+ * visitor's page. A link to another Markdown file of the folder points at that file's published
+ * URL (the same mapping of base URL and extension its own citations get), with its fragment; a
+ * fragment alone points into the document's own URL; other relative targets (images, files)
+ * resolve against the base URL. Absolute URLs are kept. Without a base URL, what cannot be
+ * placed is undefined.
+ */
+export function linkResolver(document: KbDocument, settings: DocumentUrlSettings): LinkResolver {
+  return (target) => {
+    if (SCHEME.test(target) || target.startsWith('//')) return target;
+    const own = document.source.url;
+    if (target.startsWith('#')) return own ? `${own.replace(/#.*$/, '')}${target}` : undefined;
+    if (!settings.baseUrl) return undefined;
+    const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+    if (target.startsWith('/')) return new URL(target, base).href;
+    try {
+      const resolved = new URL(target, new URL(document.path.split('/').map(encodeURIComponent).join('/'), FOLDER_ROOT));
+      const path = decodeURIComponent(resolved.pathname.slice(1));
+      if (MARKDOWN_FILE.test(path)) return `${documentUrl(path, settings)!}${resolved.search}${resolved.hash}`;
+      return new URL(`${resolved.pathname.slice(1)}${resolved.search}${resolved.hash}`, base).href;
+    } catch {
+      // A target no URL can be made of (`%zz`): its text stays, the link goes.
+      return undefined;
+    }
+  };
+}
