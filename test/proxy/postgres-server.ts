@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort, spawnServer } from './server-process.js';
 
 /** A throwaway PostgreSQL for tests: a fresh cluster in a temp dir, a free loopback port, no durability. */
 export interface TestPostgres {
@@ -30,16 +30,6 @@ function binDir(): string {
   versions.sort((a, b) => Number(b) - Number(a));
   if (versions.length === 0) throw new Error('PostgreSQL is not installed: install Debian\'s postgresql package (or set PG_BIN to its bin folder)');
   return join(root, versions[0]!, 'bin');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** PostgreSQL refuses to run as root: as root, run it as the `postgres` user the Debian package creates. */
@@ -77,32 +67,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     if (child && child.exitCode === null) return;
     const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=100'];
     const [command, args] = asServerUser(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', sockets, ...settings.flatMap((s) => ['-c', s])]);
-    const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${output}`)), 20_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('database system is ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
-      proc.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`postgres could not run (${error.message})`));
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
+    child = await spawnServer({
+      name: 'postgres',
+      command,
+      args,
+      ready: 'database system is ready to accept connections',
+      timeoutMs: 20_000,
+      onExit: (proc) => {
         if (child === proc) child = undefined;
-        reject(new Error(`postgres exited with ${code}:\n${output}`));
-      });
+      },
     });
-    proc.stdout!.resume();
-    proc.stderr!.resume();
   };
 
   const stop = async () => {
