@@ -13,10 +13,12 @@ function base64url(bytes: ArrayBuffer): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** A MAC from its base64url text; only the one text `base64url` gives for it (the last character's spare bits decode to nothing, so other texts would pass too). */
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '=');
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  return base64url(bytes.buffer) === text ? bytes : undefined;
 }
 
 /** One cookie's value from a `Cookie` header. */
