@@ -181,6 +181,7 @@ export function createBot(
   };
 
   const retrieve = (message: string, context?: string): Passage[] => retriever.relevant(message, context).map((hit) => hit.passage);
+  const compose = (passages: Passage[], inlineSources: boolean, message: string): AnswerResponse => composeAnswer(passages, inlineSources, message, index.settings);
   return {
     id,
     dir: index.dir,
@@ -189,8 +190,8 @@ export function createBot(
       return index.documents;
     },
     retrieve,
-    answer: (message, inlineSources, context) => composeAnswer(retrieve(message, context), inlineSources, message, index.settings),
-    compose: (passages, inlineSources, message) => composeAnswer(passages, inlineSources, message, index.settings),
+    answer: (message, inlineSources, context) => compose(retrieve(message, context), inlineSources, message),
+    compose,
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();

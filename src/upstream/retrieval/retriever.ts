@@ -1,6 +1,6 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
-import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field } from './analyzer.js';
+import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { relativesOf } from './lexicon.js';
 
 /** A passage that matched a question, with how well. */
@@ -192,7 +192,7 @@ export class Retriever {
 
   /** Every candidate passage for the question, best first (ties by place in the folder, so deterministic). */
   search(question: string, context?: string): SearchHit[] {
-    return this.#index.read(() => this.#withPassages(this.#search(question, context)));
+    return this.#index.read(() => this.#withPassages(this.#search(questionTerms(question), context)));
   }
 
   /**
@@ -209,8 +209,9 @@ export class Retriever {
   #relevant(question: string, context: string | undefined): ScoredHit[] {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
-    const hits = this.#search(question, context);
-    const asked = questionTerms(question).terms;
+    const analysed = questionTerms(question);
+    const hits = this.#search(analysed, context);
+    const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
     const words = asked.length;
@@ -240,13 +241,13 @@ export class Retriever {
     return hits.map(({ id, docId: _docId, exact: _exact, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
-  #search(question: string, context: string | undefined): ScoredHit[] {
+  #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
     if (count === 0) return [];
     const idf = (df: number): number => Math.log(1 + (count - df + 0.5) / (df + 0.5));
-    const { terms: words, joins } = questionTerms(question);
+    const { terms: words, joins } = question;
     let terms: Term[] = words.map((term) => {
       const df = index.documentFrequency(term);
       // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
