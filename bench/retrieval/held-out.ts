@@ -6,6 +6,10 @@
  * and `npx` into node_modules/.bin and shadow the npm that runs the scripts.
  *
  * Only the benchmark reads them. The tuning loop (tune.ts) never does.
+ *
+ * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
+ * written before the engine they judge was changed: they are read once, at the end, so only
+ * when asked for (`{ sealed: true }`), and come marked `sealed` as well as `heldOut`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -35,39 +39,49 @@ interface HeldOutFile {
   followUps?: FollowUp[];
 }
 
-const files = (): HeldOutFile[] =>
-  readdirSync(join(here, 'held-out'))
+/** Which sets to read: the held-out ones, and the sealed ones too when `sealed`. */
+export interface HeldOutOptions {
+  sealed?: boolean;
+}
+
+type Kind = 'held-out' | 'sealed';
+
+const filesIn = (kind: Kind): Array<HeldOutFile & { kind: Kind }> =>
+  readdirSync(join(here, kind))
     .filter((name) => name.endsWith('-questions.json'))
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(here, 'held-out', name), 'utf8')) as HeldOutFile);
+    .map((name) => ({ ...(JSON.parse(readFileSync(join(here, kind, name), 'utf8')) as HeldOutFile), kind }));
+
+const files = ({ sealed = false }: HeldOutOptions): Array<HeldOutFile & { kind: Kind }> => [...filesIn('held-out'), ...(sealed ? filesIn('sealed') : [])];
 
 /** Where a set's package is unpacked. */
 const packageDir = (file: HeldOutFile): string => join(CACHE, file.package.replace(/[^a-z0-9.@-]/gi, '_'), 'package');
 
-/** The held-out sets whose docs are on this machine (see `fetchHeldOut`), marked `heldOut`. */
-export function heldOutSets(): QuestionSet[] {
-  return files()
+/** The held-out sets whose docs are on this machine (see `fetchHeldOut`), marked `heldOut`; with `sealed`, the sealed sets too, marked `sealed`. */
+export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
+  return files(options)
     .filter((file) => existsSync(packageDir(file)))
     .map((file) => ({
       id: file.id,
-      label: `${file.label}; held out: never tuned on`,
+      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : 'held out: never tuned on'}`,
       dir: join(packageDir(file), file.dir),
       settings: file.settings,
       questions: file.questions,
       offTopic: file.offTopic,
       followUps: file.followUps ?? [],
       heldOut: true,
+      ...(file.kind === 'sealed' ? { sealed: true } : {}),
     }));
 }
 
 /**
- * Fetches and unpacks each held-out set's package that is not here yet. A package that
- * cannot be fetched (offline, registry down) or whose integrity differs is left out, and
- * said so in the returned reasons: the other sets still run.
+ * Fetches and unpacks each held-out set's package that is not here yet (with `sealed`, each
+ * sealed set's too). A package that cannot be fetched (offline, registry down) or whose
+ * integrity differs is left out, and said so in the returned reasons: the other sets still run.
  */
-export async function fetchHeldOut(): Promise<string[]> {
+export async function fetchHeldOut(options: HeldOutOptions = {}): Promise<string[]> {
   const problems: string[] = [];
-  for (const file of files()) {
+  for (const file of files(options)) {
     const target = packageDir(file);
     if (existsSync(target)) continue;
     const work = `${dirname(target)}.partial`;
