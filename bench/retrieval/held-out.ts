@@ -3,9 +3,14 @@
  * written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
  * version with `npm pack` and checked against the integrity the set pins, then unpacked into
  * bench/out/held-out/ once. They are not devDependencies: npm's own package would link `npm`
- * and `npx` into node_modules/.bin and shadow the npm that runs the scripts.
+ * and `npx` into node_modules/.bin and shadow the npm that runs the scripts. A set whose docs
+ * no package ships names a `folder` of the repository instead, beside its JSON file.
  *
  * Only the benchmark reads them. The tuning loop (tune.ts) never does.
+ *
+ * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
+ * written before the engine they judge was changed: they are read once, at the end, so only
+ * when asked for (`{ sealed: true }`), and come marked `sealed` as well as `heldOut`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,54 +25,79 @@ const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const CACHE = join(here, '..', 'out', 'held-out');
 
-interface HeldOutFile {
-  id: string;
-  label: string;
+/** Docs shipped in an npm package. */
+interface PackagedDocs {
   /** The package as `name@version`, fetched exactly. */
   package: string;
   /** The tarball's integrity (`sha512-...`), as the registry gives it. */
   integrity: string;
   /** The docs folder inside the package. */
   dir: string;
+}
+
+/** Docs kept in the repository. */
+interface FolderDocs {
+  /** The docs folder, relative to the set's JSON file. */
+  folder: string;
+}
+
+type HeldOutFile = (PackagedDocs | FolderDocs) & {
+  id: string;
+  label: string;
   settings: KnowledgeBaseSettings;
   questions: Question[];
   offTopic: string[];
   followUps?: FollowUp[];
+};
+
+/** Which sets to read: the held-out ones, and the sealed ones too when `sealed`. */
+export interface HeldOutOptions {
+  sealed?: boolean;
 }
 
-const files = (): HeldOutFile[] =>
-  readdirSync(join(here, 'held-out'))
+type Kind = 'held-out' | 'sealed';
+
+const filesIn = (kind: Kind): Array<HeldOutFile & { kind: Kind }> =>
+  readdirSync(join(here, kind))
     .filter((name) => name.endsWith('-questions.json'))
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(here, 'held-out', name), 'utf8')) as HeldOutFile);
+    .map((name) => ({ ...(JSON.parse(readFileSync(join(here, kind, name), 'utf8')) as HeldOutFile), kind }));
+
+const files = ({ sealed = false }: HeldOutOptions): Array<HeldOutFile & { kind: Kind }> => [...filesIn('held-out'), ...(sealed ? filesIn('sealed') : [])];
 
 /** Where a set's package is unpacked. */
-const packageDir = (file: HeldOutFile): string => join(CACHE, file.package.replace(/[^a-z0-9.@-]/gi, '_'), 'package');
+const packageDir = (file: PackagedDocs): string => join(CACHE, file.package.replace(/[^a-z0-9.@-]/gi, '_'), 'package');
 
-/** The held-out sets whose docs are on this machine (see `fetchHeldOut`), marked `heldOut`. */
-export function heldOutSets(): QuestionSet[] {
-  return files()
-    .filter((file) => existsSync(packageDir(file)))
+/** The docs folder a set is asked of. */
+const docsDir = (file: HeldOutFile & { kind: Kind }): string => ('folder' in file ? join(here, file.kind, file.folder) : join(packageDir(file), file.dir));
+
+/** The held-out sets whose docs are on this machine (see `fetchHeldOut`), marked `heldOut`; with `sealed`, the sealed sets too, marked `sealed`. */
+export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
+  return files(options)
+    .filter((file) => existsSync(docsDir(file)))
     .map((file) => ({
       id: file.id,
-      label: `${file.label}; held out: never tuned on`,
-      dir: join(packageDir(file), file.dir),
+      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : 'held out: never tuned on'}`,
+      dir: docsDir(file),
       settings: file.settings,
       questions: file.questions,
       offTopic: file.offTopic,
       followUps: file.followUps ?? [],
       heldOut: true,
+      ...(file.kind === 'sealed' ? { sealed: true } : {}),
     }));
 }
 
 /**
- * Fetches and unpacks each held-out set's package that is not here yet. A package that
- * cannot be fetched (offline, registry down) or whose integrity differs is left out, and
- * said so in the returned reasons: the other sets still run.
+ * Fetches and unpacks each held-out set's package that is not here yet (with `sealed`, each
+ * sealed set's too); a set kept in a folder of the repository needs nothing. A package that
+ * cannot be fetched (offline, registry down) or whose integrity differs is left out, and said
+ * so in the returned reasons: the other sets still run.
  */
-export async function fetchHeldOut(): Promise<string[]> {
+export async function fetchHeldOut(options: HeldOutOptions = {}): Promise<string[]> {
   const problems: string[] = [];
-  for (const file of files()) {
+  for (const file of files(options)) {
+    if (!('package' in file)) continue;
     const target = packageDir(file);
     if (existsSync(target)) continue;
     const work = `${dirname(target)}.partial`;

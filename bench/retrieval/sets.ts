@@ -39,6 +39,12 @@ export interface QuestionSet {
   tunedBefore?: boolean;
   /** Held out (held-out.ts): never tuned on, its figures read only in the benchmark. */
   heldOut?: boolean;
+  /**
+   * Sealed (held-out.ts, `sealed/`): written before the engine it judges was changed, and read
+   * once, at the end, when that work is done; never tuned on, never looked at while tuning.
+   * A sealed set is also `heldOut`.
+   */
+  sealed?: boolean;
 }
 
 /** The real documentation set of the scale benchmark: the Markdown docs the fastify package ships (a devDependency), used as they are. */

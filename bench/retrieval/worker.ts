@@ -22,7 +22,7 @@ export interface WorkerResult {
 
 const [setId, engineName, indexFolder] = process.argv.slice(2);
 try {
-  const set = [...questionSets(), ...heldOutSets()].find((s) => s.id === setId);
+  const set = [...questionSets(), ...heldOutSets({ sealed: true })].find((s) => s.id === setId);
   if (!set || !indexFolder || (engineName !== 'current' && engineName !== 'baseline')) throw new Error(`usage: worker.ts SET current|baseline INDEX_FOLDER (got ${process.argv.slice(2).join(' ')})`);
   const engine = await startEngine(engineName as EngineName, set, indexFolder);
   const cold = engine.ready;
