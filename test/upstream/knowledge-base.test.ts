@@ -132,7 +132,7 @@ describe('knowledge-base documents', () => {
     });
 
     it('an empty or missing folder is a clear error', async () => {
-      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no Markdown \(\.md, \.mdx\) documents/);
+      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no documents \(\.md, \.mdx, \.html, \.htm\)/);
       await assert.rejects(loadKnowledgeBase(join(dir, 'missing')), /Cannot read the knowledge base folder/);
     });
 
