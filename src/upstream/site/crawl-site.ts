@@ -103,7 +103,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       }
       const { statusCode, headers: got, body } = response;
       if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
-        body.destroy();
+        await discard(body);
         const location = header(got, 'location');
         if (!location) throw new FetchFailure(`status ${statusCode} without a Location`, statusCode);
         if (chain.size > MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects`);
@@ -119,12 +119,12 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
         continue;
       }
       if (statusCode !== 200) {
-        body.destroy();
+        await discard(body);
         return { status: statusCode, url: current, headers: got, text: '' };
       }
       const length = Number(header(got, 'content-length') ?? NaN);
       if (length > maxBytes) {
-        body.destroy();
+        await discard(body);
         throw new FetchFailure(`too large (${length} bytes, the limit is ${maxBytes})`);
       }
       const chunks: Buffer[] = [];
@@ -133,7 +133,6 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
         for await (const chunk of body) {
           size += (chunk as Buffer).length;
           if (size > maxBytes) {
-            body.destroy();
             throw new FetchFailure(`too large (over ${maxBytes} bytes)`);
           }
           chunks.push(chunk as Buffer);
@@ -156,7 +155,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       log(`site ${start.href}: robots.txt not read (${(error as Error).message}); crawling as if it allowed everything`);
     }
     const robots = robotsParser(robotsUrl.href, robotsText);
-    const allowedByRobots = (url: URL): boolean => robots.isAllowed(url.href, CRAWLER_NAME) !== false;
+    // Both groups are obeyed: the one naming this crawler, and the one for every crawler.
+    const allowedByRobots = (url: URL): boolean => robots.isAllowed(url.href, CRAWLER_NAME) !== false && robots.isAllowed(url.href, '*') !== false;
 
     // The sitemaps: robots.txt's on this origin, and the one under the site's path.
     const pending = [...robots.getSitemaps(), new URL('sitemap.xml', new URL(scope, start)).href];
@@ -220,6 +220,15 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       log(`site ${start.href}: ${handled} of ${followLinks ? `${listed.length}+` : listed.length} pages crawled (${outcome.saved} new or changed, ${outcome.unchanged} unchanged, ${outcome.failed} failed)`);
       lastProgress = Date.now();
     };
+    const follow = (links: string[], from: URL): void => {
+      for (const link of links) {
+        if (listed.length >= maxPages) break;
+        const target = pageUrl(link, from);
+        if (!target || !inScope(target) || listedKeys.has(target.href)) continue;
+        listedKeys.add(target.href);
+        listed.push(target);
+      }
+    };
     const visit = async (url: URL): Promise<void> => {
       const known = mirror.pages.get(url.href);
       if (!allowedByRobots(url)) {
@@ -247,6 +256,8 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       }
       if (page.status === 304 && known) {
         outcome.unchanged++;
+        // The links of an unchanged page are those of the copy kept.
+        if (followLinks) follow(pageLinks((await mirror.read(url.href)) ?? '').links, url);
         return;
       }
       if (page.status === 404 || page.status === 410) {
@@ -278,15 +289,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       const validators = { ...optional('etag', header(page.headers, 'etag')), ...optional('lastModified', header(page.headers, 'last-modified')) };
       await mirror.save(url.href, mirrorFile(page.url, scope), html, validators);
       outcome.saved++;
-      if (followLinks) {
-        for (const link of found.links) {
-          if (listed.length >= maxPages) break;
-          const target = pageUrl(link, page.url);
-          if (!target || !inScope(target) || listedKeys.has(target.href)) continue;
-          listedKeys.add(target.href);
-          listed.push(target);
-        }
-      }
+      if (followLinks) follow(found.links, page.url);
       if (++sinceSaved >= progressEvery) {
         sinceSaved = 0;
         await mirror.persist();
@@ -350,6 +353,11 @@ function pageUrl(href: string | undefined, base: URL): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Lets a response's body go: a short one is read to its end (the connection is kept), a long one is cut. */
+async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
+  await body.dump({ limit: 64 * 1024 }).catch(() => {});
 }
 
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {

@@ -52,6 +52,12 @@ export class SiteMirror {
     this.pages.set(url, { file, ...validators });
   }
 
+  /** The kept copy of a page, if any. */
+  async read(url: string): Promise<string | undefined> {
+    const page = this.pages.get(url);
+    return page ? readFile(join(this.dir, page.file), 'utf8').catch(() => undefined) : undefined;
+  }
+
   /** Forgets a page and removes its file. */
   async remove(url: string): Promise<void> {
     const page = this.pages.get(url);
