@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -232,6 +232,21 @@ describe('a bot answering from a live site', () => {
       assert.ok(pages.every((r) => r.headers['if-none-match']));
     } finally {
       for (const bot of bots.values()) bot.close();
+    }
+  });
+
+  it('serves several bots, one from a folder and one from a site (ANSWER_BOTS "site")', async () => {
+    const bots = join(dir, 'bots.json');
+    await writeFile(bots, JSON.stringify({ bots: [{ id: 'live', site: `${site.origin}/docs/`, max_pages: 10, refresh: 'off' }] }));
+    const logs: string[] = [];
+    const loaded = await loadBots(undefined, bots, { indexFolder: join(dir, 'several'), watch: false, log: (l) => logs.push(l) });
+    try {
+      while (!logs.some((l) => /bot "live": site .* crawled in/.test(l))) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual([...loaded.keys()], ['demo', 'live']);
+      assert.equal(loaded.get('live')!.answer('How do I rotate log files every day?', false).sources[0]!.url, `${site.origin}/docs/rotate#daily`);
+      assert.ok(loaded.get('demo')!.documents > 0);
+    } finally {
+      for (const bot of loaded.values()) bot.close();
     }
   });
 });
