@@ -55,12 +55,15 @@ if (a &lt; b) {}</code></pre>
     assert.equal(read.markdown, 'Plain hand-written page text about [one link](x.html) among many words of prose.');
   });
 
-  it('takes the id of the section a heading opens (Sphinx), and the canonical link as the URL', () => {
-    const html = page(`<div role="main"><section id="the-api"><h2>The API</h2><p>Text.</p></section></div>`, '<link rel="canonical" href="https://docs.example.com/api.html">');
+  it('takes the id of the section a heading opens (Sphinx), hidden tab panels\' text, and the canonical link as the URL', () => {
+    const html = page(
+      `<div role="main"><section id="the-api"><h2>The API</h2><p>Text.</p><div role="tabpanel" hidden><p>Or with yarn.</p></div><div class="mobile-menu" hidden><a href="/">Home</a></div></section></div>`,
+      '<link rel="canonical" href="https://docs.example.com/api.html">',
+    );
     const { source, body, anchors } = parseHtmlDocument(html, 'api.html', { baseUrl: 'https://elsewhere.example.com/' });
     assert.equal(source.url, 'https://docs.example.com/api.html');
     assert.equal(source.title, 'Page title');
-    assert.equal(body, '## The API {#the-api}\n\nText.');
+    assert.equal(body, '## The API {#the-api}\n\nText.\n\nOr with yarn.');
     assert.equal(anchors, true);
   });
 

@@ -270,9 +270,9 @@ class MarkdownWriter {
     const chrome =
       DROPPED_TAGS.has(el.name) ||
       DROPPED_ROLES.has(a.role ?? '') ||
-      a.hidden !== undefined ||
+      // Hidden blocks are menus and dialogs, except tab panels (Docusaurus hides all tabs but one): their text is content.
+      ((a.hidden !== undefined || /display\s*:\s*none/i.test(a.style ?? '')) && a.role !== 'tabpanel') ||
       a['aria-hidden'] === 'true' ||
-      /display\s*:\s*none/i.test(a.style ?? '') ||
       (a.class ?? '').split(/\s+/).some((word) => CHROME_WORD.test(word)) ||
       CHROME_WORD.test(a.id ?? '');
     if (chrome) return el.name === 'head' || el.name === 'script' || el.name === 'style' || !holdsH1(el);
