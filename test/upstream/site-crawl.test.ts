@@ -249,4 +249,21 @@ describe('a bot answering from a live site', () => {
       for (const bot of loaded.values()) bot.close();
     }
   });
+
+  it('crawls again on its schedule, picking up a page that changed', async () => {
+    const logs: string[] = [];
+    const crawls = (): number => logs.filter((l) => /crawled in/.test(l)).length;
+    const bots = await loadBots(undefined, undefined, { site: { url: `${site.origin}/docs/`, refreshMs: 200 }, indexFolder: join(dir, 'refresh'), watch: false, log: (l) => logs.push(l) });
+    try {
+      while (crawls() < 1) await new Promise((r) => setTimeout(r, 20));
+      const question = 'How is zstandard compression configured?';
+      assert.equal(bots.get('demo')!.answer(question, false).answer_found, false);
+      site.html('/docs/rotate', doc('Rotation', 'Zstandard compression is configured with the level option of the rotating transport.'), { etag: '"r2"' });
+      const seen = crawls();
+      while (crawls() < seen + 2) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(bots.get('demo')!.answer(question, false).answer_found, true);
+    } finally {
+      for (const bot of bots.values()) bot.close();
+    }
+  });
 });
