@@ -166,14 +166,18 @@ describe('crawling a live site', () => {
       res.end('x'.repeat(64 * 1024));
     });
     site.text('/docs/pdf', 'application/pdf', '%PDF');
+    const long = 'n'.repeat(300);
+    site.html('/docs/', doc('Home', `<a href="ok">OK</a> <a href="error">E</a> <a href="slow">S</a> <a href="big">B</a> <a href="pdf">P</a> <a href="${long}">L</a>`));
+    site.html(`/docs/${long}`, doc('Long', 'A name no disk keeps.'));
     const outcome = await crawl({ pageTimeoutMs: 300, maxPageBytes: 100_000 });
-    assert.equal(outcome.failed, 4);
+    assert.equal(outcome.failed, 5);
     assert.equal(outcome.complete, true);
     for (const [page, why] of [
       ['error', 'status 500'],
       ['slow', 'no answer within 300 ms'],
       ['big', 'too large'],
       ['pdf', 'not HTML \\(application/pdf\\)'],
+      [long, 'cannot be kept \\(ENAMETOOLONG\\)'],
     ]) {
       assert.equal(logs.filter((l) => new RegExp(`docs/${page} skipped: ${why}`).test(l)).length, 1, page);
     }

@@ -287,7 +287,14 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       const cite = canonical && inScope(canonical) ? canonical : page.url;
       const html = `<link rel="canonical" href="${escapeAttribute(cite.href)}">\n${page.text.replaceAll('\0', '')}`;
       const validators = { ...optional('etag', header(page.headers, 'etag')), ...optional('lastModified', header(page.headers, 'last-modified')) };
-      await mirror.save(url.href, mirrorFile(page.url, scope), html, validators);
+      try {
+        await mirror.save(url.href, mirrorFile(page.url, scope), html, validators);
+      } catch (error) {
+        // A name the disk refuses (too long, a file where a folder should be): this page only.
+        outcome.failed++;
+        log(`site ${start.href}: ${url.href} skipped: cannot be kept (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        return;
+      }
       outcome.saved++;
       if (followLinks) follow(found.links, page.url);
       if (++sinceSaved >= progressEvery) {
