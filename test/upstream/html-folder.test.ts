@@ -88,7 +88,7 @@ describe('a built HTML folder', () => {
     await writeFile(join(dir, 'index.html'), page('<main><h1>Welcome</h1><p>The home page says hello.</p></main>'));
     await writeFile(
       join(dir, 'guide', 'index.html'),
-      page('<main><h1>Guide</h1><h2 id="rotate-logs">Rotate logs</h2><p>To rotate the log files every day, use the rotation transport with a daily interval.</p></main>'),
+      page('<main><h1>Guide</h1><h2 id="rotate-logs">Rotate logs</h2><p>To rotate the log files every day, use the rotation transport with a daily interval.</p><h3>Sizes</h3><p>Or by size.</p></main>'),
     );
     await writeFile(join(dir, 'guide', 'redirect.html'), '<html><head><meta http-equiv="refresh" content="0; url=/guide/"></head><body></body></html>');
     await writeFile(join(dir, 'notes.md'), '# Notes\n\nMarkdown beside HTML is read as before.\n');
@@ -106,6 +106,14 @@ describe('a built HTML folder', () => {
       ],
     );
     assert.deepEqual(kb.skipped, [{ path: 'guide/redirect.html', reason: 'a page that only redirects' }]);
+    // A section links to its heading's id on the page; a heading without one, to the page.
+    assert.deepEqual(
+      kb.passages.filter((p) => p.document.path === 'guide/index.html').map((p) => [p.headings.join(' › '), p.url]),
+      [
+        ['Rotate logs', 'https://docs.example.com/guide/#rotate-logs'],
+        ['Rotate logs › Sizes', 'https://docs.example.com/guide/'],
+      ],
+    );
   });
 
   it('answers from a page, citing its section, never quoting its chrome', async () => {

@@ -188,7 +188,7 @@ describe('crawling a live site', () => {
     site.text('/docs/sitemap.xml', 'application/xml', `<urlset>${Array.from({ length: 100_000 }, (_, i) => `<url><loc>${site.origin}/docs/p${i}</loc></url>`).join('')}</urlset>`);
     for (let i = 0; i < 5; i++) site.html(`/docs/p${i}`, doc(`P${i}`, 'Text.'));
     const outcome = await crawl({ maxPages: 5, maxPageBytes: 10 * 1024 * 1024 });
-    assert.equal(outcome.saved, 5);
+    assert.equal(outcome.saved, 5, logs.join('\n'));
     assert.ok(logs.some((l) => /the sitemaps list 100000 pages; 5 taken/.test(l)));
   });
 });

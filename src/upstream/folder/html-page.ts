@@ -9,6 +9,8 @@ export interface HtmlPage {
   title?: string;
   /** `<link rel="canonical">`, when it is an absolute http(s) URL. */
   canonical?: string;
+  /** The anchors of the headings written (their ids on the page). */
+  ids: ReadonlySet<string>;
 }
 
 // What a page shows around its content, never the content itself.
@@ -72,7 +74,7 @@ export function readHtmlPage(html: string, pageUrl?: string): HtmlPage {
   const titleElement = elements.find((el) => el.name === 'title');
   const pageTitle = titleElement ? withoutSiteSuffix(collapse(textOf(titleElement.children))) : undefined;
   const title = h1 || pageTitle || undefined;
-  return { markdown, ...(title ? { title } : {}), ...(canonical ? { canonical } : {}) };
+  return { markdown, ...(title ? { title } : {}), ...(canonical ? { canonical } : {}), ids: writer.ids };
 }
 
 /** `Install – Pino docs` is "Install": the part before the last separator, when it has one. */
@@ -85,6 +87,8 @@ function withoutSiteSuffix(title: string): string {
 class MarkdownWriter {
   /** The text of the first `<h1>` written. */
   firstH1 = '';
+  /** The ids of the headings written. */
+  readonly ids = new Set<string>();
   readonly #base: string | undefined;
   readonly #guessing: boolean;
   #nesting = 0;
@@ -141,6 +145,7 @@ class MarkdownWriter {
       const level = Number(heading[1]);
       if (level === 1 && !this.firstH1) this.firstH1 = plain(text);
       const id = headingId(el);
+      if (id) this.ids.add(id);
       return `${'#'.repeat(level)} ${text}${id ? ` {#${id}}` : ''}`;
     }
     switch (el.name) {

@@ -161,13 +161,15 @@ export async function readDocumentFile(listed: DocumentFile, settings: Knowledge
   } catch {
     throw new KnowledgeBaseError('not valid UTF-8 text');
   }
-  const read = HTML_FILE.test(listed.path) ? parseHtmlDocument : parseDocument;
-  const { source, body, anchors } = read(text, listed.path, settings, listed.mtimeMs);
+  const { source, body, anchors, ids }: ReturnType<typeof parseDocument> & { ids?: ReadonlySet<string> } = HTML_FILE.test(listed.path)
+    ? parseHtmlDocument(text, listed.path, settings, listed.mtimeMs)
+    : parseDocument(text, listed.path, settings, listed.mtimeMs);
   const sections = splitSections(body, source.title).map(({ anchor, headings, markdown }) => ({
     headings,
     markdown,
-    // A URL that names a fragment already keeps it: it says where the page is to open.
-    url: anchors && anchor && !source.url.includes('#') ? `${source.url}#${anchor}` : source.url,
+    // A URL that names a fragment already keeps it: it says where the page is to open. A built
+    // page's sections link only to the ids it has.
+    url: anchors && anchor && !source.url.includes('#') && (!ids || ids.has(anchor)) ? `${source.url}#${anchor}` : source.url,
   }));
   return { source, body, anchors, links: linkDefinitions(body), sections };
 }
@@ -220,7 +222,8 @@ function noUrl(path: string, settings: KnowledgeBaseSettings, otherwise: string)
  * Parses one built HTML page (see `readHtmlPage`): its main content as the Markdown body, its
  * title from the `<h1>` or `<title>`, its URL from `<link rel="canonical">`, else
  * `settings.baseUrl` and the path (`guide/index.html` is `guide/`). Its headings' ids are the
- * page's own anchors, so sources link to sections unless `settings.anchors` is false. A page
+ * page's own anchors (`ids`), so sources link to sections that have one, unless
+ * `settings.anchors` is false. A page
  * that only redirects elsewhere (`<meta http-equiv="refresh">`) is not a document.
  */
 export function parseHtmlDocument(
@@ -228,7 +231,7 @@ export function parseHtmlDocument(
   path: string,
   settings: KnowledgeBaseSettings = {},
   mtimeMs?: number,
-): { source: KbDocument['source']; body: string; anchors: boolean } {
+): { source: KbDocument['source']; body: string; anchors: boolean; ids: ReadonlySet<string> } {
   const formed = documentUrl(path, settings);
   const page = readHtmlPage(html, formed);
   if (!page.markdown && /<meta[^>]+http-equiv\s*=\s*["']?refresh/i.test(html)) throw new KnowledgeBaseError('a page that only redirects');
@@ -237,7 +240,7 @@ export function parseHtmlDocument(
   const source: KbDocument['source'] = { title: page.title ?? titleFromPath(path, settings.appName ?? 'index'), url };
   if (settings.appName) source.app_name = settings.appName;
   if (mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
-  return { source, body: page.markdown, anchors: settings.anchors === 'auto' || settings.anchors === undefined ? true : settings.anchors };
+  return { source, body: page.markdown, anchors: settings.anchors === 'auto' || settings.anchors === undefined ? true : settings.anchors, ids: page.ids };
 }
 
 /**

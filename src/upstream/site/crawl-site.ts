@@ -59,6 +59,7 @@ class FetchFailure extends Error {
 
 const MAX_REDIRECTS = 5;
 const MAX_SITEMAP_FILES = 50;
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\b/i;
 
 /**
@@ -94,12 +95,16 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     for (;;) {
       if (chain.has(current.href)) throw new FetchFailure('a redirect loop');
       chain.add(current.href);
-      let response: Dispatcher.ResponseData;
+      let response: Dispatcher.ResponseData | undefined;
       const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
-      try {
-        response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
-      } catch (error) {
-        throw new FetchFailure(failureText(error, timeoutMs));
+      for (let attempt = 1; !response; attempt++) {
+        try {
+          response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+        } catch (error) {
+          // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
+          if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+          throw new FetchFailure(failureText(error, timeoutMs));
+        }
       }
       const { statusCode, headers: got, body } = response;
       if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
