@@ -28,7 +28,8 @@ describe('built HTML pages', () => {
 <pre><code class="language-js">const log = pino({ level: 'info' });
 if (a &lt; b) {}</code></pre>
 <table><thead><tr><th>Option</th><th>Default</th></tr></thead><tbody><tr><td>level</td><td><code>info</code></td></tr></tbody></table>
-<ul><li>one<ul><li>nested</li></ul></li><li>two</li></ul></section>
+<ul><li>one<ul><li>nested</li></ul></li><li>two</li></ul>
+<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1\n2</pre></div></td><td class="code"><div class="highlight"><pre><span>a = 1</span>\n<span>b = 2</span></pre></div></td></tr></table></section>
 <a class="theme-edit-this-page" href="https://example.com/edit">Edit this page</a>
 <footer class="theme-doc-footer">FOOTER-TEXT</footer></article></main>`);
     const read = readHtmlPage(html, 'https://docs.example.com/guide/install/');
@@ -43,6 +44,7 @@ if (a &lt; b) {}</code></pre>
         "```js\nconst log = pino({ level: 'info' });\nif (a < b) {}\n```",
         '| Option | Default |\n| --- | --- |\n| level | `info` |',
         '- one\n  - nested\n- two',
+        '```\na = 1\nb = 2\n```',
       ].join('\n\n'),
     );
   });

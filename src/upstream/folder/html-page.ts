@@ -21,7 +21,7 @@ const DROPPED_TAGS = new Set([
 const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 // A class or id naming chrome: a word of it (between `-`, `_` or the ends) is one of these.
 const CHROME_WORD =
-  /(?:^|[-_])(?:nav|navbar|navigation|sidebar|sidenav|menu|breadcrumbs?|cookies?|consent|gdpr|banner|announcement|footer|header|masthead|toc|toctree|tocs|pagination|pager|prev-?next|header-?link|hash-?link|anchor-?link|perma-?link|skip|feedback|share|social|edit|editlink|advert|ads|newsletter|related|rating|version-?switcher|search)(?:$|[-_])/i;
+  /(?:^|[-_])(?:nav|navbar|navigation|sidebar|sidenav|menu|breadcrumbs?|cookies?|consent|gdpr|banner|announcement|footer|header|masthead|toc|toctree|tocs|pagination|pager|prev-?next|header-?link|hash-?link|anchor-?link|perma-?link|skip|feedback|share|social|edit|editlink|advert|ads|newsletter|related|rating|version-?switcher|search|linenos|linenodiv)(?:$|[-_])/i;
 const MAIN_SELECTORS: Array<(el: Element) => boolean> = [
   (el) => el.name === 'main' || el.attribs.role === 'main',
   (el) => el.name === 'article',
@@ -160,7 +160,8 @@ class MarkdownWriter {
       case 'ol':
         return this.#list(el, depth);
       case 'table':
-        return this.#table(el);
+        // A table around code is layout (Pygments' line-numbered blocks), not data.
+        return descendants(el.children).some((child) => child.name === 'pre') ? this.blocks(el.children, depth) : this.#table(el);
       case 'blockquote':
         return this.blocks(el.children, depth)
           .split('\n')
@@ -304,7 +305,9 @@ function safeId(id: string): string | undefined {
 
 function fenced(pre: Element): string {
   const code = descendants(pre.children).find((el) => el.name === 'code');
-  const classes = `${pre.attribs.class ?? ''} ${code?.attribs.class ?? ''} ${pre.parent && isElement(pre.parent) ? (pre.parent.attribs.class ?? '') : ''}`;
+  // The language is named on the block or around it: Sphinx writes `<div class="highlight-python"><div class="highlight"><pre>`.
+  const around = [pre.parent, pre.parent?.parent].map((node) => (node && isElement(node) ? (node.attribs.class ?? '') : ''));
+  const classes = `${pre.attribs.class ?? ''} ${code?.attribs.class ?? ''} ${around.join(' ')}`;
   const language = LANGUAGE_CLASS.exec(classes)?.[1] ?? '';
   const text = textOf(pre.children).replace(/^\n/, '').replace(/\s+$/, '');
   if (!text) return '';
