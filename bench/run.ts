@@ -3,7 +3,7 @@
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,7 @@ import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
 import { benchPageCost } from './page-cost.js';
+import { benchSites } from './sites.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 import { benchWritten } from './written.js';
@@ -47,6 +48,7 @@ const SETTINGS = quick
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
       insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
+      sites: { crawlPages: 200 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
@@ -58,6 +60,7 @@ const SETTINGS = quick
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
       insights: { asked: 2000, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
+      sites: { crawlPages: 1000 },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -96,6 +99,7 @@ const singleEs = single && 'es' in single ? single.es : undefined;
 await section('size', () => benchSize(report, dist, floor!, singleEs));
 await section('retrieval', () => benchRetrieval(report));
 await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
+await section('sites', () => benchSites(report, SETTINGS.sites));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;

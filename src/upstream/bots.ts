@@ -9,11 +9,13 @@ import { defaultIndexFolder } from './index/index-file.js';
 import { KbIndex, type SyncOutcome } from './index/kb-index.js';
 import { sampleKnowledgeBaseDir } from './package-root.js';
 import { Retriever, type RetrievalSettings } from './retrieval/retriever.js';
+import { mirrorHoldsPages, SiteCrawls, siteMirrorDir, type SiteSettings } from './site/site-source.js';
+import { checkSiteUrl, parseDuration } from './site/site-settings.js';
 
-/** A bot: a documents folder and its on-disk index, brought up to date when the folder changes. */
+/** A bot: a documents folder (or a live site's pages, kept in a folder) and its on-disk index, brought up to date when the folder changes. */
 export interface Bot {
   id: string;
-  /** The documents folder. */
+  /** The documents folder (for a site, the folder its pages are kept in). */
   readonly dir: string;
   /** The index file. */
   readonly indexFile: string;
@@ -52,6 +54,8 @@ export const DEMO_BOT_ID = 'demo';
 export interface LoadBotsOptions {
   /** How the folder of bot `demo` is read (ANSWER_KB_BASE_URL, ...). */
   kbSettings?: KnowledgeBaseSettings;
+  /** A live site bot `demo` answers from instead of a folder (ANSWER_KB_SITE, ...). */
+  site?: SiteSettings;
   /** The folder index files go in (ANSWER_KB_INDEX). Default: see `defaultIndexFolder`. */
   indexFolder?: string;
   /** Watch the folders and re-index on changes. Default true. */
@@ -63,24 +67,38 @@ export interface LoadBotsOptions {
   log?: (line: string) => void;
 }
 
+/** Where a bot's documents come from: a folder, or a live site crawled into one. */
+interface BotSource {
+  dir: string;
+  settings: KnowledgeBaseSettings;
+  site?: SiteSettings;
+}
+
 /**
- * Loads bot `demo` (from `kb`, default the sample knowledge base) and the bots of the config
- * file, if any. The file is JSON: `{"bots": [{"id": "hr", "kb": "./hr-docs"}]}`, folders
- * relative to the file; an entry may also set `base_url`, `url_extension`, `app_name` and
- * `anchors` for its folder. Each bot's index is opened (or built) in the index folder and
+ * Loads bot `demo` (from `options.site`, else `kb`, default the sample knowledge base) and the
+ * bots of the config file, if any. The file is JSON: `{"bots": [{"id": "hr", "kb": "./hr-docs"}]}`,
+ * folders relative to the file; an entry may also set `base_url`, `url_extension`, `app_name` and
+ * `anchors` for its folder, or name a live site instead of a folder: `{"id": "docs", "site":
+ * "https://docs.example.com/", "max_pages": 2000, "refresh": "6h"}`. Each bot's index is opened (or built) in the index folder and
  * brought up to date with its folder. Files that cannot be read are logged and skipped; a
  * document with no URL (none in its front-matter, no base URL) is an error naming it and the setting.
  */
 export async function loadBots(kb: string | undefined, botsFile: string | undefined, options: LoadBotsOptions = {}): Promise<Map<string, Bot>> {
-  const folders = new Map<string, { dir: string; settings: KnowledgeBaseSettings }>([
-    [DEMO_BOT_ID, { dir: resolve(kb ?? sampleKnowledgeBaseDir()), settings: options.kbSettings ?? {} }],
+  const indexFolder = resolve(options.indexFolder ?? defaultIndexFolder());
+  const folders = new Map<string, BotSource>([
+    [
+      DEMO_BOT_ID,
+      options.site
+        ? { dir: siteMirrorDir(indexFolder, DEMO_BOT_ID, options.site.url), settings: options.kbSettings ?? {}, site: options.site }
+        : { dir: resolve(kb ?? sampleKnowledgeBaseDir()), settings: options.kbSettings ?? {} },
+    ],
   ]);
   if (botsFile) {
-    for (const [id, folder] of await readBotsFile(botsFile)) folders.set(id, folder);
+    for (const [id, folder] of await readBotsFile(botsFile, indexFolder)) folders.set(id, folder);
   }
   const bots = new Map<string, Bot>();
   try {
-    for (const [id, { dir, settings }] of folders) bots.set(id, await startBot(id, dir, settings, options));
+    for (const [id, source] of folders) bots.set(id, await (source.site ? startSiteBot(id, source.dir, source.settings, source.site, indexFolder, options) : startBot(id, source.dir, source.settings, options)));
   } catch (error) {
     for (const bot of bots.values()) bot.close();
     throw error;
@@ -122,6 +140,49 @@ async function startBot(id: string, dir: string, settings: KnowledgeBaseSettings
   const bot = createBot(id, index, options.retrieval, log);
   if (options.watch ?? true) bot.watch(options.debounceMs ?? 300);
   return bot;
+}
+
+/**
+ * A bot answering from a live site: its pages kept in `dir` are served at once (those of the
+ * last crawl), while a crawl brings them up to date in the background and then on schedule.
+ */
+async function startSiteBot(id: string, dir: string, settings: KnowledgeBaseSettings, site: SiteSettings, indexFolder: string, options: LoadBotsOptions): Promise<Bot> {
+  const log = options.log ?? ((): void => {});
+  const started = Date.now();
+  const index = await KbIndex.open({
+    dir,
+    settings: { ...settings, appName: settings.appName ?? new URL(site.url).hostname },
+    folder: indexFolder,
+    botId: id,
+    log: (line) => log(`bot "${id}": ${line}`),
+  });
+  if (await mirrorHoldsPages(dir)) {
+    try {
+      const outcome = await index.sync();
+      log(`bot "${id}": index ${index.file} of ${site.url}: ${outcome.read} pages read, ${outcome.unchanged} unchanged; ${index.documents} documents, ${index.passages} passages, in ${Date.now() - started} ms`);
+    } catch (error) {
+      if (!(error instanceof KnowledgeBaseError)) {
+        index.close();
+        throw error;
+      }
+      log(`bot "${id}": the pages kept of ${site.url} cannot be indexed (${error.message}); crawling anew`);
+    }
+  } else {
+    log(`bot "${id}": nothing kept of ${site.url} yet: answers come as its pages are crawled`);
+  }
+  const bot = createBot(id, index, options.retrieval, log);
+  const crawls = new SiteCrawls(site, dir, bot.reload, (line) => log(`bot "${id}": ${line}`));
+  crawls.start();
+  return {
+    ...bot,
+    get documents() {
+      return bot.documents;
+    },
+    close: () => {
+      crawls.close();
+      bot.close();
+    },
+  };
 }
 
 /**
@@ -210,7 +271,7 @@ export function createBot(
   };
 }
 
-async function readBotsFile(file: string): Promise<Array<[string, { dir: string; settings: KnowledgeBaseSettings }]>> {
+async function readBotsFile(file: string, indexFolder: string): Promise<Array<[string, BotSource]>> {
   let config: unknown;
   try {
     config = JSON.parse(await readFile(file, 'utf8'));
@@ -220,10 +281,11 @@ async function readBotsFile(file: string): Promise<Array<[string, { dir: string;
   const bots = (config as { bots?: unknown } | null)?.bots;
   if (!Array.isArray(bots)) throw new BotsConfigError(`${file}: expected {"bots": [{"id": "...", "kb": "folder"}]}`);
   const seen = new Set<string>();
-  return bots.map((bot: unknown, i): [string, { dir: string; settings: KnowledgeBaseSettings }] => {
-    const { id, kb, base_url, url_extension, app_name, anchors } = (bot ?? {}) as Record<string, unknown>;
+  return bots.map((bot: unknown, i): [string, BotSource] => {
+    const { id, kb, site, max_pages, refresh, base_url, url_extension, app_name, anchors } = (bot ?? {}) as Record<string, unknown>;
     if (typeof id !== 'string' || !id.trim()) throw new BotsConfigError(`${file}: bots[${i}].id must be a non-empty string`);
-    if (typeof kb !== 'string' || !kb.trim()) throw new BotsConfigError(`${file}: bots[${i}].kb must be a folder path`);
+    if (site !== undefined && kb !== undefined) throw new BotsConfigError(`${file}: bots[${i}] sets both kb and site; a bot answers from one`);
+    if (site === undefined && (typeof kb !== 'string' || !kb.trim())) throw new BotsConfigError(`${file}: bots[${i}].kb must be a folder path (or set site to a URL)`);
     if (id === DEMO_BOT_ID) throw new BotsConfigError(`${file}: bot "${DEMO_BOT_ID}" is built in; set its folder with ANSWER_KB instead`);
     if (seen.has(id)) throw new BotsConfigError(`${file}: bot "${id}" is defined twice`);
     seen.add(id);
@@ -244,6 +306,20 @@ async function readBotsFile(file: string): Promise<Array<[string, { dir: string;
     };
     const problem = checkUrlSettings(settings, { baseUrl: `bots[${i}].base_url`, urlExtension: `bots[${i}].url_extension` });
     if (problem) throw new BotsConfigError(`${file}: ${problem}`);
-    return [id, { dir: resolve(dirname(file), kb), settings }];
+    if (site !== undefined) {
+      const siteProblem = checkSiteUrl(site, `bots[${i}].site`);
+      if (siteProblem) throw new BotsConfigError(`${file}: ${siteProblem}`);
+      if (max_pages !== undefined && !(Number.isInteger(max_pages) && (max_pages as number) > 0)) throw new BotsConfigError(`${file}: bots[${i}].max_pages must be a whole number above 0`);
+      let refreshMs: number | undefined;
+      if (refresh !== undefined) {
+        refreshMs = typeof refresh === 'string' ? parseDuration(refresh) : undefined;
+        if (refreshMs === undefined) throw new BotsConfigError(`${file}: bots[${i}].refresh must be a duration such as "6h", "30m", "1d" or "off"`);
+      }
+      const url = site as string;
+      const siteSettings: SiteSettings = { url, ...(max_pages !== undefined ? { maxPages: max_pages as number } : {}), ...(refreshMs !== undefined ? { refreshMs } : {}) };
+      return [id, { dir: siteMirrorDir(indexFolder, id, url), settings, site: siteSettings }];
+    }
+    return [id, { dir: resolve(dirname(file), kb as string), settings }];
   });
 }
+

@@ -3,6 +3,7 @@ import { STREAM_DIALECTS } from './http/dialects.js';
 import { checkUrlSettings } from './folder/document-url.js';
 import type { AnswerApiOptions, FaultOptions, StreamDialect } from './options.js';
 import { writerSettings, type LlmSettingNames } from './compose/written/settings.js';
+import { checkSiteUrl, parseDuration } from './site/site-settings.js';
 
 /** The written-answer settings as the environment (and the flags) name them. */
 const LLM_NAMES: LlmSettingNames = {
@@ -23,15 +24,22 @@ export class CliOptionsError extends Error {
 export const CLI_USAGE = `Usage: npm run upstream -- [options]
 
 The local Answer API: POST /v1/answer as the Answer API spec describes it, answering from
-Markdown knowledge bases. Every option can also come from the environment variable shown.
+knowledge bases (Markdown, built HTML, live sites). Every option can also come from the environment variable shown.
 
   --port N                     PORT, default 8788 (0: any free port)
   --host ADDRESS               HOST, default 127.0.0.1
   --keys K1,K2                 ANSWER_API_KEYS; unset: one random key, printed at start
   --revoked-keys K1,K2         ANSWER_REVOKED_KEYS: rejected with 401 like deleted keys
-  --kb FOLDER                  ANSWER_KB: Markdown documents of bot "demo" (default: the sample knowledge base)
+  --kb FOLDER                  ANSWER_KB: documents of bot "demo": Markdown (.md, .mdx) and built HTML
+                               (.html, .htm, main content only) (default: the sample knowledge base)
+  --kb-site URL                ANSWER_KB_SITE: instead of a folder, a live site to crawl (its sitemap, else its
+                               links, under the URL's path; robots.txt obeyed); kept in the index, refreshed
+  --kb-site-max-pages N        ANSWER_KB_SITE_MAX_PAGES: most pages kept of the site (default 1000)
+  --kb-site-refresh TIME       ANSWER_KB_SITE_REFRESH: how often the site is crawled again, with conditional
+                               requests: 30m, 6h, 1d (default), or off (only at start)
   --kb-base-url URL            ANSWER_KB_BASE_URL: where the folder is published; files without a url in
-                               their front-matter are cited as URL + path (guide/setup.md -> URL/guide/setup)
+                               their front-matter (or a canonical link) are cited as URL + path
+                               (guide/setup.md -> URL/guide/setup, guide/index.html -> URL/guide/)
   --kb-url-extension EXT       ANSWER_KB_URL_EXTENSION: what replaces .md/.mdx in those URLs: empty (default,
                                dropped), .html, or / (folder style); index.md and README.md stand for their folder
   --kb-app-name NAME           ANSWER_KB_APP_NAME: app_name of documents without one (default: the folder's name)
@@ -42,7 +50,8 @@ Markdown knowledge bases. Every option can also come from the environment variab
                                cache folder); reused at the next start, only changed files re-read
   --no-watch                   ANSWER_KB_WATCH=false: do not re-index when files of the folders change
   --bots FILE                  ANSWER_BOTS: JSON {"bots": [{"id": "hr", "kb": "./hr-docs"}]}; an entry may also
-                               set base_url, url_extension, app_name and anchors (true, false, "auto")
+                               set base_url, url_extension, app_name and anchors (true, false, "auto"), or
+                               "site": URL instead of "kb" (with "max_pages" and "refresh")
   --dialect NAME               ANSWER_DIALECT: ${STREAM_DIALECTS.join(' | ')} (default named)
   --no-end-marker              ANSWER_END_MARKER=false: streams end by closing the body
   --pace-ms N                  ANSWER_PACE_MS: milliseconds between streamed pieces (default 30; 0: no pacing)
@@ -88,6 +97,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
         keys: { type: 'string' },
         'revoked-keys': { type: 'string' },
         kb: { type: 'string' },
+        'kb-site': { type: 'string' },
+        'kb-site-max-pages': { type: 'string' },
+        'kb-site-refresh': { type: 'string' },
         'kb-base-url': { type: 'string' },
         'kb-url-extension': { type: 'string' },
         'kb-app-name': { type: 'string' },
@@ -159,6 +171,9 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     keys: list(values.keys ?? env.ANSWER_API_KEYS),
     revokedKeys: list(values['revoked-keys'] ?? env.ANSWER_REVOKED_KEYS),
     kb: values.kb ?? (env.ANSWER_KB || undefined),
+    kbSite: text(values['kb-site'] ?? env.ANSWER_KB_SITE),
+    kbSiteMaxPages: integer('ANSWER_KB_SITE_MAX_PAGES (--kb-site-max-pages)', values['kb-site-max-pages'] ?? env.ANSWER_KB_SITE_MAX_PAGES),
+    kbSiteRefreshMs: duration('ANSWER_KB_SITE_REFRESH (--kb-site-refresh)', values['kb-site-refresh'] ?? env.ANSWER_KB_SITE_REFRESH),
     kbBaseUrl: values['kb-base-url'] ?? (env.ANSWER_KB_BASE_URL?.trim() || undefined),
     kbUrlExtension: values['kb-url-extension'] ?? env.ANSWER_KB_URL_EXTENSION?.trim(),
     kbAppName: values['kb-app-name'] ?? (env.ANSWER_KB_APP_NAME?.trim() || undefined),
@@ -187,6 +202,12 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     { baseUrl: 'ANSWER_KB_BASE_URL (--kb-base-url)', urlExtension: 'ANSWER_KB_URL_EXTENSION (--kb-url-extension)' },
   );
   if (urlProblem) throw new CliOptionsError(urlProblem);
+  if (options.kbSite !== undefined) {
+    const siteProblem = checkSiteUrl(options.kbSite, 'ANSWER_KB_SITE (--kb-site)');
+    if (siteProblem) throw new CliOptionsError(siteProblem);
+    if (options.kb !== undefined) throw new CliOptionsError('ANSWER_KB and ANSWER_KB_SITE are both set: bot "demo" answers from a folder or a site, not both');
+  }
+  if (options.kbSiteMaxPages === 0) throw new CliOptionsError('ANSWER_KB_SITE_MAX_PAGES must be at least 1');
   try {
     writerSettings(options, LLM_NAMES);
   } catch (error) {
@@ -204,6 +225,13 @@ function flag(name: string, value: string | undefined, extra?: string): boolean 
   if (['true', '1', 'on', 'yes'].includes(v)) return true;
   if (['false', '0', 'off', 'no'].includes(v)) return false;
   throw new CliOptionsError(`${name} must be on or off${extra ? ` or ${extra}` : ''}, not "${value}"`);
+}
+
+function duration(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new CliOptionsError(`${name} must be a duration such as 30m, 6h, 1d, or off, not "${value}"`);
+  return ms;
 }
 
 function text(value: string | undefined): string | undefined {
@@ -233,6 +261,9 @@ function list(value: string | undefined): string[] | undefined {
 /** The environment variables that say which documents the local Answer API serves, and how it answers. */
 const EMBEDDED_ENV = [
   'ANSWER_KB',
+  'ANSWER_KB_SITE',
+  'ANSWER_KB_SITE_MAX_PAGES',
+  'ANSWER_KB_SITE_REFRESH',
   'ANSWER_KB_BASE_URL',
   'ANSWER_KB_URL_EXTENSION',
   'ANSWER_KB_APP_NAME',
@@ -257,8 +288,8 @@ const EMBEDDED_ENV = [
 export function knowledgeBaseOptions(env: NodeJS.ProcessEnv): Partial<AnswerApiOptions> {
   const picked = Object.fromEntries(EMBEDDED_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
   const o = parseCliOptions([], picked)!;
-  const { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile } = o;
+  const { kb, kbSite, kbSiteMaxPages, kbSiteRefreshMs, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile } = o;
   const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages } = o;
-  const embedded = { kb, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
+  const embedded = { kb, kbSite, kbSiteMaxPages, kbSiteRefreshMs, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
   return Object.fromEntries(Object.entries(embedded).filter(([, v]) => v !== undefined));
 }

@@ -47,8 +47,14 @@ export interface AnswerApiOptions {
   keys?: string[];
   /** Keys rejected with 401 like deleted keys. */
   revokedKeys?: string[];
-  /** Folder of Markdown documents for bot `demo`. Default: the sample knowledge base. */
+  /** Folder of documents (Markdown, built HTML) for bot `demo`. Default: the sample knowledge base. */
   kb?: string;
+  /** A live site bot `demo` answers from instead of `kb`: crawled (sitemap, robots.txt) into the index, refreshed on schedule. */
+  kbSite?: string;
+  /** Most pages kept of `kbSite`. Default 1000. */
+  kbSiteMaxPages?: number;
+  /** Milliseconds between crawls that refresh `kbSite` (conditional requests); 0: only at start. Default one day. */
+  kbSiteRefreshMs?: number;
   /**
    * For a folder used as it is (files without `url` front-matter): the address it is published
    * at; a file's URL is this plus its path (`guide/setup.md` -> `${kbBaseUrl}/guide/setup`).

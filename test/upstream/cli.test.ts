@@ -195,6 +195,9 @@ describe('CLI options', () => {
     });
     assert.deepEqual([kb?.kbBaseUrl, kb?.kbUrlExtension, kb?.kbAppName, kb?.kbAnchors, kb?.kbIndex, kb?.watch], ['https://b.example.com', '/', 'B', 'auto', 'idx', false]);
     assert.equal(parseCliOptions(['--help'], {}), undefined);
+    const site = parseCliOptions(['--kb-site-refresh', '6h'], { ANSWER_KB_SITE: 'https://docs.example.com/', ANSWER_KB_SITE_MAX_PAGES: '500', ANSWER_KB_SITE_REFRESH: '1d' });
+    assert.deepEqual([site?.kbSite, site?.kbSiteMaxPages, site?.kbSiteRefreshMs], ['https://docs.example.com/', 500, 6 * 3_600_000]);
+    assert.equal(parseCliOptions([], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB_SITE_REFRESH: 'off' })?.kbSiteRefreshMs, 0);
   });
 
   it('rejects bad values with a message naming them', () => {
@@ -211,6 +214,10 @@ describe('CLI options', () => {
       [['--kb-url-extension', 'html'], {}, /ANSWER_KB_URL_EXTENSION \(--kb-url-extension\) must be empty, "\/" or an extension such as "\.html"/],
       [[], { ANSWER_KB_ANCHORS: 'sometimes' }, /ANSWER_KB_ANCHORS must be on or off or auto, not "sometimes"/],
       [[], { ANSWER_KB_WATCH: 'maybe' }, /ANSWER_KB_WATCH must be on or off, not "maybe"/],
+      [[], { ANSWER_KB_SITE: 'file:///etc/' }, /ANSWER_KB_SITE \(--kb-site\) must be an http\(s\) URL/],
+      [[], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB: 'docs' }, /ANSWER_KB and ANSWER_KB_SITE are both set/],
+      [[], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB_SITE_MAX_PAGES: '0' }, /ANSWER_KB_SITE_MAX_PAGES must be at least 1/],
+      [[], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB_SITE_REFRESH: 'weekly' }, /ANSWER_KB_SITE_REFRESH \(--kb-site-refresh\) must be a duration/],
     ];
     for (const [argv, env, message] of bad) assert.throws(() => parseCliOptions(argv, env), (e: unknown) => e instanceof CliOptionsError && message.test(e.message));
   });

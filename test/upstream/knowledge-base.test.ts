@@ -132,7 +132,7 @@ describe('knowledge-base documents', () => {
     });
 
     it('an empty or missing folder is a clear error', async () => {
-      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no Markdown \(\.md, \.mdx\) documents/);
+      await assert.rejects(loadKnowledgeBase(join(dir, 'empty')), /holds no documents \(\.md, \.mdx, \.html, \.htm\)/);
       await assert.rejects(loadKnowledgeBase(join(dir, 'missing')), /Cannot read the knowledge base folder/);
     });
 
@@ -149,6 +149,10 @@ describe('knowledge-base documents', () => {
         ['{"bots": [{"id": "x"}]}', /bots\[0\]\.kb must be a folder path/],
         ['{"bots": [{"id": "demo", "kb": "docs"}]}', /bot "demo" is built in/],
         ['{"bots": [{"id": "x", "kb": "docs"}, {"id": "x", "kb": "docs"}]}', /bot "x" is defined twice/],
+        ['{"bots": [{"id": "x", "site": "ftp://docs.example.com/"}]}', /bots\[0\]\.site must be an http\(s\) URL/],
+        ['{"bots": [{"id": "x", "kb": "docs", "site": "https://docs.example.com/"}]}', /bots\[0\] sets both kb and site/],
+        ['{"bots": [{"id": "x", "site": "https://docs.example.com/", "max_pages": 0}]}', /bots\[0\]\.max_pages must be a whole number above 0/],
+        ['{"bots": [{"id": "x", "site": "https://docs.example.com/", "refresh": "weekly"}]}', /bots\[0\]\.refresh must be a duration/],
       ];
       for (const [text, message] of bad) {
         await writeFile(join(dir, 'bad.json'), text);

@@ -10,26 +10,33 @@ export interface DocumentUrlSettings {
 }
 
 const INDEX_NAME = /^(?:index|readme)$/i;
+const MARKDOWN_EXTENSION = /\.mdx?$/i;
+const HTML_EXTENSION = /\.html?$/i;
 
 /**
  * The URL a docs site publishes a file at: `baseUrl` plus the file's path, each part
- * percent-encoded, the extension dropped or mapped, and `index.md` / `README.md` standing for
- * their folder (`guide/README.md` is `guide/`). Undefined without a base URL.
+ * percent-encoded, and `index.md` / `README.md` / `index.html` standing for their folder
+ * (`guide/README.md` and `guide/index.html` are `guide/`). A Markdown file's extension is
+ * dropped or mapped (`urlExtension`); a built HTML file is published at its own name.
+ * Undefined without a base URL.
  */
 export function documentUrl(path: string, { baseUrl, urlExtension = '' }: DocumentUrlSettings): string | undefined {
   if (!baseUrl) return undefined;
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const parts = path.split('/');
-  const name = parts.pop()!.replace(/\.mdx?$/i, '');
+  const file = parts.pop()!;
+  const html = HTML_EXTENSION.test(file);
+  const name = file.replace(html ? HTML_EXTENSION : MARKDOWN_EXTENSION, '');
   const folder = parts.map(encodeURIComponent).join('/');
-  const relative = INDEX_NAME.test(name) ? (folder ? `${folder}/` : '') : `${folder ? `${folder}/` : ''}${encodeURIComponent(name)}${urlExtension}`;
+  const published = html ? encodeURIComponent(file) : `${encodeURIComponent(name)}${urlExtension}`;
+  const relative = INDEX_NAME.test(name) ? (folder ? `${folder}/` : '') : `${folder ? `${folder}/` : ''}${published}`;
   return new URL(relative, base).href;
 }
 
-/** A title from a file name: `getting-started.md` is "getting started"; an index or README takes its folder's name. */
+/** A title from a file name: `getting-started.md` (or `.html`) is "getting started"; an index or README takes its folder's name. */
 export function titleFromPath(path: string, rootName: string): string {
   const parts = path.split('/');
-  let name = parts.pop()!.replace(/\.mdx?$/i, '');
+  let name = parts.pop()!.replace(MARKDOWN_EXTENSION, '').replace(HTML_EXTENSION, '');
   if (INDEX_NAME.test(name)) name = parts.pop() ?? rootName;
   return name.replace(/[-_]+/g, ' ').trim() || name;
 }

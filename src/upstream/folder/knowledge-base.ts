@@ -8,6 +8,7 @@ import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
+import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
 export interface KbDocument {
@@ -74,7 +75,8 @@ export class KnowledgeBaseError extends Error {
 }
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
-const DOCUMENT_FILE = /\.mdx?$/i;
+const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
+const HTML_FILE = /\.html?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Longest the listing runs between two turns of the event loop. */
 const STAT_SLICE_MS = 5;
@@ -103,7 +105,7 @@ export interface ReadDocument {
 }
 
 /**
- * Lists every Markdown (`.md`, `.mdx`) file under `dir` (recursively, sorted by path; hidden
+ * Lists every document (Markdown `.md`, `.mdx`; built HTML `.html`, `.htm`) file under `dir` (recursively, sorted by path; hidden
  * folders and `node_modules` left out, symbolic links followed) with its size and modification
  * time, which say whether it changed since it was last read. The folder itself must be
  * readable and hold at least one such file.
@@ -115,7 +117,7 @@ export async function listKnowledgeBase(dir: string): Promise<DocumentFile[]> {
   } catch (error) {
     throw new KnowledgeBaseError(`Cannot read the knowledge base folder ${dir}: ${(error as Error).message}`);
   }
-  if (files.length === 0) throw new KnowledgeBaseError(`The knowledge base folder ${dir} holds no Markdown (.md, .mdx) documents`);
+  if (files.length === 0) throw new KnowledgeBaseError(`The knowledge base folder ${dir} holds no documents (.md, .mdx, .html, .htm)`);
   // One stat at a time, synchronously (a large folder's promises cost several times the CPU),
   // letting other work in every few milliseconds, so a slow disk does not hold it long.
   const listed: DocumentFile[] = [];
@@ -159,12 +161,15 @@ export async function readDocumentFile(listed: DocumentFile, settings: Knowledge
   } catch {
     throw new KnowledgeBaseError('not valid UTF-8 text');
   }
-  const { source, body, anchors } = parseDocument(text, listed.path, settings, listed.mtimeMs);
+  const { source, body, anchors, ids }: ReturnType<typeof parseDocument> & { ids?: ReadonlySet<string> } = HTML_FILE.test(listed.path)
+    ? parseHtmlDocument(text, listed.path, settings, listed.mtimeMs)
+    : parseDocument(text, listed.path, settings, listed.mtimeMs);
   const sections = splitSections(body, source.title).map(({ anchor, headings, markdown }) => ({
     headings,
     markdown,
-    // A URL that names a fragment already keeps it: it says where the page is to open.
-    url: anchors && anchor && !source.url.includes('#') ? `${source.url}#${anchor}` : source.url,
+    // A URL that names a fragment already keeps it: it says where the page is to open. A built
+    // page's sections link only to the ids it has.
+    url: anchors && anchor && !source.url.includes('#') && (!ids || ids.has(anchor)) ? `${source.url}#${anchor}` : source.url,
   }));
   return { source, body, anchors, links: linkDefinitions(body), sections };
 }
@@ -175,7 +180,7 @@ export function resolveSettings(dir: string, settings: KnowledgeBaseSettings = {
 }
 
 /**
- * Reads every Markdown (`.md`, `.mdx`) file under `dir` (recursively, sorted by path; hidden
+ * Reads every document (`.md`, `.mdx`, `.html`, `.htm`) file under `dir` (recursively, sorted by path; hidden
  * folders and `node_modules` left out) and splits them into passages, all in memory. A file
  * that cannot be read or used is skipped and listed in `skipped`; the folder itself must be
  * readable and hold at least one document. The server reads folders into its on-disk index
@@ -208,6 +213,35 @@ export function skippedFile(path: string, caught: unknown): SkippedFile {
 
 /** A document that has no URL and no base URL to form one from. */
 class NoUrlError extends KnowledgeBaseError {}
+
+function noUrl(path: string, settings: KnowledgeBaseSettings, otherwise: string): NoUrlError {
+  return new NoUrlError(`${path}: no URL to cite it by: set ${settings.baseUrlSetting ?? 'ANSWER_KB_BASE_URL'} to the address the folder is published at, or ${otherwise}`);
+}
+
+/**
+ * Parses one built HTML page (see `readHtmlPage`): its main content as the Markdown body, its
+ * title from the `<h1>` or `<title>`, its URL from `<link rel="canonical">`, else
+ * `settings.baseUrl` and the path (`guide/index.html` is `guide/`). Its headings' ids are the
+ * page's own anchors (`ids`), so sources link to sections that have one, unless
+ * `settings.anchors` is false. A page
+ * that only redirects elsewhere (`<meta http-equiv="refresh">`) is not a document.
+ */
+export function parseHtmlDocument(
+  html: string,
+  path: string,
+  settings: KnowledgeBaseSettings = {},
+  mtimeMs?: number,
+): { source: KbDocument['source']; body: string; anchors: boolean; ids: ReadonlySet<string> } {
+  const formed = documentUrl(path, settings);
+  const page = readHtmlPage(html, formed);
+  if (!page.markdown && /<meta[^>]+http-equiv\s*=\s*["']?refresh/i.test(html)) throw new KnowledgeBaseError('a page that only redirects');
+  const url = page.canonical ?? formed;
+  if (url === undefined) throw noUrl(path, settings, 'give the page a <link rel="canonical">');
+  const source: KbDocument['source'] = { title: page.title ?? titleFromPath(path, settings.appName ?? 'index'), url };
+  if (settings.appName) source.app_name = settings.appName;
+  if (mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
+  return { source, body: page.markdown, anchors: settings.anchors === 'auto' || settings.anchors === undefined ? true : settings.anchors, ids: page.ids };
+}
 
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
@@ -252,11 +286,7 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   const formedUrl = url === undefined;
   if (url === undefined) url = documentUrl(path, settings);
   else if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: front-matter field "url" must be an http(s) URL`);
-  if (url === undefined) {
-    throw new NoUrlError(
-      `${path}: no URL to cite it by: set ${settings.baseUrlSetting ?? 'ANSWER_KB_BASE_URL'} to the address the folder is published at, or give the file a "url" in its front-matter`,
-    );
-  }
+  if (url === undefined) throw noUrl(path, settings, 'give the file a "url" in its front-matter');
   const title = field('title', meta.title) ?? firstHeading(body) ?? titleFromPath(path, settings.appName ?? 'index');
   const source: KbDocument['source'] = { title, url };
   const appName = field('app_name', meta.app_name) ?? settings.appName;
@@ -349,7 +379,7 @@ export function splitSections(body: string, title: string): Array<{ headings: st
 }
 
 /**
- * Every `.md` / `.mdx` file under `dir`, following symbolic links, with its path from the
+ * Every document file (`.md`, `.mdx`, `.html`, `.htm`) under `dir`, following symbolic links, with its path from the
  * folder read (`prefix`, `/`-separated); hidden entries and `node_modules` are left out. An
  * entry that cannot be looked at is listed with its error.
  */

@@ -4,8 +4,9 @@ import GithubSlugger from 'github-slugger';
 export const HEADING = /^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 /** The opening or closing line of a fenced code block. */
 export const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
-// `## Text {#custom-id}`: an explicit id, as Docusaurus, VitePress and MkDocs (attr_list) accept.
-const EXPLICIT_ID = /[ \t]*\{[ \t]*#([\w-]+)[^}]*\}[ \t]*$/;
+// `## Text {#custom-id}`: an explicit id, as Docusaurus, VitePress and MkDocs (attr_list) accept,
+// and as built HTML pages' heading ids are carried (Sphinx's may hold `.` and `:`).
+const EXPLICIT_ID = /[ \t]*\{[ \t]*#([\w.:-]+)[^}]*\}[ \t]*$/;
 
 /** A heading's text as written (without an explicit `{#id}`) and its anchor id, if it gave one. */
 export function headingText(raw: string): { text: string; id?: string } {

@@ -34,7 +34,8 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   if (urlProblem) throw new KnowledgeBaseError(urlProblem);
   const written = writerSettings(options);
   const writer = written && new AnswerWriter(written, log);
-  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, indexFolder: options.kbIndex, watch: options.watch, log });
+  const site = options.kbSite ? { url: options.kbSite, ...(options.kbSiteMaxPages ? { maxPages: options.kbSiteMaxPages } : {}), ...(options.kbSiteRefreshMs !== undefined ? { refreshMs: options.kbSiteRefreshMs } : {}) } : undefined;
+  const bots = await loadBots(options.kb, options.botsFile, { kbSettings, ...(site ? { site } : {}), indexFolder: options.kbIndex, watch: options.watch, log });
   const limiter = options.rateLimitPerMinute ? new RateLimiterMemory({ points: options.rateLimitPerMinute, duration: 60 }) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const faults = options.faults ?? {};

@@ -144,7 +144,7 @@ export class KbIndex {
    * (`spreadFromBytes`) are read in a process of its own, on threads, so whatever the build
    * allocates goes when it ends; a few are read here. A folder left with no readable document
    * changes nothing; a sync that fails or is stopped (`close`) changes nothing either. Throws a
-   * KnowledgeBaseError when the folder cannot be listed or holds no Markdown.
+   * KnowledgeBaseError when the folder cannot be listed or holds no documents.
    */
   async sync(): Promise<SyncOutcome> {
     if (this.#closed) throw new Error('the index was closed');
