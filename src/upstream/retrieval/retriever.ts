@@ -181,6 +181,8 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   docId: number;
   /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
   exact: number;
+  /** The question's telling words (see `tellingWordShare`) it does not match. */
+  missing: string[];
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -270,14 +272,18 @@ export class Retriever {
       (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
-    const confidentTelling = context?.trim() ? 0 : s.confidentTelling;
-    const best = hits.find((hit) => answers(hit) && hit.telling >= confidentTelling);
+    const followUp = Boolean(context?.trim());
+    const passing = hits.filter((hit) => answers(hit) && (followUp || hit.telling >= s.confidentTelling));
+    // Each telling word must be matched by a passage that answers: by the best one, or (a question
+    // of two parts: "roll back a release or book a flight") by another that answers too.
+    const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
+    const best = passing.find((hit) => followUp || hit.missing.every((term) => matched.has(term)));
     if (!best) {
       const pages = new Set<number>();
       const closest: ScoredHit[] = [];
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
-        if (hit.matchedTerms.length === 0 || hit.telling < s.relatedTelling || pages.has(hit.docId)) continue;
+        if (hit.matchedTerms.length === 0 || hit.telling < s.relatedTelling || hit.strength < minStrength || pages.has(hit.docId)) continue;
         pages.add(hit.docId);
         closest.push(hit);
       }
@@ -298,7 +304,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, missing: _missing, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
@@ -429,8 +435,7 @@ export class Retriever {
       }
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
-      // A telling word of the question left unmatched: no share of the rest makes the passage an answer.
-      if (tellingWords.some((term) => (got.get(term) ?? 0) < s.tellingCredit)) telling = Math.min(telling, s.confidentTelling * 0.999 * tellingTotal);
+      const missing = tellingWords.filter((term) => (got.get(term) ?? 0) < s.tellingCredit);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
       const coverage = total > 0 ? (weight + fromContext) / total : 0;
       return {
@@ -445,6 +450,7 @@ export class Retriever {
         coverage,
         strength: (weight + fromContext) / rarest,
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
+        missing,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });
