@@ -121,6 +121,8 @@ export interface RetrievalSettings {
    */
   tellingWordShare: number;
   tellingCredit: number;
+  /** Only the telling words the docs lack (in no passage) must be matched (by a typo fixed or the lexicon); those the docs hold elsewhere count by their weight alone. */
+  tellingLacking: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -153,6 +155,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedPages: 3,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
+  tellingLacking: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -167,7 +170,7 @@ const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], 
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
 // Words that frame a question rather than say what it is about.
-const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work'));
+const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work define'));
 // Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
@@ -389,7 +392,8 @@ export class Retriever {
     const total = [...terms, ...common].reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     const tellingWeight = new Map([...terms, ...common].map((t) => [t.term, t.idf * englishRarity(t.term)]));
     const mostTelling = Math.max(...tellingWeight.values());
-    const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([, w]) => w >= s.tellingWordShare * mostTelling).map(([term]) => term) : [];
+    const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
+    const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
