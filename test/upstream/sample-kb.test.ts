@@ -6,7 +6,8 @@ import type { AnswerResponse } from '../../src/protocol/types.js';
 import { loadKnowledgeBase } from '../../src/upstream/folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
 import { NO_ANSWER_TEXT, NOT_SURE_TEXT, startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
-import { ask, FIXTURES, KEY } from './helpers.js';
+import { ask, FIXTURES, KEY, readEvents } from './helpers.js';
+import { reassemble } from './reassemble.js';
 
 interface SampleQuestion {
   question: string;
@@ -79,5 +80,17 @@ describe('the sample knowledge base (bot demo by default)', () => {
     assert.equal(result.answer, NOT_SURE_TEXT);
     assert.ok(result.sources.some((s) => (s.title ?? '').includes('Lisbon office guide')));
     assert.doesNotMatch(result.answer, /https?:/, 'no links in the text');
+  });
+
+  it('streams the three outcomes as it answers them in JSON: the text, then the sources, answer_found at the end', async () => {
+    for (const message of ['How do I verify a webhook signature?', 'Can I bring my dog to the office?', 'Who won the 2018 FIFA World Cup?']) {
+      const json = await answer(message);
+      const response = await ask(api, { message, bot_id: 'demo', stream: true });
+      const streamed = reassemble('named', (await readEvents(response)).events);
+      assert.equal(streamed.text, json.answer, message);
+      assert.equal(streamed.answerFound, json.answer_found, message);
+      assert.deepEqual(streamed.sources, json.sources, message);
+      assert.equal(streamed.ended, true);
+    }
   });
 });
