@@ -5,11 +5,28 @@ import type { Engine } from './engines.js';
 import { noiseIn } from './noise.js';
 import type { Question, QuestionSet } from './sets.js';
 
+/** The three outcomes of a question: a confident answer, "not sure" with the closest pages, or a refusal. */
+export type Outcome = 'answered' | 'not_sure' | 'refused';
+
+/** Which of the three an answer is, from its seed fields alone (as a client derives it). */
+export function outcomeOf(answer: { answer_found: boolean; sources: unknown[] }): Outcome {
+  return answer.answer_found ? 'answered' : answer.sources.length ? 'not_sure' : 'refused';
+}
+
 /** What happened to one question. */
 export interface QuestionOutcome {
   question: string;
   split: 'tune' | 'eval';
+  /** Answered confidently. */
   answered: boolean;
+  outcome: Outcome;
+  /** Answered confidently, its first source not an expected page. */
+  wrongPage: boolean;
+  /** An expected page is among the first 3 links shown, whatever the outcome (an answer's sources or the related pages). */
+  linkTop3: boolean;
+  /** An expected page is among the links shown, and is the first of them. */
+  linkAny: boolean;
+  linkFirst: boolean;
   /** The answer's first source is an expected page. */
   top1: boolean;
   /** An expected page is among the pages of the answer's first three sources. */
@@ -26,8 +43,14 @@ export interface QuestionOutcome {
 /** A set's questions asked of one engine: answerable, off-topic, and follow-ups with and without their conversation. */
 export interface SetOutcome {
   questions: QuestionOutcome[];
-  offTopic: Array<{ question: string; refused: boolean }>;
+  /** `refused`: not answered confidently (refused or not sure); `outcome` says which. */
+  offTopic: Array<{ question: string; split: 'tune' | 'eval'; refused: boolean; outcome: Outcome }>;
   followUps: Array<{ question: string; split: 'tune' | 'eval'; withContext: boolean; withAnswer: boolean; alone: boolean }>;
+}
+
+/** An off-topic (unanswerable) question's half: its place in the list, even places tune, odd eval, fixed before tuning. */
+export function offTopicSplit(place: number): 'tune' | 'eval' {
+  return place % 2 === 0 ? 'tune' : 'eval';
 }
 
 /** Asks every question of the set, timing each answer (retrieval and composition). */
@@ -41,11 +64,18 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
     const answer = engine.answer(q.question, context);
     const ms = performance.now() - started;
     const pages = [...new Set(answer.sources.slice(0, 3).map((s) => pageOf(s.url ?? '')))];
+    const links = answer.sources.map((s) => pageOf(s.url ?? ''));
     const want = expected(q);
+    const rightFirst = want.has(links[0] ?? '');
     return {
       question: q.question,
       split: q.split ?? 'tune',
       answered: answer.answer_found,
+      outcome: outcomeOf(answer),
+      wrongPage: answer.answer_found && !rightFirst,
+      linkTop3: links.slice(0, 3).some((page) => want.has(page)),
+      linkAny: links.some((page) => want.has(page)),
+      linkFirst: rightFirst,
       top1: answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? '')),
       top3: answer.answer_found && pages.some((page) => want.has(page)),
       ...(q.keyTerm ? { keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()) } : {}),
@@ -57,7 +87,10 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
   };
   return {
     questions: set.questions.map((q) => ask(q)),
-    offTopic: set.offTopic.map((question) => ({ question, refused: !engine.answer(question).answer_found })),
+    offTopic: set.offTopic.map((question, place) => {
+      const outcome = outcomeOf(engine.answer(question));
+      return { question, split: offTopicSplit(place), refused: outcome !== 'answered', outcome };
+    }),
     followUps: set.followUps.map((f) => {
       const first = engine.answer(f.first);
       return {
@@ -78,6 +111,16 @@ export interface Summary {
   top3: number;
   keyTerms: number;
   keyTerm: number;
+  /** Confident answers from the right page whose question names a key term, and those of them holding it. */
+  keyRightOf: number;
+  keyRight: number;
+  /** Answered confidently; confidently from the wrong page; "not sure". */
+  confident: number;
+  wrongPage: number;
+  notSure: number;
+  linkTop3: number;
+  linkAny: number;
+  linkFirst: number;
   refused: number;
   noisy: number;
   medianLength: number;
@@ -88,6 +131,7 @@ export interface Summary {
 export function summarise(outcomes: QuestionOutcome[]): Summary {
   const answered = outcomes.filter((o) => o.answered);
   const withKey = outcomes.filter((o) => o.keyTerm !== undefined);
+  const keyRight = withKey.filter((o) => o.answered && o.top1);
   const times = outcomes.map((o) => o.ms);
   return {
     questions: outcomes.length,
@@ -95,7 +139,15 @@ export function summarise(outcomes: QuestionOutcome[]): Summary {
     top3: outcomes.filter((o) => o.top3).length,
     keyTerms: withKey.length,
     keyTerm: withKey.filter((o) => o.keyTerm).length,
-    refused: outcomes.length - answered.length,
+    keyRightOf: keyRight.length,
+    keyRight: keyRight.filter((o) => o.keyTerm).length,
+    confident: answered.length,
+    wrongPage: outcomes.filter((o) => o.wrongPage).length,
+    notSure: outcomes.filter((o) => o.outcome === 'not_sure').length,
+    linkTop3: outcomes.filter((o) => o.linkTop3).length,
+    linkAny: outcomes.filter((o) => o.linkAny).length,
+    linkFirst: outcomes.filter((o) => o.linkFirst).length,
+    refused: outcomes.filter((o) => o.outcome === 'refused').length,
     noisy: answered.filter((o) => o.noise.length > 0).length,
     medianLength: median(answered.map((o) => o.length)),
     p50: median(times),

@@ -77,7 +77,7 @@ export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
     .filter((file) => existsSync(docsDir(file)))
     .map((file) => ({
       id: file.id,
-      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : 'held out: never tuned on'}`,
+      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : 'held out until issue 27, now tuned on'}`,
       dir: docsDir(file),
       settings: file.settings,
       questions: file.questions,

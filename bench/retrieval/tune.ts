@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { RetrievalSettings } from '../../src/upstream/retrieval/retriever.js';
 import { startEngine } from './engines.js';
 import { evaluate, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
+import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
 
 const args = new Map(
@@ -35,11 +36,15 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
   const questions = outcome.questions.filter((q) => q.split === split);
   const s = summarise(questions);
   const follow = outcome.followUps.filter((f) => f.split === split);
+  const off = outcome.offTopic.filter((o) => o.split === split);
   return [
     `top1 ${s.top1}/${s.questions}`,
     `top3 ${s.top3}`,
-    `key ${s.keyTerm}/${s.keyTerms}`,
-    `refused ${s.refused}`,
+    `confident ${s.confident}`,
+    `wrong ${s.wrongPage}`,
+    `links ${s.linkAny}/${s.linkFirst}/${s.linkTop3}`,
+    `key ${s.keyRight}/${s.keyRightOf}`,
+    `unanswerable confident ${off.filter((o) => !o.refused).length}/${off.length}`,
     `noisy ${s.noisy}`,
     `follow ${follow.filter((f) => f.withContext).length}/${follow.length}`,
     `median ${Math.round(s.medianLength)}`,
@@ -49,14 +54,15 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
 }
 
 function describe(q: QuestionOutcome): string {
-  const what = !q.answered ? 'refused' : !q.top3 ? 'not in top 3' : !q.top1 ? 'not first' : 'key term missing';
+  const what = !q.answered ? q.outcome.replace('_', ' ') : !q.top3 ? 'not in top 3' : !q.top1 ? 'not first' : 'key term missing';
   return `    ${what}: ${q.question} -> ${q.pages.map((p) => p.replace(/^https?:\/\/[^/]+\//, '')).join(', ')}`;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
-const totals = { top1: 0, top3: 0, key: 0, refused: 0, offTopic: 0, offTopicOf: 0 };
+const totals = { top1: 0, confident: 0, wrong: 0, links: 0, key: 0, offTopic: 0, offTopicOf: 0 };
 try {
-  for (const set of questionSets()) {
+  await fetchHeldOut();
+  for (const set of [...questionSets(), ...heldOutSets()]) {
     if (only && !only.includes(set.id)) continue;
     const engine = await startEngine('current', set, join(folder, set.id), settings);
     // One warm-up pass, so the timings are of a warm engine.
@@ -68,24 +74,24 @@ try {
     const cpuPerAnswer = (used.user + used.system) / 1000 / asked;
     engine.close();
     fingerprint.update(JSON.stringify([outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic, outcome.followUps]));
-    const hasSplit = outcome.questions.some((q) => q.split === 'eval');
-    const refused = outcome.offTopic.filter((o) => o.refused).length;
-    process.stdout.write(`${set.id.padEnd(10)} tune  ${line(outcome, 'tune')}  off-topic ${refused}/${outcome.offTopic.length}  CPU ${cpuPerAnswer.toFixed(2)} ms/answer\n`);
-    if (withEval && hasSplit) process.stdout.write(`${''.padEnd(10)} eval  ${line(outcome, 'eval')}\n`);
+    const hasSplit = outcome.questions.some((q) => q.split === 'eval') || outcome.offTopic.some((o) => o.split === 'eval');
+    process.stdout.write(`${set.id.padEnd(12)} tune  ${line(outcome, 'tune')}  CPU ${cpuPerAnswer.toFixed(2)} ms/answer\n`);
+    if (withEval && hasSplit) process.stdout.write(`${''.padEnd(12)} eval  ${line(outcome, 'eval')}\n`);
     const tune = summarise(outcome.questions.filter((q) => q.split === 'tune'));
     totals.top1 += tune.top1;
-    totals.top3 += tune.top3;
-    totals.key += tune.keyTerm;
-    totals.refused += tune.refused;
-    totals.offTopic += refused;
-    totals.offTopicOf += outcome.offTopic.length;
+    totals.confident += tune.confident;
+    totals.wrong += tune.wrongPage;
+    totals.links += tune.linkAny;
+    totals.key += tune.keyRight;
+    totals.offTopic += outcome.offTopic.filter((o) => o.split === 'tune' && !o.refused).length;
+    totals.offTopicOf += outcome.offTopic.filter((o) => o.split === 'tune').length;
     if (misses) {
       for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
-      for (const o of outcome.offTopic) if (!o.refused) process.stdout.write(`    off-topic answered: ${o.question}\n`);
+      for (const o of outcome.offTopic) if (o.split === 'tune' && !o.refused) process.stdout.write(`    off-topic answered: ${o.question}\n`);
       for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
     }
   }
-  process.stdout.write(`all tune   top1 ${totals.top1}  top3 ${totals.top3}  key ${totals.key}  refused ${totals.refused}  off-topic ${totals.offTopic}/${totals.offTopicOf}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
+  process.stdout.write(`all tune   top1 ${totals.top1}  confident ${totals.confident}  wrong ${totals.wrong}  links ${totals.links}  key ${totals.key}  unanswerable confident ${totals.offTopic}/${totals.offTopicOf}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
 } finally {
   await rm(folder, { recursive: true, force: true });
 }

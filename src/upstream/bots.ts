@@ -1,16 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AnswerResponse } from '../protocol/types.js';
-import { composeAnswer } from './compose/extractive.js';
+import { composeAnswer, composeNotSure } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
 import { KnowledgeBaseError, resolveSettings, type KnowledgeBaseSettings, type Passage, type SkippedFile } from './folder/knowledge-base.js';
 import { watchFolder, type FolderWatch } from './folder/watch-folder.js';
 import { defaultIndexFolder } from './index/index-file.js';
 import { KbIndex, type SyncOutcome } from './index/kb-index.js';
 import { sampleKnowledgeBaseDir } from './package-root.js';
-import { Retriever, type RetrievalSettings } from './retrieval/retriever.js';
+import { Retriever, type Decision, type RetrievalSettings } from './retrieval/retriever.js';
 import { mirrorHoldsPages, SiteCrawls, siteMirrorDir, type SiteSettings } from './site/site-source.js';
 import { checkSiteUrl, parseDuration } from './site/site-settings.js';
+
+/** What a bot found for a message: the outcome (see `Decision`) and its passages, best first. */
+export interface Found {
+  outcome: Decision['outcome'];
+  passages: Passage[];
+}
 
 /** A bot: a documents folder (or a live site's pages, kept in a folder) and its on-disk index, brought up to date when the folder changes. */
 export interface Bot {
@@ -27,10 +33,20 @@ export interface Bot {
    * its words may help find the passages, but the message decides.
    */
   retrieve(message: string, context?: string): Passage[];
+  /** Which of the three outcomes a message gets, with its passages: those that answer, or the closest pages when not sure. */
+  find(message: string, context?: string): Found;
+  /**
+   * The passages a model writes from: the answering `passages` first, then the next best
+   * candidates of other passages, up to the writer's budget (see `prompt.ts`).
+   */
+  forModel(message: string, context: string | undefined, passages: Passage[]): Passage[];
   /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
   answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
-  /** The extractive answer quoting these passages (from `retrieve`), their links placed at the docs site's URLs. */
-  compose(passages: Passage[], inlineSources: boolean, message: string): AnswerResponse;
+  /**
+   * The extractive answer quoting these passages (from `retrieve`), their links placed at the
+   * docs site's URLs; with `outcome` `not_sure`, the "not sure" answer listing their pages.
+   */
+  compose(passages: Passage[], inlineSources: boolean, message: string, outcome?: Found['outcome']): AnswerResponse;
   /**
    * Brings the index up to date with the folder in the background (only new and changed files
    * are read), committing all changes at once; answers composed before that came from the
@@ -241,8 +257,16 @@ export function createBot(
     return running;
   };
 
-  const retrieve = (message: string, context?: string): Passage[] => retriever.relevant(message, context).map((hit) => hit.passage);
-  const compose = (passages: Passage[], inlineSources: boolean, message: string): AnswerResponse => composeAnswer(passages, inlineSources, message, index.settings);
+  const find = (message: string, context?: string): Found => {
+    const { outcome, hits } = retriever.decide(message, context);
+    return { outcome, passages: hits.map((hit) => hit.passage) };
+  };
+  const retrieve = (message: string, context?: string): Passage[] => {
+    const found = find(message, context);
+    return found.outcome === 'answered' ? found.passages : [];
+  };
+  const compose = (passages: Passage[], inlineSources: boolean, message: string, outcome: Found['outcome'] = 'answered'): AnswerResponse =>
+    outcome === 'answered' ? composeAnswer(passages, inlineSources, message, index.settings) : composeNotSure(passages, index.settings);
   return {
     id,
     dir: index.dir,
@@ -251,7 +275,15 @@ export function createBot(
       return index.documents;
     },
     retrieve,
-    answer: (message, inlineSources, context) => compose(retrieve(message, context), inlineSources, message),
+    find,
+    forModel: (message, context, passages) => {
+      const chosen = new Set(passages.map((p) => p.index));
+      return [...passages, ...retriever.search(message, context).map((hit) => hit.passage).filter((p) => !chosen.has(p.index))];
+    },
+    answer: (message, inlineSources, context) => {
+      const { outcome, passages } = find(message, context);
+      return compose(passages, inlineSources, message, outcome);
+    },
     compose,
     reload,
     watch: (debounceMs) => {

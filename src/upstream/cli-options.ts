@@ -69,7 +69,7 @@ off-topic questions never reach it, and when it fails before its first token the
   --llm-timeout-ms N           ANSWER_LLM_TIMEOUT_MS: wait for the first token, and between tokens (default 20000)
   --llm-temperature T          ANSWER_LLM_TEMPERATURE: 0 to 2 (default: the model's own)
   --llm-max-tokens N           ANSWER_LLM_MAX_TOKENS: most tokens per answer (default: the model's own)
-  --llm-passages N             ANSWER_LLM_PASSAGES: most passages given to the model per question (default 5)
+  --llm-passages N             ANSWER_LLM_PASSAGES: most passages given to the model per question (default 8)
 
 Faults, for testing clients (flags only, all off by default):
   --fault-header-delay-ms N          wait N ms before sending response headers

@@ -111,7 +111,7 @@ export interface AnswerApiOptions {
   llmTemperature?: number;
   /** Most tokens one answer may take (`max_tokens`); unset: the model's default. */
   llmMaxTokens?: number;
-  /** Most passages given to the model for one question (the best retrieval found). Default 5. */
+  /** Most passages given to the model for one question (the best retrieval found, within about 2,000 tokens of text). Default 8. */
   llmPassages?: number;
   /** Log lines go here; default: nowhere in-process, stdout from the CLI. */
   log?: (line: string) => void;

@@ -262,9 +262,13 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     assert.deepEqual(termsOf('Setting up e-mail'), ['set', 'mail', 'settingup', 'email']);
   });
 
-  it('refuses what the documents do not cover, and answers a question missing one of its words', () => {
-    assert.equal(first('How do I bake sourdough bread?'), undefined);
-    assert.equal(first('Where do lions sleep at noon?'), 'lions.md', '"noon" is in no document');
+  it('refuses what the documents do not cover, and is not sure of a question naming a word no document has', () => {
+    assert.deepEqual(bot.find('How do I bake sourdough bread?'), { outcome: 'refused', passages: [] });
+    // "noon" is in no document: the page on lions is the closest, not an answer.
+    const found = bot.find('Where do lions sleep at noon?');
+    assert.equal(found.outcome, 'not_sure');
+    assert.equal(found.passages[0]?.document.path, 'lions.md');
+    assert.equal(first('Where do lions sleep?'), 'lions.md');
   });
 
   it('a follow-up is found with the conversation before it, which weighs less than the question', () => {

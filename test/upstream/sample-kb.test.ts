@@ -5,8 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import type { AnswerResponse } from '../../src/protocol/types.js';
 import { loadKnowledgeBase } from '../../src/upstream/folder/knowledge-base.js';
 import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
-import { ask, FIXTURES, KEY } from './helpers.js';
+import { NO_ANSWER_TEXT, NOT_SURE_TEXT, startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { ask, FIXTURES, KEY, readEvents } from './helpers.js';
+import { reassemble } from './reassemble.js';
 
 interface SampleQuestion {
   question: string;
@@ -57,10 +58,39 @@ describe('the sample knowledge base (bot demo by default)', () => {
   }
 
   for (const message of OFF_TOPIC) {
-    it(`has no answer for "${message}"`, async () => {
+    it(`has no answer for "${message}": refused, or "not sure" with at most 3 related pages`, async () => {
       const result = await answer(message);
       assert.equal(result.answer_found, false);
-      assert.deepEqual(result.sources, []);
+      if (result.sources.length === 0) assert.equal(result.answer, NO_ANSWER_TEXT);
+      else {
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.ok(result.sources.length <= 3);
+        assert.equal(new Set(result.sources.map((s) => (s.url ?? '').replace(/#.*$/, ''))).size, result.sources.length, 'one source per page');
+      }
     });
   }
+
+  it('refuses a question about something the docs never name, rare in English ("FIFA")', async () => {
+    assert.deepEqual(await answer('Who won the 2018 FIFA World Cup?'), { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] });
+  });
+
+  it('is not sure, and shows the closest pages, when the docs share the words but not the fact', async () => {
+    const result = await answer('Can I bring my dog to the office?');
+    assert.equal(result.answer_found, false);
+    assert.equal(result.answer, NOT_SURE_TEXT);
+    assert.ok(result.sources.some((s) => (s.title ?? '').includes('Lisbon office guide')));
+    assert.doesNotMatch(result.answer, /https?:/, 'no links in the text');
+  });
+
+  it('streams the three outcomes as it answers them in JSON: the text, then the sources, answer_found at the end', async () => {
+    for (const message of ['How do I verify a webhook signature?', 'Can I bring my dog to the office?', 'Who won the 2018 FIFA World Cup?']) {
+      const json = await answer(message);
+      const response = await ask(api, { message, bot_id: 'demo', stream: true });
+      const streamed = reassemble('named', (await readEvents(response)).events);
+      assert.equal(streamed.text, json.answer, message);
+      assert.equal(streamed.answerFound, json.answer_found, message);
+      assert.deepEqual(streamed.sources, json.sources, message);
+      assert.equal(streamed.ended, true);
+    }
+  });
 });

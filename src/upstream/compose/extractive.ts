@@ -11,11 +11,16 @@ import { passageParts } from './passage-units.js';
 /** The whole answer when nothing in the knowledge base is relevant enough. */
 export const NO_ANSWER_TEXT = "I couldn't find an answer to that in the knowledge base.";
 
+/** The whole answer when no passage answers but some pages are close: they come as its sources, shown as related pages. */
+export const NOT_SURE_TEXT = "I'm not sure the docs answer this. These pages look closest.";
+
 /** Characters an answer aims at, label lines included; one code block may take it further. */
 const ANSWER_CHARS = 1200;
 /** Least room left for the excerpts, however long the label lines are. */
 const MIN_EXCERPT_CHARS = 400;
 const MAX_SNIPPET_CHARS = 200;
+/** Most related pages a "not sure" answer lists. */
+const MAX_RELATED = 3;
 
 /**
  * Builds the answer from the chosen passages, best first. Each passage becomes a bold label
@@ -46,9 +51,7 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
     if (n === undefined) {
       n = sources.length + 1;
       numbers.set(passage.url, n);
-      const section = passage.url === document.source.url ? undefined : passage.headings[passage.headings.length - 1];
-      const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
-      sources.push({ ...document.source, title, url: passage.url, snippet: snippetOf(markdown) });
+      sources.push(sourceOf(passage, markdown));
     }
     const headings = passage.headings.map((heading) => cleanInline(heading, definitions, placeLink));
     const label = [document.source.title, ...headings].join(' › ');
@@ -65,6 +68,30 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
   const excerpts = focusExcerpts(quoted, question, { budget: Math.max(MIN_EXCERPT_CHARS, ANSWER_CHARS - labels) });
   const answer = quoted.map(({ line }, i) => (excerpts[i] ? `${line}\n\n${excerpts[i]}` : line)).join('\n\n');
   return { answer, answer_found: true, sources };
+}
+
+/**
+ * The "not sure" answer: no passage answers, but these are the closest (one per page, best
+ * first). The answer is a short honest text with no link; `sources` lists the passages' pages,
+ * which clients show as related pages, never as an answer's sources.
+ */
+export function composeNotSure(passages: Passage[], urls: DocumentUrlSettings = {}): AnswerResponse {
+  const pages = new Set<number>();
+  const closest = passages.filter((p) => !pages.has(p.document.index) && pages.add(p.document.index)).slice(0, MAX_RELATED);
+  if (closest.length === 0) return { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] };
+  const sources = closest.map((passage) => {
+    const markdown = cleanMarkdown(passage.markdown, { definitions: definitionsOf(passage.document), linkTarget: linkResolver(passage.document, urls) });
+    return sourceOf(passage, markdown);
+  });
+  return { answer: NOT_SURE_TEXT, answer_found: false, sources };
+}
+
+/** A passage as a source: its document's fields, titled with its section when it links to one, its start as the snippet. */
+function sourceOf(passage: Passage, markdown: string): Source {
+  const { document } = passage;
+  const section = passage.url === document.source.url ? undefined : passage.headings[passage.headings.length - 1];
+  const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
+  return { ...document.source, title, url: passage.url, snippet: snippetOf(markdown) };
 }
 
 const NO_DEFINITIONS: LinkDefinitions = new Map();

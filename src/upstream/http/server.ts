@@ -107,13 +107,17 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
       return finish(await streamAnswer(res, answerSource(answer, pacing), streamSettings, signal));
     }
 
-    // Retrieval and its relevance gate first: an off-topic question never reaches the model.
-    const passages = bot.retrieve(message, context);
+    // Retrieval and its relevance gate first: a question the docs do not answer (not sure, or
+    // off-topic) never reaches the model.
+    const found = bot.find(message, context);
     const note: AnswerNote = { mode: 'docs' };
     record.answer = note;
-    const docs = () => bot.compose(passages, inline_sources, message);
+    const docs = () => bot.compose(found.passages, inline_sources, message, found.outcome);
+    const passages = found.outcome === 'answered' ? bot.forModel(message, context, found.passages) : [];
     const source: AnswerSource | Promise<AnswerSource> =
-      passages.length === 0 ? answerSource(docs(), pacing) : writer.write({ message, inlineSources: inline_sources, history, passages }, () => answerSource(docs(), pacing), signal, note);
+      passages.length === 0
+        ? answerSource(docs(), pacing)
+        : writer.write({ message, inlineSources: inline_sources, history, passages, notSure: () => bot.compose(found.passages, inline_sources, message, 'not_sure') }, () => answerSource(docs(), pacing), signal, note);
     if (json) {
       let answer;
       try {

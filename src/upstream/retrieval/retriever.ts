@@ -1,6 +1,7 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
+import { englishRarity } from './english.js';
 import { relativesOf } from './lexicon.js';
 
 /** A passage that matched a question, with how well. */
@@ -20,6 +21,22 @@ export interface SearchHit {
   coverage: number;
   /** How telling the matched terms are, in units of the IDF of a term found in one passage (the most telling a match can be). */
   strength: number;
+  /**
+   * Share of the question's telling weight this passage matched, 0..1: each term weighs its
+   * rarity in the knowledge base (IDF) times its rarity in everyday English (`english.ts`), so
+   * "FIFA" (in no passage, rare in English) outweighs "world" and "cup".
+   */
+  telling: number;
+}
+
+/** What retrieval makes of a question: one of the three outcomes, and its passages. */
+export interface Decision {
+  /**
+   * `answered`: the passages answer it (the gate passed); `not_sure`: none does, but these
+   * (one per page, at most `relatedPages`) are the closest; `refused`: nothing is related.
+   */
+  outcome: 'answered' | 'not_sure' | 'refused';
+  hits: SearchHit[];
 }
 
 /**
@@ -91,6 +108,21 @@ export interface RetrievalSettings {
    * best score first, though the one that passed the gate scored lower than another chosen.
    */
   gateDecides: boolean;
+  /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
+  confidentTelling: number;
+  /** Least share a passage must match to be shown as a related page when nothing answers; below it on every passage, the question is refused. */
+  relatedTelling: number;
+  /** Most related pages given when not sure. */
+  relatedPages: number;
+  /**
+   * The question's telling words: those weighing at least this share of its most telling one
+   * (IDF times English rarity). A passage answers only when it matches each of them with at
+   * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
+   */
+  tellingWordShare: number;
+  tellingCredit: number;
+  /** Only the telling words the docs lack (in no passage) must be matched (by a typo fixed or the lexicon); those the docs hold elsewhere count by their weight alone. */
+  tellingLacking: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -118,6 +150,12 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   frameWords: true,
   relativeScore: 0.5,
   gateDecides: true,
+  confidentTelling: 0.5,
+  relatedTelling: 0.3,
+  relatedPages: 3,
+  tellingWordShare: 0.7,
+  tellingCredit: 0.5,
+  tellingLacking: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -132,7 +170,7 @@ const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], 
 const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
 // Words that frame a question rather than say what it is about.
-const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work'));
+const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work define'));
 // Words in at most this many passages (or this share of them, in a large folder) are telling enough to gather candidates by any of them.
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
@@ -146,6 +184,8 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   docId: number;
   /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
   exact: number;
+  /** The question's telling words (see `tellingWordShare`) it does not match. */
+  missing: string[];
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -203,10 +243,23 @@ export class Retriever {
    * looks at the question's words only, so the question decides whether there is an answer.
    */
   relevant(question: string, context?: string): SearchHit[] {
-    return this.#index.read(() => this.#withPassages(this.#relevant(question, context)));
+    const decision = this.decide(question, context);
+    return decision.outcome === 'answered' ? decision.hits : [];
   }
 
-  #relevant(question: string, context: string | undefined): ScoredHit[] {
+  /**
+   * The three outcomes: the passages that answer (as `relevant`); else, when some passages
+   * match enough of the question's telling words to be worth a look, the closest ones, one per
+   * page (`not_sure`); else none (`refused`).
+   */
+  decide(question: string, context?: string): Decision {
+    return this.#index.read(() => {
+      const { outcome, hits } = this.#decide(question, context);
+      return { outcome, hits: this.#withPassages(hits) };
+    });
+  }
+
+  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[] } {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -221,8 +274,24 @@ export class Retriever {
     const answers = (hit: ScoredHit): boolean =>
       (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
-    const best = hits.find(answers);
-    if (!best) return [];
+    // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
+    const followUp = Boolean(context?.trim());
+    const passing = hits.filter((hit) => answers(hit) && (followUp || hit.telling >= s.confidentTelling));
+    // Each telling word must be matched by a passage that answers: by the best one, or (a question
+    // of two parts: "roll back a release or book a flight") by another that answers too.
+    const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
+    const best = passing.find((hit) => followUp || hit.missing.every((term) => matched.has(term)));
+    if (!best) {
+      const pages = new Set<number>();
+      const closest: ScoredHit[] = [];
+      for (const hit of hits) {
+        if (closest.length >= s.relatedPages) break;
+        if (hit.matchedTerms.length === 0 || hit.telling < s.relatedTelling || hit.strength < minStrength || pages.has(hit.docId)) continue;
+        pages.add(hit.docId);
+        closest.push(hit);
+      }
+      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest };
+    }
     const pages = new Set([best.docId]);
     const chosen = [best];
     for (const hit of hits) {
@@ -232,13 +301,13 @@ export class Retriever {
       pages.add(hit.docId);
       chosen.push(hit);
     }
-    return s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
+    return { outcome: 'answered', hits: s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen };
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, missing: _missing, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
@@ -321,6 +390,11 @@ export class Retriever {
     const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
     const total = [...terms, ...common].reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
+    const tellingWeight = new Map([...terms, ...common].map((t) => [t.term, t.idf * englishRarity(t.term)]));
+    const mostTelling = Math.max(...tellingWeight.values());
+    const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
+    const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
+    const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
       const { headings, body } = index.frequencies(form);
@@ -358,9 +432,14 @@ export class Retriever {
       }
       for (const t of common) if (FIELDS.some((field) => countTerm(fields[field], t.term) > 0)) got.set(t.term, 1);
       let weight = 0;
-      for (const t of [...terms, ...common]) weight += t.idf * (got.get(t.term) ?? 0);
+      let telling = 0;
+      for (const t of [...terms, ...common]) {
+        weight += t.idf * (got.get(t.term) ?? 0);
+        telling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
+      }
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
+      const missing = tellingWords.filter((term) => (got.get(term) ?? 0) < s.tellingCredit);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
       const coverage = total > 0 ? (weight + fromContext) / total : 0;
       return {
@@ -374,6 +453,8 @@ export class Retriever {
         // names little of its own).
         coverage,
         strength: (weight + fromContext) / rarest,
+        telling: tellingTotal > 0 ? telling / tellingTotal : 0,
+        missing,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AnswerResponse } from '../../../src/protocol/types.js';
 import { NO_ANSWER_SENTINEL, SYSTEM_PROMPT } from '../../../src/upstream/compose/written/prompt.js';
-import { NO_ANSWER_TEXT, STREAM_DIALECTS, type StreamDialect } from '../../../src/upstream/index.js';
+import { NO_ANSWER_TEXT, NOT_SURE_TEXT, STREAM_DIALECTS, type StreamDialect } from '../../../src/upstream/index.js';
 import { ask, readEvents } from '../helpers.js';
 import { reassemble } from '../reassemble.js';
 import { awkward, frames, stream, type FakeModel } from './fake-model.js';
@@ -115,15 +115,18 @@ describe('written answers', { timeout: 30_000 }, () => {
     assert.equal(model.requests.length, before, 'no model call');
   });
 
-  it('gives answer_found false and the standard text when the model says the passages do not answer', async () => {
+  it('is "not sure" when the model says the passages do not answer: answer_found false, their pages as related pages', async () => {
     for (const tokens of [[NO_ANSWER_SENTINEL], ['NO', '_ANS', 'WER'], ['\n**', 'NO_ANSWER', '**'], ['NO_ANSWER', ' The passages do not say.']]) {
       model.answer(stream(tokens));
       const result = await streamed({ message: QUESTION });
-      assert.equal(result.text, NO_ANSWER_TEXT, JSON.stringify(tokens));
+      assert.equal(result.text, NOT_SURE_TEXT, JSON.stringify(tokens));
       assert.equal(result.answerFound, false);
-      assert.deepEqual(result.sources, []);
+      assert.deepEqual(result.sources?.map((s) => s.url), [DEPLOY, TRAVEL]);
+      model.answer(stream(tokens));
       const json = (await (await ask(setup.api, { message: QUESTION, bot_id: 'demo' })).json()) as AnswerResponse;
-      assert.deepEqual(json, { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] });
+      assert.equal(json.answer, NOT_SURE_TEXT);
+      assert.equal(json.answer_found, false);
+      assert.deepEqual(json.sources.map((s) => s.url), [DEPLOY, TRAVEL]);
     }
     // A real answer that merely starts like the word is an answer.
     model.answer(stream(['No', ', you cannot [1].']));

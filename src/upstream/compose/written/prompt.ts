@@ -2,6 +2,7 @@ import type { HistoryMessage, Source } from '../../../protocol/types.js';
 import type { Passage } from '../../folder/knowledge-base.js';
 import { plainHeading } from '../../folder/markdown-text.js';
 import type { ChatMessage } from '../../model/chat-completions.js';
+import { cleanMarkdown } from '../../folder/clean-markdown.js';
 import { snippetOf } from '../extractive.js';
 
 /**
@@ -39,32 +40,47 @@ export interface PromptSource {
   /** The source as the answer lists it (title with its section, snippet). */
   source: Source;
   passages: Passage[];
+  /** Each passage's text as the prompt gives it: cleaned as quotes are (no HTML comments, metadata blocks, MDX statements, badges). */
+  texts: string[];
 }
 
 /** Longest passage text put in a prompt, in characters; a longer one is cut between blocks. */
-const MAX_PASSAGE_CHARS = 4000;
+const MAX_PASSAGE_CHARS = 2000;
+/**
+ * Passage text one prompt gives at most, in characters: about 2,000 tokens, which a small model
+ * (a 3B one with a 4k or 8k context) reads with the system prompt, the conversation and room to
+ * answer. The best passage always goes in; the next ones while they fit.
+ */
+export const PROMPT_PASSAGE_CHARS = 8000;
 /** Earlier messages put in a prompt, newest kept. */
 const MAX_HISTORY_MESSAGES = 6;
 /** Longest earlier message put in a prompt, in characters (its start is kept). */
 const MAX_HISTORY_MESSAGE_CHARS = 2000;
 
 /**
- * The passages a prompt gives the model, best first (at most `max`), numbered by URL: passages
- * that share a URL (sections of one document, when sources link to documents) are one source.
+ * The passages a prompt gives the model, best first (at most `max`, and as many as fit in
+ * `PROMPT_PASSAGE_CHARS` once cleaned), numbered by URL: passages that share a URL (sections of
+ * one document, when sources link to documents) are one source.
  */
 export function numberSources(passages: Passage[], max: number): PromptSource[] {
   const byUrl = new Map<string, PromptSource>();
+  let room = PROMPT_PASSAGE_CHARS;
   for (const passage of passages.slice(0, Math.max(1, max))) {
+    const text = clip(cleanMarkdown(passage.markdown, { definitions: passage.document.links }).trim(), MAX_PASSAGE_CHARS);
+    if (!text) continue;
+    if (byUrl.size > 0 && text.length > room) continue;
+    room -= text.length;
     const known = byUrl.get(passage.url);
     if (known) {
       known.passages.push(passage);
+      known.texts.push(text);
       continue;
     }
     const { document } = passage;
     const section = passage.url === document.source.url ? undefined : passage.headings[passage.headings.length - 1];
     const title = section ? `${document.source.title} › ${plainHeading(section)}` : document.source.title;
     const source: Source = { ...document.source, title, url: passage.url, snippet: snippetOf(passage.markdown) };
-    byUrl.set(passage.url, { n: byUrl.size + 1, url: passage.url, source, passages: [passage] });
+    byUrl.set(passage.url, { n: byUrl.size + 1, url: passage.url, source, passages: [passage], texts: [text] });
   }
   return [...byUrl.values()];
 }
@@ -76,10 +92,10 @@ export function numberSources(passages: Passage[], max: number): PromptSource[] 
  */
 export function buildMessages(sources: PromptSource[], question: string, history: readonly HistoryMessage[] = []): ChatMessage[] {
   const passages = sources
-    .map(({ n, passages }) => {
+    .map(({ n, passages, texts }) => {
       const [first] = passages;
       const label = [first!.document.source.title, ...first!.headings.map(plainHeading)].join(' › ');
-      const text = passages.map((p) => clip(p.markdown.trim(), MAX_PASSAGE_CHARS)).join('\n\n');
+      const text = texts.join('\n\n');
       return `[${n}] ${label}\n${text}`;
     })
     .join('\n\n');

@@ -43,6 +43,6 @@ export function writerSettings(options: LlmOptions, names: LlmSettingNames = OPT
     timeoutMs: positive('llmTimeoutMs', options.llmTimeoutMs) ?? 20_000,
     temperature,
     maxTokens: positive('llmMaxTokens', options.llmMaxTokens),
-    maxPassages: positive('llmPassages', options.llmPassages) ?? 5,
+    maxPassages: positive('llmPassages', options.llmPassages) ?? 8,
   };
 }

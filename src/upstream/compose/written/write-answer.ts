@@ -3,7 +3,6 @@ import type { Passage } from '../../folder/knowledge-base.js';
 import type { AnswerSource } from '../../http/stream-answer.js';
 import type { AnswerNote } from '../../options.js';
 import { ModelError, streamChat, type ChatModelSettings, type TokenUsage } from '../../model/chat-completions.js';
-import { NO_ANSWER_TEXT } from '../extractive.js';
 import { CitationFilter } from './citations.js';
 import { buildMessages, NO_ANSWER_SENTINEL, numberSources } from './prompt.js';
 
@@ -19,6 +18,8 @@ export interface WriteRequest {
   inlineSources: boolean;
   history: readonly HistoryMessage[];
   passages: Passage[];
+  /** The answer when the model says the passages do not answer: "not sure", with their pages. */
+  notSure: () => AnswerResponse;
 }
 
 /** Longest a rate-limited model is left alone, whatever its Retry-After says. */
@@ -40,8 +41,8 @@ export class AnswerWriter {
 
   /**
    * Starts writing: resolves once the answer's first text is ready to send (the model's first
-   * token, checked), with the rest following as the model writes it; or with the standard
-   * "not found" answer when the model says the passages do not answer; or with `fallback()`
+   * token, checked), with the rest following as the model writes it; or with the "not sure"
+   * answer (`request.notSure`) when the model says the passages do not answer; or with `fallback()`
    * when the model fails before any text. A failure after the text began throws from the
    * pieces (`note.failed` says why). Rejects only when `signal` aborts.
    */
@@ -81,7 +82,7 @@ export class AnswerWriter {
           await pieces.return?.();
           noteEnd();
           note.mode = 'written';
-          return finished({ answer: NO_ANSWER_TEXT, answer_found: false, sources: [] });
+          return finished(request.notSure());
         }
         if (text) first = filter.push(text);
         if (next.done) {

