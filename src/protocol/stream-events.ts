@@ -1,4 +1,4 @@
-import type { ErrorBody, Source } from './types.js';
+import type { ErrorBody, Outcome, Source } from './types.js';
 
 /**
  * The project's own stream protocol, spoken by the proxy and read by the element.
@@ -12,7 +12,7 @@ export const STREAM_EVENTS = {
   replace: 'replace',
   /** `{"sources": Source[]}`: the sources (may come more than once; the last wins). */
   sources: 'sources',
-  /** `{"answer_found": boolean}`: terminal, success. */
+  /** `{"answer_found": boolean, "outcome"?: Outcome}`: terminal, success. */
   done: 'done',
   /** `ErrorBody`: terminal, failure. */
   error: 'error',
@@ -25,7 +25,7 @@ export interface StreamEventMap {
   delta: { text: string };
   replace: { text: string };
   sources: { sources: Source[] };
-  done: { answer_found: boolean };
+  done: { answer_found: boolean; outcome?: Outcome };
   error: ErrorBody;
 }
 

@@ -44,11 +44,24 @@ export interface AnswerRequest {
   history?: HistoryMessage[];
 }
 
+/**
+ * How an answer ended, as the visitor sees it: `answered` (a confident answer citing its
+ * sources), `not_sure` (a short honest text; the sources are the closest pages, shown as related
+ * pages, never as the answer's), `refused` (nothing related: no sources).
+ */
+export type Outcome = 'answered' | 'not_sure' | 'refused';
+
 /** A complete (non-streamed) answer. */
 export interface AnswerResponse {
   answer: string;
   answer_found: boolean;
+  /** With `answered`, the cited pages; with `not_sure`, the closest pages (related, not cited); with `refused`, none. */
   sources: Source[];
+  /**
+   * Beyond the upstream spec (the proxy adds it; absent from older proxies, where
+   * `deriveOutcome` gives it): which of the three outcomes this answer is.
+   */
+  outcome?: Outcome;
 }
 
 /**

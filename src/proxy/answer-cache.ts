@@ -1,5 +1,5 @@
-import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
-import type { Answer, AnswerEvents } from './answer.js';
+import type { AnswerRequest } from '../protocol/types.js';
+import { withOutcome, type Answer, type AnswerEvents, type AnswerResult } from './answer.js';
 import { ProxyError, toProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
 import { deadline } from './timers.js';
@@ -75,7 +75,7 @@ class Flight {
   started = false;
   /** Non-terminal events, in order. */
   readonly events: NormalisedEvent[] = [];
-  result: AnswerResponse | undefined;
+  result: AnswerResult | undefined;
   error: ProxyError | undefined;
   /** The leader went away without an outcome (its visitor left): followers ask again. */
   abandoned = false;
@@ -90,7 +90,7 @@ class Flight {
     for (const listener of this.listeners) listener();
   }
 
-  settle(outcome: { result: AnswerResponse } | { error: ProxyError } | 'abandoned'): void {
+  settle(outcome: { result: AnswerResult } | { error: ProxyError } | 'abandoned'): void {
     if (this.settled) return;
     if (outcome === 'abandoned') this.abandoned = true;
     else if ('result' in outcome) this.result = outcome.result;
@@ -152,7 +152,7 @@ export class AnswerCache {
       if (this.flights.has(key)) continue;
       if (cached) {
         note('hit');
-        return { result: cached };
+        return { result: withOutcome(cached) };
       }
       const flight = new Flight();
       this.flights.set(key, flight);
@@ -166,10 +166,11 @@ export class AnswerCache {
         throw error;
       }
       if (remote === 'locked' || remote === undefined) return this.lead(key, flight, fetch, signal, note, remote === 'locked');
-      flight.settle({ result: remote });
+      const result = withOutcome(remote);
+      flight.settle({ result });
       this.drop(key, flight);
       note('hit');
-      return { result: remote };
+      return { result };
     }
   }
 
@@ -202,7 +203,7 @@ export class AnswerCache {
       this.drop(key, flight);
       if (locked) void this.quietly(() => this.settings.store.unlock!(key));
     };
-    const complete = (result: AnswerResponse) => {
+    const complete = (result: AnswerResult) => {
       flight.settle({ result });
       void this.keep(key, result).finally(finish);
     };
@@ -273,12 +274,12 @@ export class AnswerCache {
 /** The leader's events, passed on unchanged and recorded in its flight as they go by. */
 class RecordedEvents implements AnswerEvents {
   private text = '';
-  private sources: AnswerResponse['sources'] = [];
+  private sources: AnswerResult['sources'] = [];
 
   constructor(
     private readonly inner: AnswerEvents,
     private readonly flight: Flight,
-    private readonly complete: (result: AnswerResponse) => void,
+    private readonly complete: (result: AnswerResult) => void,
     private readonly finish: () => void,
   ) {}
 
@@ -294,7 +295,7 @@ class RecordedEvents implements AnswerEvents {
     const events = await this.inner.next();
     for (const event of events) {
       if (this.flight.settled) break;
-      if (event.type === 'done') this.complete({ answer: this.text, answer_found: event.answer_found, sources: this.sources });
+      if (event.type === 'done') this.complete({ answer: this.text, answer_found: event.answer_found, sources: this.sources, outcome: event.outcome });
       else if (event.type === 'error') {
         this.flight.settle({ error: new ProxyError(event.failure) });
         this.finish();
@@ -335,7 +336,7 @@ class FollowedEvents implements AnswerEvents {
     this.sent = flight.events.length;
     let terminal: NormalisedEvent | undefined;
     if (this.stopped) terminal = { type: 'error', failure: this.stopped };
-    else if (flight.result) terminal = { type: 'done', answer_found: flight.result.answer_found };
+    else if (flight.result) terminal = { type: 'done', answer_found: flight.result.answer_found, outcome: flight.result.outcome };
     else if (flight.settled) terminal = { type: 'error', failure: flight.error?.failure ?? 'stream_broken' };
     if (terminal) {
       events.push(terminal);

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import type { AnswerRequest, AnswerResponse } from '../protocol/types.js';
+import { deriveOutcome } from '../protocol/outcome.js';
+import type { AnswerRequest, AnswerResponse, Outcome } from '../protocol/types.js';
 import type { UpstreamResponse } from './config.js';
 import type { RequestContext } from './context.js';
 import { ProxyError, type Failure } from './errors.js';
@@ -7,11 +8,19 @@ import { StreamNormaliser, type NormalisedEvent } from './normalise.js';
 import type { RequestTimers } from './timers.js';
 import { callUpstream } from './upstream.js';
 
+/** A whole answer as the proxy serves it: always with its outcome. */
+export type AnswerResult = AnswerResponse & { outcome: Outcome };
+
+/** `answer` with its outcome: as it says, else derived from `answer_found` and the sources (answers cached before the field). */
+export function withOutcome(answer: AnswerResponse): AnswerResult {
+  return answer.outcome ? (answer as AnswerResult) : { ...answer, outcome: deriveOutcome(answer.answer_found, answer.sources) };
+}
+
 /**
  * The upstream's answer, normalised: one whole result, or the project's stream events as the
  * upstream sends them. This is what a cache stores and replays in place of the upstream call.
  */
-export type Answer = { result: AnswerResponse; events?: undefined } | { events: AnswerEvents; result?: undefined };
+export type Answer = { result: AnswerResult; events?: undefined } | { events: AnswerEvents; result?: undefined };
 
 /** An answer's stream events, pulled as the client takes them. */
 export interface AnswerEvents {
@@ -37,7 +46,7 @@ export async function fetchAnswer(ctx: RequestContext, body: AnswerRequest, sign
   return body.stream ? { events } : { result: await events.collect() };
 }
 
-async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResponse> {
+async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers, maxBytes: number): Promise<AnswerResult> {
   const decoder = new TextDecoder();
   let text = '';
   let total = 0;
@@ -58,11 +67,14 @@ async function readJsonAnswer(upstream: UpstreamResponse, timers: RequestTimers,
   } catch {
     throw new ProxyError('upstream_bad_answer');
   }
-  const normaliser = new StreamNormaliser(() => {});
+  let result: AnswerResult | undefined;
+  const normaliser = new StreamNormaliser((event) => {
+    if (event.type === 'done') result = { answer: normaliser.text, answer_found: event.answer_found, sources: normaliser.sources, outcome: event.outcome };
+  });
   if (!normaliser.value(json)) throw new ProxyError('upstream_bad_answer');
   normaliser.end();
-  if (normaliser.errorFailure) throw new ProxyError(normaliser.errorFailure);
-  return { answer: normaliser.text, answer_found: normaliser.answerFound ?? normaliser.text.length > 0, sources: normaliser.sources };
+  if (normaliser.errorFailure || !result) throw new ProxyError(normaliser.errorFailure ?? 'upstream_bad_answer');
+  return result;
 }
 
 /** Most bytes, and longest time, read and dropped after an end marker before the upstream is cut off. */
@@ -134,11 +146,11 @@ class UpstreamEvents implements AnswerEvents {
   }
 
   /** Reads every event into one result (the normaliser's text and sources); an error event becomes the thrown failure. */
-  async collect(): Promise<AnswerResponse> {
+  async collect(): Promise<AnswerResult> {
     for (;;) {
       for (const event of await this.next()) {
         if (event.type === 'error') throw new ProxyError(event.failure);
-        if (event.type === 'done') return { answer: this.normaliser.text, answer_found: event.answer_found, sources: this.normaliser.sources };
+        if (event.type === 'done') return { answer: this.normaliser.text, answer_found: event.answer_found, sources: this.normaliser.sources, outcome: event.outcome };
       }
     }
   }

@@ -1,4 +1,5 @@
-import type { Source } from '../protocol/types.js';
+import { deriveOutcome, isOutcome } from '../protocol/outcome.js';
+import type { Outcome, Source } from '../protocol/types.js';
 import type { Failure } from './errors.js';
 import { findSources, isObject, normaliseSources, type Obj } from './sources.js';
 
@@ -7,7 +8,7 @@ export type NormalisedEvent =
   | { type: 'delta'; text: string }
   | { type: 'replace'; text: string }
   | { type: 'sources'; sources: Source[] }
-  | { type: 'done'; answer_found: boolean }
+  | { type: 'done'; answer_found: boolean; outcome: Outcome }
   | { type: 'error'; failure: Failure };
 
 /** Event names (SSE `event:` or a `type`/`event` field) by what they mean; compared lower-case. */
@@ -33,6 +34,8 @@ export class StreamNormaliser {
   sources: Source[] = [];
   /** `answer_found` as the upstream last said it, if it did. */
   answerFound?: boolean;
+  /** The outcome as the upstream last said it (an `outcome` field naming one of the three), if it did. */
+  outcome?: Outcome;
   /** True once a complete, authoritative answer object arrived. */
   finalSeen = false;
   /** True once a terminal event (done or error) was emitted. */
@@ -147,6 +150,10 @@ export class StreamNormaliser {
       this.answerFound = obj.answer_found;
       recognised = true;
     }
+    if (isOutcome(obj.outcome)) {
+      this.outcome = obj.outcome;
+      recognised = true;
+    }
 
     if (typeof obj.answer === 'string') {
       recognised = true;
@@ -176,7 +183,12 @@ export class StreamNormaliser {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.emit({ type: 'done', answer_found: this.answerFound ?? this.text.length > 0 });
+    this.emit({ type: 'done', answer_found: this.found, outcome: this.outcome ?? deriveOutcome(this.found, this.sources) });
+  }
+
+  /** `answer_found` as the upstream said it; else as its outcome says; else whether there is any text. */
+  get found(): boolean {
+    return this.answerFound ?? (this.outcome ? this.outcome === 'answered' : this.text.length > 0);
   }
 
   /** The stream stopped for `failure`: a terminal error, unless a complete answer already arrived. */

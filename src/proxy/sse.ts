@@ -1,6 +1,5 @@
 import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
-import type { AnswerResponse } from '../protocol/types.js';
-import type { AnswerEvents } from './answer.js';
+import type { AnswerEvents, AnswerResult } from './answer.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';
 
@@ -20,18 +19,18 @@ export function frame(event: NormalisedEvent): string {
     case 'sources':
       return formatStreamEvent('sources', { sources: event.sources });
     case 'done':
-      return formatStreamEvent('done', { answer_found: event.answer_found });
+      return formatStreamEvent('done', { answer_found: event.answer_found, outcome: event.outcome });
     case 'error':
       return formatStreamEvent('error', new ProxyError(event.failure).toBody());
   }
 }
 
 /** A whole answer as the project's stream, for a client that asked to stream an answer the upstream gave whole. */
-export function resultFrames(result: AnswerResponse): string {
+export function resultFrames(result: AnswerResult): string {
   let text = '';
   if (result.answer !== '') text += frame({ type: 'delta', text: result.answer });
   if (result.sources.length > 0) text += frame({ type: 'sources', sources: result.sources });
-  return text + frame({ type: 'done', answer_found: result.answer_found });
+  return text + frame({ type: 'done', answer_found: result.answer_found, outcome: result.outcome });
 }
 
 /** How a stream ended, for the request's log line. */

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
-import type { AnswerRequest, ErrorBody } from '../protocol/types.js';
+import { isOutcome } from '../protocol/outcome.js';
+import type { AnswerRequest, ErrorBody, Outcome } from '../protocol/types.js';
 
 /** What the client reports while an answer arrives. */
 export interface AnswerHandlers {
@@ -12,6 +13,15 @@ export interface AnswerHandlers {
   /** The proxy's id for this request (its `X-Request-Id` response header), once the response starts. */
   requestId?(id: string): void;
 }
+
+/** How a complete answer ended: `answer_found`, and the proxy's `outcome` when it says one (proxies before the field do not). */
+export interface AnswerEnd {
+  answer_found: boolean;
+  outcome?: Outcome;
+}
+
+/** The end of an answer from the JSON answer or the stream's `done` data (an unknown outcome counts as none). */
+const endOf = (d: { answer_found?: unknown; outcome?: unknown }): AnswerEnd => ({ answer_found: d.answer_found !== false, outcome: isOutcome(d.outcome) ? d.outcome : undefined });
 
 /** Headers a host adds to each request (e.g. `Authorization` with a short-lived token), possibly fetched first. */
 export type HeadersCallback = () => HeadersInit | Promise<HeadersInit>;
@@ -82,7 +92,7 @@ const CODE_BY_STATUS: Record<number, string> = { 404: 'unknown_bot', 429: 'rate_
 
 /**
  * Asks the proxy once: `POST endpoint` with `request`, streaming (`request.stream`) or JSON.
- * Never retries. Resolves with `answer_found` when the answer is complete; rejects with an
+ * Never retries. Resolves with how it ended (`answer_found`, `outcome`) when the answer is complete; rejects with an
  * {@link AnswerError} (`headers` when the host's headers callback failed).
  */
 export async function fetchAnswer(
@@ -92,7 +102,7 @@ export async function fetchAnswer(
   /** The caller aborts it to stop the request (the answer then fails with `aborted`); aborted here when done. */
   ctrl: AbortController,
   options: RequestOptions = {},
-): Promise<boolean> {
+): Promise<AnswerEnd> {
   const { timeout = 60000 } = options;
   let timedOut = false;
   let timer = 0;
@@ -122,15 +132,15 @@ export async function fetchAnswer(
       const data = await res.json();
       on.sources(data.sources);
       on.replace(data.answer ?? '');
-      return data.answer_found !== false;
+      return endOf(data);
     }
-    let found: boolean | undefined;
+    let found: AnswerEnd | undefined;
     const parser = createParser({
       // Runs inside `parser.feed`, so what it throws (an error event, a bad JSON payload) ends the read loop.
       onEvent({ event, data }) {
         if (found !== undefined) return;
         const d = JSON.parse(data);
-        if (event == 'done') found = d.answer_found !== false;
+        if (event == 'done') found = endOf(d);
         else if (event == 'error') throw new AnswerError(d.code, d.message, d.retry_after);
         else if (event == 'sources') on.sources(d.sources);
         // Unknown events are ignored, as the protocol allows it to grow.

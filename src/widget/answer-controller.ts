@@ -2,7 +2,7 @@ import { fetchAnswer, post, type AnswerError, type FeedbackRequest, type Request
 import { emit } from './events.js';
 import type { StreamRenderer } from './markdown/stream-renderer.js';
 import type { HistoryMessage } from '../protocol/types.js';
-import type { Turn } from './thread.js';
+import { outcomeOf, type Turn } from './thread.js';
 
 /** What the controller reads from its element: where and how to ask. */
 export interface AnswerHost extends EventTarget, RequestOptions {
@@ -42,12 +42,12 @@ export class AnswerController {
     const host = this._host;
     this.stop();
     const running = (this._running = new AbortController());
-    Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0 });
+    Object.assign(turn, { a: '', sources: [], state: 'answering', err: 0, fb: 0, id: undefined, rated: 0, outcome: undefined });
     renderer.reset();
     host.requestUpdate();
     emit(host, 'bot-answer-start', { message: turn.q });
     try {
-      const found = await fetchAnswer(
+      const end = await fetchAnswer(
         host.endpoint,
         { message: turn.q, bot_id: host.botId, inline_sources: host.inlineSources, stream: host.stream, history },
         {
@@ -62,8 +62,9 @@ export class AnswerController {
         running,
         host,
       );
-      turn.state = found ? 'done' : 'no-answer';
-      emit(host, 'bot-answer-done', { answer: renderer.text, answer_found: found, sources: turn.sources, requestId: turn.id });
+      turn.state = end.answer_found ? 'done' : 'no-answer';
+      turn.outcome = end.outcome;
+      emit(host, 'bot-answer-done', { answer: renderer.text, answer_found: end.answer_found, sources: turn.sources, outcome: outcomeOf(turn), requestId: turn.id });
     } catch (e) {
       const { code, message, retry_after } = e as AnswerError;
       if (code == 'aborted') turn.state = 'stopped';

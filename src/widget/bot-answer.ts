@@ -39,13 +39,14 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * @csspart sources-toggle - A turn's button that shows or hides its sources.
  * @csspart sources - A turn's list of sources.
  * @csspart source - One source.
+ * @csspart related - A not-sure answer's related pages (the closest pages, never its sources): a title and a list of links.
  * @csspart suggestion - A suggested question's button (shown while the thread is empty).
  * @csspart input - The question field.
  * @csspart send - The send button.
  * @csspart stop - The stop button, while answering.
  * @csspart status - The polite status line (answering, ready, error).
  * @csspart error - A turn's error message with its Retry button, the configuration message, and the message when the chat could not be loaded.
- * @csspart note - A turn's "no answer found" or "stopped" note.
+ * @csspart note - A turn's "stopped" note, or its "no answer found" note when the answer has no text.
  * @csspart hint - Once the thread has a turn: what of the conversation is sent with a question.
  * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
  * @cssprop --bot-answer-bg - Background colour.

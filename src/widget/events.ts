@@ -6,8 +6,10 @@ export interface BotAnswerAskDetail {
 }
 
 /**
- * Detail of `bot-answer-done`: the complete answer Markdown as the upstream sent it, its sources, and the
- * proxy's id for the request (its `X-Request-Id` header; absent when the response had none).
+ * Detail of `bot-answer-done`: the complete answer Markdown as the upstream sent it, its sources (with
+ * `outcome` `not_sure`, the closest pages rather than the answer's), its `outcome` (the proxy's, or derived
+ * as a proxy does when it sent none), and the proxy's id for the request (its `X-Request-Id` header; absent
+ * when the response had none).
  */
 export interface BotAnswerDoneDetail extends AnswerResponse {
   requestId?: string;
@@ -28,11 +30,15 @@ export interface BotAnswerFeedbackDetail {
   comment?: string;
 }
 
-/** Detail of `bot-answer-source-click`: the source whose title link was followed, and its 0-based index. */
+/**
+ * Detail of `bot-answer-source-click`: the source whose title link was followed, and its 0-based index;
+ * `related` is true for a link of a not-sure answer's related pages.
+ */
 export interface BotAnswerSourceClickDetail {
   source: Source;
   index: number;
   question: string;
+  related?: boolean;
 }
 
 /** Every event `<bot-answer>` fires, by name. All bubble and cross shadow roots (composed). */

@@ -33,6 +33,8 @@ export const BOX_STRINGS = {
 export const CHAT_STRINGS = {
   done: 'Answer ready',
   noAnswer: 'No answer found. Try rephrasing.',
+  notSure: 'No sure answer. These pages may help.',
+  related: 'Related pages',
   stopped: 'Stopped',
   sources: 'Sources ({n})',
   copy: 'Copy answer',

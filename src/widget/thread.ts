@@ -1,4 +1,5 @@
-import type { HistoryMessage, Source } from '../protocol/types.js';
+import { deriveOutcome } from '../protocol/outcome.js';
+import type { HistoryMessage, Outcome, Source } from '../protocol/types.js';
 
 /** Where one turn of the conversation stands. */
 export type TurnState = 'answering' | 'done' | 'no-answer' | 'stopped' | 'error';
@@ -18,7 +19,16 @@ export interface Turn {
   id?: string;
   /** What the proxy accepted of the visitor's feedback: the rating, or the rating with a comment. */
   rated?: 'rating' | 'comment';
+  /** How the complete answer ended, as the proxy said it (set with `done` and `no-answer`). */
+  outcome?: Outcome;
 }
+
+/**
+ * How `turn`'s answer ended, once it is complete (`done` or `no-answer`): as the proxy said it, else as a
+ * proxy would derive it (from a proxy before the field, or a thread kept by an earlier release).
+ */
+export const outcomeOf = (turn: Turn): Outcome | undefined =>
+  turn.state == 'done' || turn.state == 'no-answer' ? (turn.outcome ?? deriveOutcome(turn.state == 'done', turn.sources)) : undefined;
 
 const key = (botId: string) => 'bot-answer:' + botId;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Answer } from '../../src/proxy/answer.js';
+import type { Answer, AnswerResult } from '../../src/proxy/answer.js';
 import { AnswerCache, cacheKey, normaliseQuestion, type AnswerCacheSettings, type CacheOutcome } from '../../src/proxy/answer-cache.js';
 import { ProxyError, type Failure } from '../../src/proxy/errors.js';
 import type { NormalisedEvent } from '../../src/proxy/normalise.js';
@@ -9,7 +9,12 @@ import type { AnswerCacheStore, CachedAnswer } from '../../src/proxy/stores/type
 import type { AnswerRequest } from '../../src/protocol/types.js';
 import { sleep } from './helpers.js';
 
-const ANSWER: CachedAnswer = { answer: 'Book through the portal [[1]](https://a.example/x).', answer_found: true, sources: [{ url: 'https://a.example/x', title: 'Travel' }] };
+const ANSWER: AnswerResult = {
+  answer: 'Book through the portal [[1]](https://a.example/x).',
+  answer_found: true,
+  sources: [{ url: 'https://a.example/x', title: 'Travel' }],
+  outcome: 'answered',
+};
 const PIECES = ['Book through ', 'the portal ', '[[1]](https://a.example/x).'];
 
 /** A fake upstream side of the handler (`fetchAnswer`): counts calls, answers as told. */
@@ -23,7 +28,7 @@ function producer(kind: 'result' | 'events' | 'error' | 'event-error' = 'result'
     const script: NormalisedEvent[] =
       kind === 'event-error'
         ? [{ type: 'delta', text: PIECES[0]! }, { type: 'error', failure: 'stream_broken' }]
-        : [...PIECES.map((text): NormalisedEvent => ({ type: 'delta', text })), { type: 'sources', sources: ANSWER.sources }, { type: 'done', answer_found: true }];
+        : [...PIECES.map((text): NormalisedEvent => ({ type: 'delta', text })), { type: 'sources', sources: ANSWER.sources }, { type: 'done', answer_found: true, outcome: 'answered' }];
     let i = 0;
     let stopped: Failure | undefined;
     return {

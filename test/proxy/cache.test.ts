@@ -33,7 +33,7 @@ describe('the answer cache through the proxy', () => {
     const json = await ask(proxy.url, { message: '  how do i   BOOK a hotel? ', bot_id: 'demo' }, { origin });
     assert.equal(json.headers.get('x-cache'), 'HIT');
     assert.equal(json.headers.get('access-control-allow-origin'), origin);
-    assert.deepEqual(json.json(), { answer: ANSWER, answer_found: true, sources: SOURCES });
+    assert.deepEqual(json.json(), { answer: ANSWER, answer_found: true, sources: SOURCES, outcome: 'answered' });
 
     const stream = await ask(proxy.url, { message: 'How do I book a hotel?', bot_id: 'demo', stream: true });
     assert.equal(stream.headers.get('x-cache'), 'HIT');
@@ -92,7 +92,7 @@ describe('the answer cache through the proxy', () => {
     for (const got of rest) assert.equal(got.headers.get('x-cache'), 'HIT');
     const live = replay(parseStream(lead.text).events);
     assert.deepEqual(replay(parseStream(rest[0]!.text).events), live);
-    assert.deepEqual(rest[1]!.json(), { answer: ANSWER, answer_found: true, sources: SOURCES });
+    assert.deepEqual(rest[1]!.json(), { answer: ANSWER, answer_found: true, sources: SOURCES, outcome: 'answered' });
     // The follower's stream came in pieces, as the first one's did: more than one delta.
     assert.ok(parseStream(rest[2]!.text).events.filter((e) => e.event === 'delta').length > 1);
   });

@@ -20,6 +20,8 @@ export interface Fixture {
   answer: string;
   sources: unknown[];
   answerFound: boolean;
+  /** The outcome the proxy derives: not found with sources is `not_sure`. */
+  outcome: 'answered' | 'not_sure' | 'refused';
 }
 
 export const FIXTURES: Fixture[] = [
@@ -29,6 +31,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'named token events with raw text, citations array, end',
@@ -36,6 +39,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: false,
+    outcome: 'not_sure',
   },
   {
     name: 'named answer/message events with content and delta fields',
@@ -43,6 +47,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'unnamed JSON with a type field',
@@ -50,6 +55,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'unnamed JSON with an event field and data',
@@ -57,6 +63,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'OpenAI-style chunks ending with [DONE]',
@@ -68,6 +75,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: [{ url: 'https://a.example/x' }],
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'cumulative answers, no end marker',
@@ -75,6 +83,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'pieces then a final complete object (authoritative)',
@@ -82,6 +91,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: SOURCES,
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'plain-text data lines, no end marker',
@@ -89,6 +99,7 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: [],
     answerFound: true,
+    outcome: 'answered',
   },
   {
     name: 'plain-text data lines with CRLF line endings and a sources event',
@@ -96,5 +107,6 @@ export const FIXTURES: Fixture[] = [
     answer: ANSWER,
     sources: RAW_SOURCES.map((s) => ({ url: s.url, title: s.title, ...(s.snippet ? { snippet: s.snippet } : {}) })),
     answerFound: true,
+    outcome: 'answered',
   },
 ];

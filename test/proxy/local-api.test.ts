@@ -24,6 +24,7 @@ describe('against the local Answer API', { timeout: 90_000 }, () => {
       assert.equal(typeof body.answer, 'string');
       assert.ok(body.answer.length > 20);
       assert.equal(body.answer_found, true);
+      assert.equal(body.outcome, 'answered');
       assert.ok(Array.isArray(body.sources) && body.sources.length > 0);
       assert.equal(upstream.requests.length, 1);
       assert.equal(upstream.requests[0]!.headers.authorization, `Bearer ${upstream.keys[0]}`);
@@ -43,7 +44,7 @@ describe('against the local Answer API', { timeout: 90_000 }, () => {
           const result = replay(parseStream(got.text).events);
           assert.equal(result.text, json.answer);
           assert.deepEqual(result.sources, json.sources);
-          assert.deepEqual(result.end, { event: 'done', data: { answer_found: json.answer_found } });
+          assert.deepEqual(result.end, { event: 'done', data: { answer_found: json.answer_found, outcome: json.outcome } });
         } finally {
           await close();
         }
@@ -59,6 +60,7 @@ describe('against the local Answer API', { timeout: 90_000 }, () => {
         const result = replay(parseStream(got.text).events);
         assert.equal(result.end?.event, 'done', dialect);
         assert.equal(result.end?.data.answer_found, false, dialect);
+        assert.equal(result.end?.data.outcome, result.sources.length > 0 ? 'not_sure' : 'refused', dialect);
       } finally {
         await close();
       }

@@ -68,7 +68,7 @@ describe('stream normalisation: every dialect, every chunking', () => {
         const result = replay(events);
         assert.equal(result.text, fixture.answer);
         assert.deepEqual(result.sources, fixture.sources);
-        assert.deepEqual(result.end, { event: 'done', data: { answer_found: fixture.answerFound } });
+        assert.deepEqual(result.end, { event: 'done', data: { answer_found: fixture.answerFound, outcome: fixture.outcome } });
         assert.ok(events.filter((e) => e.event === 'delta').length >= 2, 'the answer streams in pieces');
         assert.ok(!events.some((e) => e.event === 'replace'), 'nothing was taken back');
         // Sources come once, whole, not repeated.
@@ -81,7 +81,7 @@ describe('stream normalisation: every dialect, every chunking', () => {
     for (const fixture of FIXTURES) {
       const { response, text } = await run(upstreamOf(chunk(encoder.encode(fixture.wire), 'random', 3)), { message: 'q', bot_id: 'demo', stream: false });
       assert.equal(response.status, 200, fixture.name);
-      assert.deepEqual(JSON.parse(text), { answer: fixture.answer, answer_found: fixture.answerFound, sources: fixture.sources }, fixture.name);
+      assert.deepEqual(JSON.parse(text), { answer: fixture.answer, answer_found: fixture.answerFound, sources: fixture.sources, outcome: fixture.outcome }, fixture.name);
     }
   });
 });
@@ -97,7 +97,7 @@ describe('stream normalisation: special cases', () => {
     assert.deepEqual(events, [
       { event: 'delta', data: { text: ANSWER } },
       { event: 'sources', data: { sources: SOURCES } },
-      { event: 'done', data: { answer_found: false } },
+      { event: 'done', data: { answer_found: false, outcome: 'not_sure' } },
     ]);
   });
 
@@ -116,7 +116,7 @@ describe('stream normalisation: special cases', () => {
       { event: 'delta', data: { text: ' the' } },
       { event: 'replace', data: { text: 'Lyon is' } },
       { event: 'delta', data: { text: ' big' } },
-      { event: 'done', data: { answer_found: true } },
+      { event: 'done', data: { answer_found: true, outcome: 'answered' } },
     ]);
   });
 
@@ -134,12 +134,12 @@ describe('stream normalisation: special cases', () => {
     const { text } = await run(upstreamOf(wire('data: {"type":"answer","text":"Complete"}\n\ndata: {"type":"answer","text":" answer"}')));
     const result = replay(parseStream(text).events);
     assert.equal(result.text, 'Complete answer');
-    assert.deepEqual(result.end, { event: 'done', data: { answer_found: true } });
+    assert.deepEqual(result.end, { event: 'done', data: { answer_found: true, outcome: 'answered' } });
   });
 
-  it('an empty stream ends with done and answer_found false', async () => {
+  it('an empty stream ends with done, answer_found false and outcome refused', async () => {
     const { text } = await run(upstreamOf([]));
-    assert.deepEqual(parseStream(text).events, [{ event: 'done', data: { answer_found: false } }]);
+    assert.deepEqual(parseStream(text).events, [{ event: 'done', data: { answer_found: false, outcome: 'refused' } }]);
   });
 
   it('an upstream error event becomes a terminal upstream_error without its text', async () => {

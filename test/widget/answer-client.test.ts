@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { AnswerError, fetchAnswer } from '../../src/widget/answer-client.js';
 import type { Source } from '../../src/protocol/types.js';
+import { scripted } from './stub.js';
 
 const ENDPOINT = '/stub/answer';
 let n = 0;
@@ -35,7 +36,8 @@ describe('answer-client', () => {
   it('streams deltas and sources split at awkward boundaries, then resolves answer_found', async () => {
     const { out, on } = collect();
     const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, on, new AbortController());
-    expect(found).to.equal(true);
+    // The stub speaks like a proxy before the outcome field: none is reported.
+    expect(found).to.deep.equal({ answer_found: true, outcome: undefined });
     expect(out.text).to.match(/^Flights under six hours.*\[\[3\]\]\(https:\/\/wiki.example.com\/other\)\.$/s);
     expect(out.deltas).to.be.greaterThan(3);
     expect(out.sources).to.have.length(3);
@@ -45,14 +47,24 @@ describe('answer-client', () => {
     const a = collect();
     const b = collect();
     await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: true }, a.on, new AbortController());
-    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: false }, b.on, new AbortController())).to.equal(true);
+    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('ok'), stream: false }, b.on, new AbortController())).to.deep.equal({ answer_found: true, outcome: undefined });
     expect(b.out.text).to.equal(a.out.text);
     expect(b.out.sources).to.deep.equal(a.out.sources);
   });
 
   it('reports answer_found false', async () => {
     const { on } = collect();
-    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('noanswer'), stream: true }, on, new AbortController())).to.equal(false);
+    expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('noanswer'), stream: true }, on, new AbortController())).to.deep.equal({ answer_found: false, outcome: undefined });
+  });
+
+  it("reports the proxy's outcome, streamed and as JSON, and ignores one it does not know", async () => {
+    for (const stream of [true, false]) {
+      const { on } = collect();
+      const id = await scripted({ answer: 'Not sure.', answer_found: false, sources: [], outcome: 'not_sure' });
+      expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: id, stream }, on, new AbortController())).to.deep.equal({ answer_found: false, outcome: 'not_sure' });
+      const odd = await scripted({ answer: 'Yes.', answer_found: true, sources: [], outcome: 'maybe' });
+      expect(await fetchAnswer(ENDPOINT, { message: 'q', bot_id: odd, stream }, on, new AbortController())).to.deep.equal({ answer_found: true, outcome: undefined });
+    }
   });
 
   it('applies replace events', async () => {
@@ -94,7 +106,7 @@ describe('answer-client', () => {
       return delta(s);
     };
     const found = await fetchAnswer(ENDPOINT, { message: 'q', bot_id: bot('long'), stream: true }, on, new AbortController());
-    expect(found).to.equal(true);
+    expect(found.answer_found).to.equal(true);
     expect(out.text).to.match(/^## Part 1\n[^]*The end\.$/);
     // The stub writes ~90 bytes a millisecond apart: read as they come, nearly every delta would be its own batch.
     expect(out.deltas).to.be.above(100);

@@ -57,3 +57,48 @@ describe('<bot-answer mode="floating"> panel visibility', () => {
     });
   }
 });
+
+describe('<bot-answer mode="floating"> focus when the dialog closes', () => {
+  after(() => setViewport({ width: 800, height: 600 }));
+
+  /** The focused element, looking into the element's shadow root. */
+  const focused = (el: BotAnswer) => (document.activeElement == el ? el.shadowRoot!.activeElement : document.activeElement);
+
+  async function escape(el: BotAnswer) {
+    await waitUntil(() => el.open && focused(el)?.getAttribute('part') == 'input', 'the dialog opens with the question field focused');
+    await sendKeys({ press: 'Escape' });
+    await waitUntil(() => !el.open, 'Escape closes');
+    await el.updateComplete;
+  }
+
+  for (const [width, height] of [
+    [375, 667],
+    [1280, 800],
+  ]) {
+    it(`at ${width} px: a tap that focuses nothing (as a finger on iOS) opens it; Escape puts focus on the launcher, not the body`, async () => {
+      await setViewport({ width, height });
+      const el = await fixture<BotAnswer>(html`<bot-answer bot-id=${bot('ok')} endpoint="/stub/answer" mode="floating"></bot-answer>`);
+      await el.updateComplete;
+      const launcher = $(el, '[part=launcher]');
+      (document.activeElement as HTMLElement | null)?.blur();
+      launcher.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true, pointerType: 'touch' }));
+      launcher.click();
+      // Compared as booleans: a failing comparison of two elements would print them whole.
+      expect(document.activeElement == document.body, 'control: nothing had focus').to.equal(true);
+      await escape(el);
+      expect(focused(el) == launcher, 'focus is on the launcher').to.equal(true);
+    });
+
+    it(`at ${width} px: the page's own button that called show() gets focus back`, async () => {
+      await setViewport({ width, height });
+      const wrap = await fixture<HTMLDivElement>(html`<div><button id="own">Help</button><bot-answer bot-id=${bot('ok')} endpoint="/stub/answer" mode="floating"></bot-answer></div>`);
+      const el = wrap.querySelector('bot-answer') as BotAnswer;
+      const own = wrap.querySelector<HTMLButtonElement>('#own')!;
+      own.addEventListener('click', () => el.show());
+      own.focus();
+      await sendKeys({ press: 'Enter' });
+      await escape(el);
+      expect(document.activeElement == own, 'focus is on the button that opened it').to.equal(true);
+    });
+  }
+});

@@ -11,7 +11,7 @@ export const count = async (id: string) => +(await (await fetch(`/stub/count?bot
  * Makes the stub's `script` scenario answer `result` for a new bot id, and returns that id. `slow` (or `true`)
  * streams with long pauses, `fine` as many small events.
  */
-export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[] }, pace: boolean | 'slow' | 'fine' = false) {
+export async function scripted(result: { answer: string; answer_found?: boolean; sources?: unknown[]; outcome?: string }, pace: boolean | 'slow' | 'fine' = false) {
   const id = bot(pace ? `script+${pace === true ? 'slow' : pace}` : 'script');
   await fetch(`/stub/script?bot=${encodeURIComponent(id)}`, { method: 'POST', body: JSON.stringify({ answer_found: true, sources: [], ...result }) });
   return id;

@@ -7,7 +7,7 @@
 export const INSIGHTS_CSS = `:root {
   color-scheme: light dark;
   --bg: #f7f7f8; --panel: #ffffff; --fg: #1d1f24; --muted: #5d6370; --border: #dfe1e6;
-  --accent: #2456d6; --found: #2f9e6e; --missing: #e3a33b; --bad: #c23b3b; --line: #1d1f24;
+  --accent: #2456d6; --found: #2f9e6e; --unsure: #6f86c9; --missing: #e3a33b; --bad: #c23b3b; --line: #1d1f24;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 16px; line-height: 1.45;
 }
 @media (prefers-color-scheme: dark) {
@@ -40,9 +40,9 @@ main > section { background: var(--panel); border: 1px solid var(--border); bord
 .chart svg { width: 100%; height: auto; display: block; }
 .chart .legend { display: flex; flex-wrap: wrap; gap: .4rem 1rem; font-size: .8rem; color: var(--muted); margin: .4rem 0 0; padding: 0; list-style: none; }
 .chart .legend span { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: -1px; }
-.chart .legend .found { background: var(--found); } .chart .legend .missing { background: var(--missing); }
+.chart .legend .found { background: var(--found); } .chart .legend .unsure { background: var(--unsure); } .chart .legend .missing { background: var(--missing); }
 .chart .legend .line { background: var(--line); height: 2px; vertical-align: 3px; }
-.chart svg .found { fill: var(--found); } .chart svg .missing { fill: var(--missing); }
+.chart svg .found { fill: var(--found); } .chart svg .unsure { fill: var(--unsure); } .chart svg .missing { fill: var(--missing); }
 .chart svg .share { fill: none; stroke: var(--line); stroke-width: 2; }
 .chart svg .axis { fill: var(--muted); font-size: 12px; }
 .chart svg .grid { stroke: var(--border); }
@@ -81,7 +81,7 @@ details li { display: list-item; border: 0; padding: .1rem 0; overflow-wrap: any
 
 /**
  * Draws the questions-per-day chart from the table the page carries (which stays for screen
- * readers): stacked bars of answered and unanswered questions, and a line for the answered
+ * readers): stacked bars of answered, not-sure and other (refused, failed, stopped) questions, and a line for the answered
  * share. Built with DOM calls only, so it runs under Trusted Types with no policy. Also submits
  * the filters as soon as one changes.
  */
@@ -97,6 +97,7 @@ export const INSIGHTS_JS = `'use strict';
     day: row.dataset.day,
     asked: Number(row.dataset.asked) || 0,
     found: Number(row.dataset.found) || 0,
+    unsure: Number(row.dataset.notSure) || 0,
   }));
   if (days.length === 0) return;
   const NS = 'http://www.w3.org/2000/svg';
@@ -134,9 +135,11 @@ export const INSIGHTS_JS = `'use strict';
     days.forEach((d, i) => {
       const x = left + i * slot + (slot - bar) / 2;
       const group = make('g', {});
-      group.append(make('title', {}, short(d.day) + ': ' + d.asked + ' questions, ' + d.found + ' answered'));
+      const upTo = d.found + d.unsure;
+      group.append(make('title', {}, short(d.day) + ': ' + d.asked + ' questions, ' + d.found + ' answered, ' + d.unsure + ' not sure'));
       group.append(make('rect', { class: 'found', x, width: bar, y: y(d.found), height: y(0) - y(d.found) }));
-      group.append(make('rect', { class: 'missing', x, width: bar, y: y(d.asked), height: y(d.found) - y(d.asked) }));
+      group.append(make('rect', { class: 'unsure', x, width: bar, y: y(upTo), height: y(d.found) - y(upTo) }));
+      group.append(make('rect', { class: 'missing', x, width: bar, y: y(d.asked), height: y(upTo) - y(d.asked) }));
       svg.append(group);
       if (d.asked > 0) points.push((x + bar / 2).toFixed(1) + ',' + (top + plotHeight - (d.found / d.asked) * plotHeight).toFixed(1));
     });
@@ -161,7 +164,7 @@ export const INSIGHTS_JS = `'use strict';
   };
   const legend = document.createElement('ul');
   legend.className = 'legend';
-  for (const [kind, text] of [['found', 'answered'], ['missing', 'not answered'], ['line', 'answered share (right axis)']]) {
+  for (const [kind, text] of [['found', 'answered'], ['unsure', 'not sure'], ['missing', 'refused, stopped or failed'], ['line', 'answered share (right axis)']]) {
     const item = document.createElement('li');
     const swatch = document.createElement('span');
     swatch.className = kind;

@@ -1,7 +1,7 @@
 import type { ExportRow } from './types.js';
 
-/** The export's header line, exactly. */
-export const CSV_HEADER = 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id';
+/** The export's header line, exactly: the contract's columns, then `outcome` (added last, so columns read by position keep theirs). */
+export const CSV_HEADER = 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id,outcome';
 
 /** First characters a spreadsheet reads as the start of a formula (and tab and carriage return, which some strip first). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -31,6 +31,7 @@ export function csvLine(row: ExportRow): string {
       row.rating ?? '',
       row.comment ?? '',
       row.request_id,
+      row.outcome,
     ]
       .map(csvCell)
       .join(',') + '\r\n'

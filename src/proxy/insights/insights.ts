@@ -1,6 +1,6 @@
-import type { AnswerRequest, AnswerResponse, Source } from '../../protocol/types.js';
+import type { AnswerRequest, Outcome, Source } from '../../protocol/types.js';
 import type { AccessLog } from '../access-log.js';
-import type { AnswerEvents } from '../answer.js';
+import type { AnswerEvents, AnswerResult } from '../answer.js';
 import type { ResolvedConfig } from '../config.js';
 import type { RequestContext } from '../context.js';
 import type { Feedback } from '../request-body.js';
@@ -94,7 +94,7 @@ export class Insights implements InsightsControl {
     const watch = new AnswerWatch();
     ctx.onComplete = () => {
       const { record } = ctx;
-      const outcome = record.outcome === 'aborted' ? 'stopped' : record.code ? record.code : watch.answerFound ? 'answered' : 'refused';
+      const outcome = record.outcome === 'aborted' ? 'stopped' : record.code ? record.code : watch.outcome;
       this.recorder.question(
         {
           request_id: ctx.id,
@@ -132,10 +132,13 @@ function waitUntilOf(ctx: RequestContext): WaitUntil | undefined {
 /** What an answer request found: set from a whole result, or from its stream's events as they pass. */
 export class AnswerWatch {
   answerFound = false;
+  /** The answer's outcome, once it is complete (a request that ends otherwise is recorded by how it ended). */
+  outcome: Outcome = 'refused';
   sources: string[] = [];
 
-  result(result: AnswerResponse): void {
+  result(result: AnswerResult): void {
     this.answerFound = result.answer_found;
+    this.outcome = result.outcome;
     this.sources = urls(result.sources);
   }
 
@@ -146,7 +149,10 @@ export class AnswerWatch {
         const events = await inner.next();
         for (const event of events) {
           if (event.type === 'sources') this.sources = urls(event.sources);
-          else if (event.type === 'done') this.answerFound = event.answer_found;
+          else if (event.type === 'done') {
+            this.answerFound = event.answer_found;
+            this.outcome = event.outcome;
+          }
         }
         return events;
       },

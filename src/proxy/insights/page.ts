@@ -1,4 +1,4 @@
-import { PERIODS, type InsightsReport, type QuestionGroup } from './report.js';
+import { PERIODS, type InsightsReport, type QuestionGroup, type UnansweredGroup } from './report.js';
 import type { RatedAnswer } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -106,7 +106,8 @@ function tiles(report: InsightsReport): string {
   return `<section class="tiles" aria-label="Totals">
 ${tile('Questions', number(t.asked))}
 ${tile('Answered', percent(t.found, t.asked), `${number(t.found)} found an answer`)}
-${tile('Unanswered', number(t.refused), 'no answer in the docs')}
+${tile('Not sure', number(t.not_sure), 'closest pages offered')}
+${tile('Refused', number(t.refused), 'nothing related in the docs')}
 ${tile('Errors', number(t.failed), 'answers that failed')}
 ${tile('Ratings', `<span class="up">▲ ${number(t.up)}</span> <span class="down">▼ ${number(t.down)}</span>`, 'thumbs up, thumbs down')}
 </section>`;
@@ -116,7 +117,7 @@ function chart(report: InsightsReport): string {
   const rows = report.days
     .map(
       (d) =>
-        `<tr data-day="${dayText(d.day)}" data-asked="${d.asked}" data-found="${d.found}"><th scope="row">${dayText(d.day)}</th><td>${number(d.asked)}</td><td>${number(d.found)}</td><td>${percent(d.found, d.asked)}</td></tr>`,
+        `<tr data-day="${dayText(d.day)}" data-asked="${d.asked}" data-found="${d.found}" data-not-sure="${d.not_sure}"><th scope="row">${dayText(d.day)}</th><td>${number(d.asked)}</td><td>${number(d.found)}</td><td>${number(d.not_sure)}</td><td>${percent(d.found, d.asked)}</td></tr>`,
     )
     .join('\n');
   return `<section aria-labelledby="per-day">
@@ -124,8 +125,8 @@ function chart(report: InsightsReport): string {
 <figure class="chart" data-chart>
 <div class="chart-data">
 <table>
-<caption>Questions per day (UTC) and the share answered</caption>
-<thead><tr><th scope="col">Day</th><th scope="col">Questions</th><th scope="col">Answered</th><th scope="col">Answered share</th></tr></thead>
+<caption>Questions per day (UTC): answered, not sure, and the share answered</caption>
+<thead><tr><th scope="col">Day</th><th scope="col">Questions</th><th scope="col">Answered</th><th scope="col">Not sure</th><th scope="col">Answered share</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -135,14 +136,19 @@ ${rows}
 </section>`;
 }
 
-function groupList(groups: QuestionGroup[], empty: string, showShare: boolean): string {
+/** How an unanswered group ended: refused (nothing related) and not sure (closest pages offered), each when it happened. */
+function unansweredSplit(g: UnansweredGroup): string {
+  const parts = [g.refused > 0 ? `<span class="refused">${number(g.refused)} refused</span>` : '', g.not_sure > 0 ? `<span class="not-sure">${number(g.not_sure)} not sure</span>` : ''];
+  return `<span class="share">${parts.filter((p) => p !== '').join(' · ')}</span>`;
+}
+
+function groupList<G extends QuestionGroup>(groups: G[], empty: string, note: (group: G) => string): string {
   if (groups.length === 0) return `<p class="empty">${empty}</p>`;
   const items = groups.map((g) => {
     const also = g.alsoAsked.length
       ? `<details><summary>Also asked as (${g.alsoAsked.length})</summary><ul>${g.alsoAsked.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></details>`
       : '';
-    const share = showShare ? `<span class="share">${percent(g.found, g.asked)} answered</span>` : '';
-    return `<li><span class="count" title="times asked">${number(g.asked)}</span><div class="question"><p class="text">${escapeHtml(g.title)}</p>${share}${also}</div></li>`;
+    return `<li><span class="count" title="times asked">${number(g.asked)}</span><div class="question"><p class="text">${escapeHtml(g.title)}</p>${note(g)}${also}</div></li>`;
   });
   return `<ol class="groups">\n${items.join('\n')}\n</ol>`;
 }
@@ -183,12 +189,12 @@ ${tiles(report)}
 ${chart(report)}
 <section aria-labelledby="unanswered">
 <h2 id="unanswered">Unanswered questions</h2>
-<p class="hint">What the docs do not answer yet: questions grouped when they ask the same thing in other words, most asked first.</p>
-${groupList(report.unanswered, 'No unanswered questions in this period.', false)}
+<p class="hint">What the docs do not answer yet: questions refused (nothing related) or answered not sure (only the closest pages offered), grouped when they ask the same thing in other words, most asked first.</p>
+${groupList(report.unanswered, 'No unanswered questions in this period.', unansweredSplit)}
 </section>
 <section aria-labelledby="top">
 <h2 id="top">Top questions</h2>
-${groupList(report.top, 'No questions in this period.', true)}
+${groupList(report.top, 'No questions in this period.', (g) => `<span class="share">${percent(g.found, g.asked)} answered</span>`)}
 </section>
 ${feedback(report)}
 <section aria-labelledby="pages">

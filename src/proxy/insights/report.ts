@@ -1,5 +1,5 @@
 import { groupKeys, type KeyGroup } from './question-key.js';
-import type { DayCount, InsightsFilter, InsightsStore, KeyCount, RatedAnswer } from './types.js';
+import type { DayCount, InsightsFilter, InsightsStore, KeyCount, RatedAnswer, UnansweredCount } from './types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -17,14 +17,20 @@ export interface QuestionGroup {
   found: number;
 }
 
+/** A group of unanswered questions: `asked` is how many were refused plus how many got a not-sure answer. */
+export interface UnansweredGroup extends QuestionGroup {
+  refused: number;
+  not_sure: number;
+}
+
 /** Everything the owner's page shows for one filter. */
 export interface InsightsReport {
   filter: InsightsFilter & { days: number };
   bots: string[];
-  totals: { asked: number; found: number; refused: number; failed: number; up: number; down: number };
+  totals: { asked: number; found: number; not_sure: number; refused: number; failed: number; up: number; down: number };
   /** One entry per day of the period (UTC), oldest first, zero where nothing was asked. */
   days: DayCount[];
-  unanswered: QuestionGroup[];
+  unanswered: UnansweredGroup[];
   top: QuestionGroup[];
   pages: Array<{ url: string; cited: number }>;
   rated: RatedAnswer[];
@@ -65,11 +71,16 @@ function describe(group: KeyGroup<KeyCount>, wordings: Map<string, string[]>): Q
   };
 }
 
+function describeUnanswered(group: KeyGroup<UnansweredCount>, wordings: Map<string, string[]>): UnansweredGroup {
+  const sum = (field: 'refused' | 'not_sure') => group.keys.reduce((total, key) => total + key[field], 0);
+  return { ...describe(group, wordings), refused: sum('refused'), not_sure: sum('not_sure') };
+}
+
 /** Fills the days of the period nothing was asked on. */
 function everyDay(filter: InsightsFilter & { days: number }, days: DayCount[]): DayCount[] {
   const byDay = new Map(days.map((d) => [d.day, d]));
   const first = Math.floor(filter.from / DAY_MS);
-  return Array.from({ length: filter.days }, (_, i) => byDay.get(first + i) ?? { day: first + i, asked: 0, found: 0, refused: 0, failed: 0 });
+  return Array.from({ length: filter.days }, (_, i) => byDay.get(first + i) ?? { day: first + i, asked: 0, found: 0, refused: 0, not_sure: 0, failed: 0 });
 }
 
 /** Reads the page's figures from the store and groups questions that are the same in other words. */
@@ -81,16 +92,13 @@ export async function buildReport(store: InsightsStore, filter: InsightsFilter &
   for (const group of [...unansweredGroups, ...topGroups]) for (const key of group.keys) if (!keys.includes(key.key)) keys.push(key.key);
   const wordings = await store.wordings(keys.slice(0, MAX_WORDING_KEYS), filter, WORDINGS_PER_KEY);
   const days = everyDay(filter, aggregates.days);
-  const asked = days.reduce((sum, d) => sum + d.asked, 0);
-  const found = days.reduce((sum, d) => sum + d.found, 0);
-  const refused = days.reduce((sum, d) => sum + d.refused, 0);
-  const failed = days.reduce((sum, d) => sum + d.failed, 0);
+  const total = (field: 'asked' | 'found' | 'not_sure' | 'refused' | 'failed') => days.reduce((sum, d) => sum + d[field], 0);
   return {
     filter,
     bots,
-    totals: { asked, found, refused, failed, ...aggregates.ratings },
+    totals: { asked: total('asked'), found: total('found'), not_sure: total('not_sure'), refused: total('refused'), failed: total('failed'), ...aggregates.ratings },
     days,
-    unanswered: unansweredGroups.map((group) => describe(group, wordings)),
+    unanswered: unansweredGroups.map((group) => describeUnanswered(group, wordings)),
     top: topGroups.map((group) => describe(group, wordings)),
     pages: aggregates.pages,
     rated: aggregates.rated,

@@ -5,11 +5,13 @@
  */
 
 /**
- * How an answer request ended: `answered` (an answer was found and given), `refused` (the
- * answer service had no answer: `answer_found: false`), `stopped` (the visitor left before the
- * end), or the error code the visitor got (`upstream_timeout`, `rate_limited`, ...).
+ * How an answer request ended: one of the answer's three outcomes (the proxy's `outcome`:
+ * `answered`, `not_sure` (the closest pages offered, no answer), `refused` (nothing related)),
+ * `stopped` (the visitor left before the end), or the error code the visitor got
+ * (`upstream_timeout`, `rate_limited`, ...). Stores from before schema version 2 recorded
+ * not-sure answers as `refused`; the migration renames them.
  */
-export type QuestionOutcome = 'answered' | 'refused' | 'stopped' | (string & {});
+export type QuestionOutcome = 'answered' | 'not_sure' | 'refused' | 'stopped' | (string & {});
 
 /** One answer request, as stored (question already redacted and capped). */
 export interface QuestionRow {
@@ -25,7 +27,7 @@ export interface QuestionRow {
   outcome: QuestionOutcome;
   /** How the answer cache served it (`hit`, `miss`, `shared`); `null` with the cache off. */
   cache: string | null;
-  /** The first sources' URLs, in order (at most three). */
+  /** The first sources' URLs, in order (at most three): cited pages, or with `not_sure` the closest pages. */
   sources: string[];
   duration_ms: number;
 }
@@ -59,8 +61,10 @@ export interface DayCount {
   asked: number;
   /** With `answer_found: true`. */
   found: number;
-  /** With outcome `refused`: the answer service had no answer. */
+  /** With outcome `refused`: nothing related in the docs. */
   refused: number;
+  /** With outcome `not_sure`: no answer, the closest pages offered. */
+  not_sure: number;
   /** Ended in an error (neither answered, refused nor stopped). */
   failed: number;
 }
@@ -70,6 +74,12 @@ export interface KeyCount {
   key: string;
   asked: number;
   found: number;
+}
+
+/** A key of unanswered questions: `asked` is `refused` plus `not_sure`. */
+export interface UnansweredCount extends KeyCount {
+  refused: number;
+  not_sure: number;
 }
 
 /** One rated answer, with the question it answered. */
@@ -87,9 +97,9 @@ export interface InsightsAggregates {
   days: DayCount[];
   /** Most asked keys first. */
   top: KeyCount[];
-  /** Keys of refused questions (`outcome = 'refused'`), most asked first. */
-  unanswered: KeyCount[];
-  /** Cited URLs, most cited first. */
+  /** Keys of questions refused or answered not sure, most asked first. */
+  unanswered: UnansweredCount[];
+  /** Cited URLs (answers' sources, not a not-sure answer's closest pages), most cited first. */
   pages: Array<{ url: string; cited: number }>;
   /** Ratings received in the period. */
   ratings: { up: number; down: number };
@@ -117,6 +127,7 @@ export interface ExportRow {
   rating: 'up' | 'down' | null;
   comment: string | null;
   request_id: string;
+  outcome: QuestionOutcome;
 }
 
 /** Where the export resumes: after this row. */

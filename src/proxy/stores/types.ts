@@ -1,11 +1,7 @@
-import type { Source } from '../../protocol/types.js';
+import type { AnswerResponse } from '../../protocol/types.js';
 
-/** A complete answer, as the cache keeps it: exactly what a JSON answer carries. */
-export interface CachedAnswer {
-  answer: string;
-  answer_found: boolean;
-  sources: Source[];
-}
+/** A complete answer, as the cache keeps it: exactly what a JSON answer carries (answers kept by older releases lack `outcome`). */
+export type CachedAnswer = AnswerResponse;
 
 /**
  * Where the answer cache keeps answers: in memory (the default), Redis (`bot-answer/proxy/node`),

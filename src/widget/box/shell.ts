@@ -13,6 +13,19 @@ function attr(e: Element, name: string, value: string) {
   if (e.getAttribute(name) != value) e.setAttribute(name, value);
 }
 
+/** The focused element, looking into shadow roots (the page's body when nothing has focus). */
+function deepFocus(): Element | null {
+  let e = document.activeElement;
+  while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement;
+  return e;
+}
+
+/** The control opening the dialog: the one with focus, else (a tap that focused nothing) the element's launcher. */
+function opener(host: BotAnswer): HTMLElement | undefined {
+  const e = deepFocus();
+  return e instanceof HTMLElement && e != document.body ? e : (host.shadowRoot!.querySelector<HTMLElement>('[part=launcher]') ?? undefined);
+}
+
 /** Puts `nodes` right after `anchor` in place of `current` (the nodes put there last time), and returns them. */
 function place(current: ChildNode[], nodes: ChildNode[], anchor: ChildNode): ChildNode[] {
   if (current.length != nodes.length || current.some((n, i) => n != nodes[i])) {
@@ -53,6 +66,8 @@ export class Shell implements Box {
   private _suggestions?: string;
   /** Whether the question field had focus when the panel was rebuilt (the new one gets it once in the page). */
   private _refocus = false;
+  /** The control that had focus when the dialog opened (else the launcher), focused again when it closes. */
+  private _opener?: HTMLElement;
 
   constructor(
     private readonly _host: BotAnswer,
@@ -98,7 +113,12 @@ export class Shell implements Box {
   updated() {
     const dialog = this._panel;
     if (!this._host.botId) return;
-    if (dialog instanceof HTMLDialogElement && this._host.open != dialog.open) this._host.open ? dialog.showModal() : dialog.close();
+    if (dialog instanceof HTMLDialogElement && this._host.open != dialog.open) {
+      if (this._host.open) {
+        this._opener = opener(this._host);
+        dialog.showModal();
+      } else dialog.close();
+    }
     if (this._refocus) this.input.focus();
     this._refocus = false;
   }
@@ -129,7 +149,13 @@ export class Shell implements Box {
     const form = on(h('form', {}, this.input, this._send), 'submit', (e) => this._submit(e));
     const panel = { part: 'panel', class: 'panel', 'aria-labelledby': 'h' };
     this._panel = floating
-      ? on(h('dialog', panel, hd, this.thread, form, this._status), 'close', () => host.hide())
+      ? on(h('dialog', panel, hd, this.thread, form, this._status), 'close', () => {
+          host.hide();
+          // The browser returns focus to what had it at opening; where nothing had (a tap that focuses nothing,
+          // or a launcher redrawn while the box arrived), focus stays in the closed dialog or falls to the body.
+          const focused = deepFocus();
+          if (!focused || focused == document.body || this._panel.contains(focused)) this._opener?.focus();
+        })
       : h('section', panel, hd, this.thread, form, this._status);
   }
 

@@ -7,7 +7,8 @@ import { StreamRenderer } from '../markdown/stream-renderer.js';
 import { cap, dateFormat, safeUrl, sourceDate } from '../source-format.js';
 import type { Chat, ShellView } from '../stage.js';
 import { errorMessage, fmt, type Strings } from '../strings.js';
-import { historyBefore, loadThread, saveThread, type Turn } from '../thread.js';
+import { historyBefore, loadThread, outcomeOf, saveThread, type Turn } from '../thread.js';
+import { thumb } from './icons.js';
 
 /** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
 interface View {
@@ -137,22 +138,32 @@ export class ChatView implements Chat {
 
   /** The visible and announced text for a turn's state. */
   private _stateText(t: Strings, turn: Turn) {
-    return turn.err ? errorMessage(t, turn.err.code, turn.err.wait) : t[turn.state == 'no-answer' ? 'noAnswer' : turn.state];
+    return turn.err
+      ? errorMessage(t, turn.err.code, turn.err.wait)
+      : t[turn.state == 'no-answer' ? (outcomeOf(turn) == 'not_sure' ? 'notSure' : 'noAnswer') : turn.state];
   }
 
+  /**
+   * One turn. How a complete answer ended decides what follows it: `answered`, its sources; `not_sure`, the
+   * closest pages as related pages (never as sources); `refused`, the text alone. The note under an answer
+   * that found none shows only when the answer has no text of its own to say so.
+   */
   private _renderTurn(turn: Turn, i: number) {
     const t = this._t;
     const view = this._views.get(turn)!;
     const st = turn.state;
     const settled = st != 'answering' && !turn.err;
+    const outcome = outcomeOf(turn);
     return html`<article class="turn ${st}"><p part="question" class="q" dir="auto">${turn.q}</p>${view.renderer.container}${
-      st == 'answering' || st == 'done'
+      st == 'answering' || st == 'done' || (st == 'no-answer' && turn.a.trim())
         ? nothing
         : html`<p part=${turn.err ? 'error' : 'note'} class="note">${this._stateText(t, turn)} ${
             turn.err ? html`<button @click=${() => this._answer(turn)}>${t.retry}</button>` : nothing
           }</p>`
     }${
-      turn.sources.length
+      outcome == 'not_sure'
+        ? this._renderRelated(turn, i)
+        : turn.sources.length && outcome != 'refused'
         ? html`<button part="sources-toggle" aria-expanded=${!!view.sourcesOpen} aria-controls="s${i}" @click=${() => (
             (view.sourcesOpen = !view.sourcesOpen), this._host.requestUpdate()
           )}>${fmt(t.sources, turn.sources.length)}</button><ol part="sources" id="s${i}" ?hidden=${!view.sourcesOpen}>${turn.sources.map((s, j) =>
@@ -169,14 +180,27 @@ export class ChatView implements Chat {
       ['up', 'down'] as const
     ).map(
       (value) =>
-        html`<button aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() => this._saveThread(this._answers.rate(turn, value))}>${
-          value == 'up' ? '👍' : '👎'
-        }</button>`,
+        html`<button class="th" aria-label=${value == 'up' ? t.helpful : t.unhelpful} aria-pressed=${turn.fb == value} @click=${() =>
+          this._saveThread(this._answers.rate(turn, value))}>${thumb(value)}</button>`,
     )}${turn.rated ? html`<span class="note" role="status">${t.thanks}</span>` : nothing}${
       turn.rated == 'rating' && turn.fb == 'down'
         ? html`<form class="acts" @submit=${(e: SubmitEvent) => this._onComment(e, turn)}><input part="comment" maxlength="1000" aria-label=${t.comment} placeholder=${t.comment}><button>${t.send}</button></form>`
         : nothing
     }</div>`;
+  }
+
+  /** A not-sure answer's closest pages: a list labelled by its title, each link opening the page. */
+  private _renderRelated(turn: Turn, i: number) {
+    return html`<div part="related"><p id="r${i}" class="rl">${this._t.related}</p><ul aria-labelledby="r${i}">${turn.sources.map((s, j) => {
+      const href = safeUrl(s.url);
+      const title = html`<bdi>${cap(s.title, 300) || cap(s.url, 300) || j + 1}</bdi>`;
+      return html`<li>${
+        href
+          ? html`<a href=${href} target="_blank" rel="noopener noreferrer" @click=${() =>
+              emit(this._host, 'bot-answer-source-click', { source: s, index: j, question: turn.q, related: true })}>${title}</a>`
+          : title
+      }</li>`;
+    })}</ul></div>`;
   }
 
   private _renderSource(turn: Turn, s: Source, j: number) {
@@ -214,9 +238,10 @@ export class ChatView implements Chat {
     const copy = target.closest?.('.md .cc');
     // The button is first in its `pre`, before the `code`.
     if (copy) this._copy(copy.nextSibling!.textContent!, copy);
-    if (link) {
+    const i = link ? [...this._thread!.querySelectorAll('article')].indexOf(link.closest('article')!) : -1;
+    // A not-sure answer has no sources to open: a citation in it is a plain link.
+    if (link && outcomeOf(this._turns[i]!) != 'not_sure') {
       e.preventDefault();
-      const i = [...this._thread!.querySelectorAll('article')].indexOf(link.closest('article')!);
       this._views.get(this._turns[i]!)!.sourcesOpen = true;
       this._host.requestUpdate();
       // Focusing scrolls the entry into view.

@@ -19,4 +19,7 @@ export const chatStyles =
   '[part=source] p,.meta{color:var(--mu)}' +
   '.cc{display:block;margin-inline-start:auto}' +
   '[part=source]>a,[part=source]>bdi,.meta>*{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
-  '.meta{display:flex;gap:var(--s);font-size:.85em}';
+  '.meta{display:flex;gap:var(--s);font-size:.85em}' +
+  '.rl{margin:var(--s) 0 0;font-weight:600}' +
+  '[part=related] ul{margin:0;padding-inline-start:1.2em}' +
+  '.th svg{display:block}';

@@ -15,6 +15,8 @@ defineLocale('de', {
   answering: 'Antwort wird erstellt…',
   done: 'Antwort fertig',
   noAnswer: 'Keine Antwort gefunden. Versuchen Sie es anders formuliert.',
+  notSure: 'Keine sichere Antwort. Diese Seiten könnten helfen.',
+  related: 'Verwandte Seiten',
   stopped: 'Angehalten',
   retry: 'Erneut versuchen',
   sources: 'Quellen ({n})',

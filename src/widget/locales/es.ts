@@ -15,6 +15,8 @@ defineLocale('es', {
   answering: 'Respondiendo…',
   done: 'Respuesta lista',
   noAnswer: 'No se encontró ninguna respuesta. Pruebe a reformular la pregunta.',
+  notSure: 'No hay una respuesta segura. Estas páginas pueden ayudar.',
+  related: 'Páginas relacionadas',
   stopped: 'Detenido',
   retry: 'Reintentar',
   sources: 'Fuentes ({n})',

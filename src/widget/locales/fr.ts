@@ -15,6 +15,8 @@ defineLocale('fr', {
   answering: 'Réponse en cours…',
   done: 'Réponse prête',
   noAnswer: 'Aucune réponse trouvée. Essayez de reformuler.',
+  notSure: 'Pas de réponse sûre. Ces pages peuvent aider.',
+  related: 'Pages associées',
   stopped: 'Arrêté',
   retry: 'Réessayer',
   sources: 'Sources ({n})',

@@ -15,6 +15,8 @@ defineLocale('ja', {
   answering: '回答中…',
   done: '回答が完了しました',
   noAnswer: '回答が見つかりませんでした。言い換えてお試しください。',
+  notSure: '確かな回答はありません。次のページが参考になるかもしれません。',
+  related: '関連ページ',
   stopped: '停止しました',
   retry: '再試行',
   sources: '出典 ({n})',

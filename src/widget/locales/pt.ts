@@ -15,6 +15,8 @@ defineLocale('pt', {
   answering: 'A responder…',
   done: 'Resposta pronta',
   noAnswer: 'Nenhuma resposta encontrada. Tente reformular.',
+  notSure: 'Não há uma resposta segura. Estas páginas podem ajudar.',
+  related: 'Páginas relacionadas',
   stopped: 'Parado',
   retry: 'Tentar novamente',
   sources: 'Fontes ({n})',

@@ -15,6 +15,8 @@ defineLocale('zh', {
   answering: '正在回答…',
   done: '回答完成',
   noAnswer: '未找到答案。请换个说法试试。',
+  notSure: '没有确定的答案。这些页面可能有帮助。',
+  related: '相关页面',
   stopped: '已停止',
   retry: '重试',
   sources: '来源（{n}）',

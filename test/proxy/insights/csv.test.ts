@@ -13,7 +13,7 @@ after(() => folder.remove());
 
 describe('the CSV export', () => {
   it('quotes by RFC 4180 and keeps formulas out of spreadsheets', () => {
-    assert.equal(CSV_HEADER, 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id');
+    assert.equal(CSV_HEADER, 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id,outcome');
     const cases: Array<[string, string]> = [
       ['plain text', 'plain text'],
       ['a, b', '"a, b"'],

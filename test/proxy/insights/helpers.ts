@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SqlInsightsStore } from '../../../src/proxy/insights/sql/store.js';
+import { migrations } from '../../../src/proxy/insights/sql/schema.js';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../../src/proxy/node.js';
+import { rawUpstream, type RawUpstream } from '../helpers.js';
 
 /** The owner's token in these tests. */
 export const TOKEN = 'owner-token-for-tests-0123456789';
@@ -100,7 +103,7 @@ export async function exportCsv(url: string, query = ''): Promise<Array<Record<s
   const response = await fetch(`${url}/insights/questions.csv${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
   assert.equal(response.status, 200, await response.clone().text());
   const [header, ...rows] = parseCsv(await response.text());
-  assert.deepEqual(header, ['time', 'bot_id', 'question', 'answer_found', 'cache', 'sources', 'duration_ms', 'rating', 'comment', 'request_id']);
+  assert.deepEqual(header, ['time', 'bot_id', 'question', 'answer_found', 'cache', 'sources', 'duration_ms', 'rating', 'comment', 'request_id', 'outcome']);
   return rows.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])));
 }
 
@@ -108,4 +111,108 @@ export async function exportCsv(url: string, query = ''): Promise<Array<Record<s
 export async function page(url: string, query = ''): Promise<{ status: number; html: string; headers: Headers }> {
   const response = await fetch(`${url}/insights${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
   return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+/** A stand-in upstream giving the seed API's fields for each outcome: the question says which. */
+export function outcomesUpstream(): Promise<RawUpstream> {
+  return rawUpstream((_req, res, body) => {
+    const message = String((JSON.parse(body) as { message: string }).message);
+    const answer = message.includes('deploy')
+      ? { answer: 'Run `deploy rollback` [[1]](https://docs.example.com/rollback).', answer_found: true, sources: [{ url: 'https://docs.example.com/rollback', title: 'Rollback' }] }
+      : message.includes('gym')
+        ? { answer: "I'm not sure the docs answer this. These pages look closest.", answer_found: false, sources: [{ url: 'https://docs.example.com/benefits', title: 'Benefits' }] }
+        : { answer: "I couldn't find anything about this in the docs.", answer_found: false, sources: [] };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer));
+  });
+}
+
+/**
+ * Asks one question of each outcome (streamed and JSON) through a proxy in front of
+ * {@link outcomesUpstream}, then checks what insights recorded: the CSV's outcome column, the day
+ * counts, the unanswered list split into refused and not sure, and pages cited only by answers.
+ */
+export async function checkOutcomesRecorded(insightsDb: string): Promise<void> {
+  const upstream = await outcomesUpstream();
+  const proxy = await startInsightsProxy({ insightsDb, apiKey: 'sk-outcomes-test-key', baseUrl: upstream.url });
+  try {
+    await ask(proxy.url, 'How do I roll back a bad deploy?', { stream: true });
+    await ask(proxy.url, 'Is there a gym discount?');
+    await ask(proxy.url, 'Is there a gym discount?', { stream: true });
+    await ask(proxy.url, 'Who won the 2018 FIFA World Cup?');
+    await proxy.flush();
+    const rows = await exportCsv(proxy.url);
+    assert.deepEqual(
+      rows.map((r) => [r.question, r.answer_found, r.outcome, r.sources]),
+      [
+        ['How do I roll back a bad deploy?', 'true', 'answered', 'https://docs.example.com/rollback'],
+        ['Is there a gym discount?', 'false', 'not_sure', 'https://docs.example.com/benefits'],
+        ['Is there a gym discount?', 'false', 'not_sure', 'https://docs.example.com/benefits'],
+        ['Who won the 2018 FIFA World Cup?', 'false', 'refused', ''],
+      ],
+    );
+    const { html } = await page(proxy.url);
+    const tile = (label: string) => new RegExp(`<span class="label">${label}</span><span class="value">([^<]*)</span>`).exec(html)?.[1];
+    assert.deepEqual([tile('Questions'), tile('Not sure'), tile('Refused')], ['4', '2', '1']);
+    assert.match(html, /data-found="1" data-not-sure="2"/, 'the chart has the day with its not-sure count');
+    const unanswered = html.slice(html.indexOf('id="unanswered"'), html.indexOf('id="top"'));
+    assert.match(unanswered, /Is there a gym discount\?<\/p><span class="share"><span class="not-sure">2 not sure<\/span><\/span>/);
+    assert.match(unanswered, /Who won the 2018 FIFA World Cup\?<\/p><span class="share"><span class="refused">1 refused<\/span><\/span>/);
+    const pages = html.slice(html.indexOf('id="pages"'));
+    assert.match(pages, /docs\.example\.com\/rollback/);
+    assert.doesNotMatch(pages, /benefits/, 'the closest pages of a not-sure answer are not counted as cited');
+  } finally {
+    await proxy.close();
+    await upstream.close();
+  }
+}
+
+/**
+ * A store at schema version 1 holding a not-sure answer recorded as `refused` (it has sources),
+ * a refusal and an answer, opened by this release: the schema is at version 2, the not-sure row
+ * renamed and its day count moved from `refused` to `not_sure`.
+ */
+export async function checkOutcomeMigration(store: SqlInsightsStore): Promise<void> {
+  const client = store.client;
+  await client.migrate(migrations(client.dialect).slice(0, 1));
+  const now = Date.now();
+  const day = Math.floor(now / 86_400_000);
+  const question = (id: string, key: string, found: number, outcome: string, sources: string) => ({
+    sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    params: [id, now, 'demo', key, key, found, outcome, null, sources, 3],
+  });
+  const keyDay = (key: string, asked: number, found: number, refused: number) => ({
+    sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, failed) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    params: [day, 'demo', key, asked, found, refused, 0],
+  });
+  await client.run(
+    [
+      question('q1', 'gym discount', 0, 'refused', 'https://docs.example.com/benefits'),
+      question('q2', 'gym discount', 0, 'refused', ''),
+      question('q3', 'world cup', 0, 'refused', ''),
+      question('q4', 'deploy', 1, 'answered', 'https://docs.example.com/rollback'),
+      keyDay('gym discount', 2, 0, 2),
+      keyDay('world cup', 1, 0, 1),
+      keyDay('deploy', 1, 1, 0),
+    ],
+    { transaction: true },
+  );
+  await store.open();
+  const [versions, outcomes, days] = await client.run([
+    { sql: 'SELECT version FROM insights_schema ORDER BY version', params: [] },
+    { sql: 'SELECT request_id, outcome FROM insights_questions ORDER BY request_id', params: [] },
+    { sql: 'SELECT question_key, asked, found, refused, not_sure FROM insights_key_days ORDER BY question_key', params: [] },
+  ]);
+  assert.deepEqual(versions!.rows.map((r) => Number(r.version)), [1, 2]);
+  assert.deepEqual(outcomes!.rows.map((r) => [r.request_id, r.outcome]), [['q1', 'not_sure'], ['q2', 'refused'], ['q3', 'refused'], ['q4', 'answered']]);
+  assert.deepEqual(
+    days!.rows.map((r) => [r.question_key, Number(r.asked), Number(r.found), Number(r.refused), Number(r.not_sure)]),
+    [['deploy', 1, 1, 0, 0], ['gym discount', 2, 0, 1, 1], ['world cup', 1, 0, 1, 0]],
+  );
+  const aggregates = await store.aggregate({ from: now - 86_400_000, to: now + 1 }, { top: 10, unanswered: 10, pages: 10, rated: 10 });
+  assert.deepEqual(aggregates.unanswered, [
+    { key: 'gym discount', asked: 2, found: 0, refused: 1, not_sure: 1 },
+    { key: 'world cup', asked: 1, found: 0, refused: 1, not_sure: 0 },
+  ]);
+  assert.equal(aggregates.days[0]!.not_sure, 1);
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { postgresInsightsStore } from '../../../src/proxy/node.js';
 import { InsightsRecorder } from '../../../src/proxy/insights/recorder.js';
 import { startTestPostgres, type TestPostgres } from '../postgres-server.js';
-import { ask, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
+import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 let server: TestPostgres;
@@ -26,7 +26,7 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
     const url = await server.createDatabase('shared');
     const [a, b] = await Promise.all([startInsightsProxy({ insightsDb: url }), startInsightsProxy({ insightsDb: url })]);
     try {
-      assert.deepEqual(await query(url, 'SELECT version FROM insights_schema'), [{ version: 1 }]);
+      assert.deepEqual(await query(url, 'SELECT version FROM insights_schema ORDER BY version'), [{ version: 1 }, { version: 2 }]);
       const first = await ask(a.url, 'How do I roll back a bad production deploy?');
       const second = await ask(b.url, 'Is there a gym discount for employees?');
       // The rating goes to the other instance (a load balancer does that).
@@ -46,6 +46,19 @@ describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('records the three outcomes of answers: answered, not sure and refused, each counted and shown apart', async () => {
+    await checkOutcomesRecorded(await server.createDatabase('three_outcomes'));
+  });
+
+  it('migrates a version-1 database: not-sure answers stored as refused become not_sure, with their day counts', async () => {
+    const store = postgresInsightsStore(await server.createDatabase('migrate_outcomes'));
+    try {
+      await checkOutcomeMigration(store);
+    } finally {
+      await store.close();
     }
   });
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqliteInsightsStore } from '../../../src/proxy/node.js';
 import type { QuestionRow } from '../../../src/proxy/insights/types.js';
-import { ask, exportCsv, logged, page, rate, startInsightsProxy, tempDir } from './helpers.js';
+import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy, tempDir } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 let folder: Awaited<ReturnType<typeof tempDir>>;
@@ -105,6 +105,19 @@ describe('insights in a SQLite file', () => {
     }
   });
 
+  it('records the three outcomes of answers: answered, not sure and refused, each counted and shown apart', async () => {
+    await checkOutcomesRecorded(join(folder.dir, 'three.sqlite'));
+  });
+
+  it('migrates a version-1 file: not-sure answers stored as refused become not_sure, with their day counts', async () => {
+    const store = sqliteInsightsStore(join(folder.dir, 'migrate.sqlite'));
+    try {
+      await checkOutcomeMigration(store);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('redacts and caps questions and comments before they are stored', async () => {
     const file = join(folder.dir, 'redacted.sqlite');
     const proxy = await startInsightsProxy({ insightsDb: file });
@@ -170,7 +183,7 @@ describe('insights in a SQLite file', () => {
         { key: 'is there a dark mode?', asked: 2, found: 0 },
         { key: 'how do i deploy?', asked: 1, found: 1 },
       ]);
-      assert.deepEqual(aggregates.unanswered, [{ key: 'is there a dark mode?', asked: 2, found: 0 }]);
+      assert.deepEqual(aggregates.unanswered, [{ key: 'is there a dark mode?', asked: 2, found: 0, refused: 2, not_sure: 0 }]);
       assert.deepEqual(aggregates.pages, [
         { url: 'https://docs.example.com/deploy', cited: 1 },
         { url: 'https://docs.example.com/rollback', cited: 1 },
@@ -186,15 +199,15 @@ describe('insights in a SQLite file', () => {
     const proxy = await startInsightsProxy({ insightsDb: file });
     await proxy.close();
     const db = new Database(file);
-    assert.deepEqual(db.prepare('SELECT version FROM insights_schema').all(), [{ version: 1 }]);
+    assert.deepEqual(db.prepare('SELECT version FROM insights_schema').all(), [{ version: 1 }, { version: 2 }]);
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'insights_%' ORDER BY name").all();
     assert.deepEqual(
       indexes.map((i) => (i as { name: string }).name),
       ['insights_feedback_bot_time', 'insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
     );
-    db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (2, 0)').run();
+    db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (3, 0)').run();
     db.close();
-    await assert.rejects(startInsightsProxy({ insightsDb: file }), /schema version 2, newer than this release of bot-answer knows \(1\)/);
+    await assert.rejects(startInsightsProxy({ insightsDb: file }), /schema version 3, newer than this release of bot-answer knows \(2\)/);
   });
 
   it('stops the start with the reason when the file cannot be opened', async () => {

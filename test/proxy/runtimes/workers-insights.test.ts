@@ -70,7 +70,7 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
     const csv = await call('/insights/questions.csv', { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(csv.status, 200);
     const [header, first] = parseCsv(csv.text);
-    assert.equal(header!.join(','), 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id');
+    assert.equal(header!.join(','), 'time,bot_id,question,answer_found,cache,sources,duration_ms,rating,comment,request_id,outcome');
     assert.equal(first![7], 'up', 'the rating is joined');
     const page = await call('/insights', { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(page.status, 200);

@@ -8,12 +8,13 @@ import type { Migration, SqlDialect } from './client.js';
  *   `(time)` and `(bot_id, time)` for the export and retention, and `(question_key, time)` to
  *   find a group's latest wordings.
  * - `insights_key_days`: per UTC day, bot and question key, how many were asked, found an
- *   answer, were refused and failed; written in the same transaction as the questions (only for
+ *   answer, were refused, got a not-sure answer (version 2) and failed; written in the same transaction as the questions (only for
  *   questions actually inserted, so writing a batch again counts nothing twice). The page's
  *   figures (per day, top and unanswered questions) are sums over it: its size grows with the
  *   distinct questions a day, not with the questions, and a month of it is read in one range
  *   of its primary key `(day, bot_id, question_key)`.
- * - `insights_page_days`: per day, bot and URL, how often a page was cited (first three sources).
+ * - `insights_page_days`: per day, bot and URL, how often a page was cited (first three sources;
+ *   a not-sure answer's closest pages are not citations).
  * - `insights_feedback`: one row per rated answer, counted as received and joined to its
  *   question by request id when listed (a rating may be written before its question, or by
  *   another instance). Indexed by `(time)` and `(bot_id, time)`.
@@ -73,7 +74,29 @@ function version1(dialect: SqlDialect): string[] {
   ];
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Version 2: the not-sure outcome (`answer_found: false` with the closest pages as sources),
+ * which version 1 stored as `refused`. Those rows are renamed by the same rule the proxy derives
+ * the outcome with, and their day counts move from `refused` to the new `not_sure` column.
+ */
+function version2(): string[] {
+  return [
+    'ALTER TABLE insights_key_days ADD COLUMN not_sure INTEGER NOT NULL DEFAULT 0',
+    "UPDATE insights_questions SET outcome = 'not_sure' WHERE outcome = 'refused' AND sources <> ''",
+    `UPDATE insights_key_days SET not_sure = (
+      SELECT COUNT(*) FROM insights_questions q WHERE q.outcome = 'not_sure' AND q.question_key = insights_key_days.question_key
+        AND q.bot_id = insights_key_days.bot_id AND q.time / ${DAY_MS} = insights_key_days.day
+    ) WHERE refused > 0`,
+    'UPDATE insights_key_days SET refused = refused - not_sure WHERE not_sure > 0',
+  ];
+}
+
 /** Every schema version, in order, for a dialect. */
 export function migrations(dialect: SqlDialect): Migration[] {
-  return [{ version: 1, statements: version1(dialect) }];
+  return [
+    { version: 1, statements: version1(dialect) },
+    { version: 2, statements: version2() },
+  ];
 }

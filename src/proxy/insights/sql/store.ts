@@ -5,9 +5,9 @@ import { migrations } from './schema.js';
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement by retention: short transactions, so writes go on between them. */
 const DELETE_CHUNK = 5_000;
-const ANSWERED = "outcome IN ('answered', 'refused', 'stopped')";
+const ANSWERED = "outcome IN ('answered', 'not_sure', 'refused', 'stopped')";
 /** Outcomes that are not errors (the rest count as failed). */
-const ANSWERED_OUTCOMES = new Set(['answered', 'refused', 'stopped']);
+const ANSWERED_OUTCOMES = new Set(['answered', 'not_sure', 'refused', 'stopped']);
 
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value ?? 0));
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
@@ -29,6 +29,9 @@ function mergeFeedback(rows: readonly FeedbackRow[]): FeedbackRow[] {
   return [...merged.values()];
 }
 
+/** The pages a question's answer cited: its sources, each once; a not-sure answer's closest pages are no citations. */
+const cited = (q: QuestionRow): Set<string> => new Set(q.outcome === 'not_sure' ? [] : q.sources);
+
 /** The newest time each bot was seen in the batch. */
 function botsSeen(rows: readonly QuestionRow[]): Array<[string, number]> {
   const seen = new Map<string, number>();
@@ -38,9 +41,9 @@ function botsSeen(rows: readonly QuestionRow[]): Array<[string, number]> {
 
 const INSERT_QUESTION =
   'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms)';
-const INSERT_KEY_DAY = 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, failed)';
+const INSERT_KEY_DAY = 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed)';
 const ADD_KEY_DAY =
-  'ON CONFLICT (day, bot_id, question_key) DO UPDATE SET asked = insights_key_days.asked + excluded.asked, found = insights_key_days.found + excluded.found, refused = insights_key_days.refused + excluded.refused, failed = insights_key_days.failed + excluded.failed';
+  'ON CONFLICT (day, bot_id, question_key) DO UPDATE SET asked = insights_key_days.asked + excluded.asked, found = insights_key_days.found + excluded.found, refused = insights_key_days.refused + excluded.refused, not_sure = insights_key_days.not_sure + excluded.not_sure, failed = insights_key_days.failed + excluded.failed';
 const INSERT_PAGE_DAY = 'INSERT INTO insights_page_days (day, bot_id, url, cited)';
 const ADD_PAGE_DAY = 'ON CONFLICT (day, bot_id, url) DO UPDATE SET cited = insights_page_days.cited + excluded.cited';
 const INSERT_FEEDBACK = 'INSERT INTO insights_feedback (request_id, time, bot_id, rating, comment)';
@@ -77,12 +80,12 @@ export class SqlInsightsStore implements InsightsStore {
         sql: `${INSERT_QUESTION} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
         params: [q.request_id, q.time, q.bot_id, q.question, q.question_key, q.answer_found ? 1 : 0, q.outcome, q.cache, q.sources.join(' '), q.duration_ms],
       });
-      const [refused, failed] = [q.outcome === 'refused' ? 1 : 0, ANSWERED_OUTCOMES.has(q.outcome) ? 0 : 1];
+      const [refused, notSure, failed] = [q.outcome === 'refused' ? 1 : 0, q.outcome === 'not_sure' ? 1 : 0, ANSWERED_OUTCOMES.has(q.outcome) ? 0 : 1];
       statements.push({
-        sql: `${INSERT_KEY_DAY} SELECT ?, ?, ?, 1, ?, ?, ? WHERE changes() = 1 ${ADD_KEY_DAY}`,
-        params: [day, q.bot_id, q.question_key, q.answer_found ? 1 : 0, refused, failed],
+        sql: `${INSERT_KEY_DAY} SELECT ?, ?, ?, 1, ?, ?, ?, ? WHERE changes() = 1 ${ADD_KEY_DAY}`,
+        params: [day, q.bot_id, q.question_key, q.answer_found ? 1 : 0, refused, notSure, failed],
       });
-      for (const url of new Set(q.sources)) statements.push({ sql: `${INSERT_PAGE_DAY} SELECT ?, ?, ?, 1 WHERE changes() = 1 ${ADD_PAGE_DAY}`, params: [day, q.bot_id, url] });
+      for (const url of cited(q)) statements.push({ sql: `${INSERT_PAGE_DAY} SELECT ?, ?, ?, 1 WHERE changes() = 1 ${ADD_PAGE_DAY}`, params: [day, q.bot_id, url] });
     }
     for (const f of mergeFeedback(batch.feedback)) {
       statements.push({ sql: `${INSERT_FEEDBACK} VALUES (?, ?, ?, ?, ?) ${UPSERT_FEEDBACK}`, params: [f.request_id, f.time, f.bot_id, f.rating, f.comment] });
@@ -109,13 +112,14 @@ export class SqlInsightsStore implements InsightsStore {
           ), keys AS (
             ${INSERT_KEY_DAY}
             SELECT time / ${DAY_MS}, bot_id, question_key, COUNT(*), SUM(answer_found), SUM(CASE WHEN outcome = 'refused' THEN 1 ELSE 0 END),
-              SUM(CASE WHEN ${ANSWERED} THEN 0 ELSE 1 END)
+              SUM(CASE WHEN outcome = 'not_sure' THEN 1 ELSE 0 END), SUM(CASE WHEN ${ANSWERED} THEN 0 ELSE 1 END)
             FROM inserted GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
             ${ADD_KEY_DAY}
           )
           ${INSERT_PAGE_DAY}
           SELECT day, bot_id, url, COUNT(*) FROM (
             SELECT DISTINCT time / ${DAY_MS} AS day, bot_id, url, request_id FROM inserted, unnest(string_to_array(NULLIF(sources, ''), ' ')) AS url
+            WHERE outcome <> 'not_sure'
           ) AS cited GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
           ${ADD_PAGE_DAY}`,
         params: [
@@ -175,7 +179,8 @@ export class SqlInsightsStore implements InsightsStore {
     const f = where(filter, 'f');
     const [perDay, top, unanswered, pages, ratings, rated] = await this.client.run([
       {
-        sql: `SELECT day, SUM(asked) AS asked, SUM(found) AS found, SUM(refused) AS refused, SUM(failed) AS failed FROM insights_key_days WHERE ${days.sql} GROUP BY day ORDER BY day`,
+        sql: `SELECT day, SUM(asked) AS asked, SUM(found) AS found, SUM(refused) AS refused, SUM(not_sure) AS not_sure, SUM(failed) AS failed
+          FROM insights_key_days WHERE ${days.sql} GROUP BY day ORDER BY day`,
         params: days.params,
       },
       {
@@ -183,7 +188,8 @@ export class SqlInsightsStore implements InsightsStore {
         params: [...days.params, limits.top],
       },
       {
-        sql: `SELECT question_key AS k, SUM(refused) AS asked, SUM(found) AS found FROM insights_key_days WHERE ${days.sql} AND refused > 0 GROUP BY question_key ORDER BY asked DESC, k LIMIT ?`,
+        sql: `SELECT question_key AS k, SUM(refused) + SUM(not_sure) AS asked, SUM(found) AS found, SUM(refused) AS refused, SUM(not_sure) AS not_sure
+          FROM insights_key_days WHERE ${days.sql} AND (refused > 0 OR not_sure > 0) GROUP BY question_key ORDER BY asked DESC, k LIMIT ?`,
         params: [...days.params, limits.unanswered],
       },
       { sql: `SELECT url, SUM(cited) AS cited FROM insights_page_days WHERE ${days.sql} GROUP BY url ORDER BY cited DESC, url LIMIT ?`, params: [...days.params, limits.pages] },
@@ -202,9 +208,9 @@ export class SqlInsightsStore implements InsightsStore {
     const counted = (rows: Array<Record<string, unknown>>) => rows.map((r) => ({ key: String(r.k), asked: num(r.asked), found: num(r.found) }));
     const rating = (name: string) => num(ratings!.rows.find((r) => r.rating === name)?.n);
     return {
-      days: perDay!.rows.map((r) => ({ day: num(r.day), asked: num(r.asked), found: num(r.found), refused: num(r.refused), failed: num(r.failed) })),
+      days: perDay!.rows.map((r) => ({ day: num(r.day), asked: num(r.asked), found: num(r.found), refused: num(r.refused), not_sure: num(r.not_sure), failed: num(r.failed) })),
       top: counted(top!.rows),
-      unanswered: counted(unanswered!.rows),
+      unanswered: unanswered!.rows.map((r) => ({ key: String(r.k), asked: num(r.asked), found: num(r.found), refused: num(r.refused), not_sure: num(r.not_sure) })),
       pages: pages!.rows.map((r) => ({ url: String(r.url), cited: num(r.cited) })),
       ratings: { up: rating('up'), down: rating('down') },
       rated: rated!.rows.slice(0, limits.rated).map((r) => ({
@@ -242,7 +248,7 @@ export class SqlInsightsStore implements InsightsStore {
     const [result] = await this.client.run([
       {
         sql: `SELECT q.time AS time, q.bot_id AS bot_id, q.question AS question, q.answer_found AS answer_found, q.cache AS cache, q.sources AS sources,
-            q.duration_ms AS duration_ms, f.rating AS rating, f.comment AS comment, q.request_id AS request_id
+            q.duration_ms AS duration_ms, f.rating AS rating, f.comment AS comment, q.request_id AS request_id, q.outcome AS outcome
           FROM insights_questions q LEFT JOIN insights_feedback f ON f.request_id = q.request_id
           WHERE ${range.sql}${resume} ORDER BY q.time, q.request_id LIMIT ?`,
         params: [...range.params, ...(after ? [after.time, after.time, after.request_id] : []), limit],
@@ -259,6 +265,7 @@ export class SqlInsightsStore implements InsightsStore {
       rating: r.rating === 'up' || r.rating === 'down' ? r.rating : null,
       comment: text(r.comment),
       request_id: String(r.request_id),
+      outcome: String(r.outcome),
     }));
   }
 
