@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { SearchResult } from '../protocol/search.js';
 import type { AnswerResponse } from '../protocol/types.js';
 import { composeAnswer } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
@@ -9,6 +10,7 @@ import { defaultIndexFolder } from './index/index-file.js';
 import { KbIndex, type SyncOutcome } from './index/kb-index.js';
 import { sampleKnowledgeBaseDir } from './package-root.js';
 import { Retriever, type RetrievalSettings } from './retrieval/retriever.js';
+import { searchSections } from './search/search.js';
 
 /** A bot: a documents folder and its on-disk index, brought up to date when the folder changes. */
 export interface Bot {
@@ -27,6 +29,8 @@ export interface Bot {
   retrieve(message: string, context?: string): Passage[];
   /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
   answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
+  /** Search as you type: the sections matching typed text (the last word as a beginning), best first, at most `limit` (see `searchSections`). */
+  search(text: string, limit: number): SearchResult[];
   /** The extractive answer quoting these passages (from `retrieve`), their links placed at the docs site's URLs. */
   compose(passages: Passage[], inlineSources: boolean, message: string): AnswerResponse;
   /**
@@ -192,6 +196,7 @@ export function createBot(
     retrieve,
     answer: (message, inlineSources, context) => compose(retrieve(message, context), inlineSources, message),
     compose,
+    search: (text, limit) => searchSections(index, text, limit),
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();

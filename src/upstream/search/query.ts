@@ -1,0 +1,62 @@
+import { processTerm, scanWords } from '../retrieval/analyzer.js';
+
+/** One form a typed word is looked for under: a term of the index, or the beginning of terms. */
+export interface TermForm {
+  form: string;
+  /** True: the terms beginning with `form` match. */
+  prefix: boolean;
+}
+
+/** A word of the typed text, with the forms that match it (any of them). */
+export interface TypedWord {
+  forms: TermForm[];
+  /** The word being typed (the last, with no space or punctuation after it). */
+  partial: boolean;
+}
+
+// A partial word's forms are looked for from this many letters: one letter begins too much.
+const MIN_PARTIAL = 2;
+// A partial word may run past the stem of the word it begins ("validat": "valid", the stem of
+// "validation"): the longest term of the index it begins with counts, this many letters shorter at most.
+const STEM_SLACK = 4;
+const MIN_STEM = 3;
+
+/**
+ * The words of text typed in a search box, as the analyzer makes them (lower case, stop words
+ * out, stemmed, identifiers split), so a search matches the way answers do. The last word, when
+ * nothing follows it, is being typed: it matches as the beginning of terms, as itself and as its
+ * stem ("configuration" is indexed as "configur"), and also the longest term of the index that it
+ * begins (`known`: whether the index holds a term), which is the stem of the word typed so far.
+ */
+export function typedWords(text: string, known: (term: string) => boolean): TypedWord[] {
+  const words = scanWords(text).words;
+  const typing = /[\p{L}\p{N}]$/u.test(text) ? words.pop() : undefined;
+  const seen = new Set<string>();
+  const typed: TypedWord[] = [];
+  for (const word of words) {
+    const term = processTerm(word);
+    if (term === null || seen.has(term)) continue;
+    seen.add(term);
+    typed.push({ forms: [{ form: term, prefix: false }], partial: false });
+  }
+  if (typing !== undefined && typing.length >= MIN_PARTIAL) {
+    const lower = typing.toLowerCase();
+    const forms: TermForm[] = [{ form: lower, prefix: true }];
+    const stem = processTerm(typing);
+    if (stem !== null && stem !== lower) forms.push({ form: stem, prefix: true });
+    for (let length = lower.length - 1; length >= Math.max(MIN_STEM, lower.length - STEM_SLACK); length--) {
+      const shorter = lower.slice(0, length);
+      if (known(shorter)) {
+        if (!forms.some((f) => shorter.startsWith(f.form))) forms.push({ form: shorter, prefix: false });
+        break;
+      }
+    }
+    typed.push({ forms, partial: true });
+  }
+  return typed;
+}
+
+/** Whether a word of a text (lower case, and its analyzed term) is one of these forms. */
+export function matchesForm(forms: readonly TermForm[], lower: string, term: string | null): boolean {
+  return forms.some(({ form, prefix }) => (prefix ? lower.startsWith(form) || (term !== null && term.startsWith(form)) : term === form || lower === form));
+}

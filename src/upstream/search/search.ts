@@ -1,0 +1,111 @@
+import type { SearchResult } from '../../protocol/search.js';
+import { plainHeading } from '../folder/markdown-text.js';
+import type { ColumnWeights, KbIndex } from '../index/kb-index.js';
+import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
+import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
+import { plainText } from './plain-text.js';
+import { typedWords, type TermForm, type TypedWord } from './query.js';
+import { snippetFor } from './snippet.js';
+
+/** Candidates read from each full-text query. */
+const CANDIDATES = 40;
+/** Candidates of each query that leaves one word out of the heading path (the word is then looked for in the body). */
+const MIXED_CANDIDATES = 15;
+/** A word being typed begins this many letters at least before the bodies are searched by its beginning: the heading paths are. */
+const BODY_PREFIX = 3;
+/** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
+const HEADING_BOOST = 3;
+const K1 = 1.2;
+const B = 0.75;
+const HEADING_FIELDS: readonly Field[] = ['title', 'headings', 'path'];
+const BODY_FIELDS: readonly Field[] = ['code', 'body', 'joined'];
+const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
+
+/**
+ * Search as you type over a knowledge base's on-disk index: the sections holding every typed
+ * word (in their heading path or their text), the last one as the beginning of a word, best
+ * first, at most `limit`, one result per section. Candidates come from SQLite FTS5 (prefix
+ * queries, BM25 with the heading path's and the body's column weights); each is scored over its
+ * stored terms, a match in the title or headings weighing more than one in the text. A result
+ * names the page and section, links where answers cite it, and shows plain text around the
+ * matched words with their ranges.
+ */
+export function searchSections(index: KbIndex, text: string, limit: number): SearchResult[] {
+  return index.read(() => {
+    const typed = typedWords(text, (term) => index.documentFrequency(term) > 0);
+    if (typed.length === 0 || index.passages === 0) return [];
+    const ranked = rank(index, typed);
+    const results: SearchResult[] = [];
+    const seen = new Set<string>();
+    for (let at = 0; at < ranked.length && results.length < limit; at += limit) {
+      for (const passage of index.passagesById(ranked.slice(at, at + limit))) {
+        const title = [passage.document.source.title, ...passage.headings.map(plainHeading)].join(' › ');
+        const key = `${passage.url}\u0000${title}`;
+        if (seen.has(key) || results.length >= limit) continue;
+        seen.add(key);
+        results.push({ title, url: passage.url, ...snippetFor(plainText(passage.markdown, passage.document.links), typed) });
+      }
+    }
+    return results;
+  });
+}
+
+/** The FTS5 expression of one typed word: any of its forms. */
+function expression(forms: readonly TermForm[]): string {
+  return `(${forms.map(({ form, prefix }) => `"${form}"${prefix ? '*' : ''}`).join(' OR ')})`;
+}
+
+/** Ids of the sections holding every typed word, best first. */
+function rank(index: KbIndex, typed: TypedWord[]): number[] {
+  const all = typed.map((word) => expression(word.forms)).join(' AND ');
+  // A word begun with one or two letters begins too many of the bodies' words to look them all up.
+  const shortPrefix = typed.some((word) => word.partial && word.forms.every((f) => f.prefix && f.form.length < BODY_PREFIX));
+  const lists = [index.match('headings', all, WEIGHTS, CANDIDATES)];
+  if (!shortPrefix) lists.push(index.match('body', all, WEIGHTS, CANDIDATES));
+  if (typed.length > 1) {
+    for (const left of typed) {
+      if (shortPrefix && left.partial) continue;
+      const rest = typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
+      lists.push(index.match('headings', rest, WEIGHTS, MIXED_CANDIDATES));
+    }
+  }
+  const ids = [...new Set(lists.flatMap((list) => list.map((hit) => hit.id)))];
+  if (ids.length === 0) return [];
+  const count = index.passages;
+  const averages = index.averageLengths();
+  const groups = [
+    { fields: HEADING_FIELDS, boost: HEADING_BOOST, average: Math.max(1, HEADING_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+    { fields: BODY_FIELDS, boost: 1, average: Math.max(1, BODY_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+  ];
+  // A word's rarity weighs its matches; a word being typed weighs as a word of average rarity.
+  const idf = typed.map((word) => {
+    const exact = word.forms.find((f) => !f.prefix);
+    const df = exact ? index.documentFrequency(exact.form) : count / 100;
+    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  });
+  const scored: Array<{ id: number; score: number; place: string }> = [];
+  for (const row of index.scoringRows(ids)) {
+    const fields = storedFields(row.terms);
+    let score = 0;
+    let all = true;
+    for (const [w, word] of typed.entries()) {
+      let wordScore = 0;
+      for (const group of groups) {
+        let tf = 0;
+        let length = 0;
+        for (const field of group.fields) {
+          length += row.lengths[FIELDS.indexOf(field)] ?? 0;
+          for (const { form, prefix } of word.forms) tf += WEIGHTS[field] * countTerm(fields[field], form, prefix);
+        }
+        if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
+      }
+      if (wordScore === 0) {
+        all = false;
+        break;
+      }
+      score += wordScore;
+    }
+    if (all) scored.push({ id: row.id, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` });
+  }
+  return scored.sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1)).map((hit) => hit.id);
+}
