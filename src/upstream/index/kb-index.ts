@@ -244,6 +244,15 @@ export class KbIndex {
     return statement.all(...params) as Array<{ id: number; score: number }>;
   }
 
+  /**
+   * Ids of passages matching an FTS5 query, at most `limit`, in the index's order: unranked, so
+   * it stops at `limit` however many passages match (ranking reads every match).
+   */
+  matching(table: FullTextTable, query: string, limit: number): number[] {
+    const name = FTS_TABLE[table];
+    return this.#prepared(`SELECT rowid FROM ${name} WHERE ${name} MATCH ? LIMIT ?`).pluck().all(query, limit) as number[];
+  }
+
   /** The passages of these ids, in the order given, each with its document. */
   passagesById(ids: readonly number[]): Passage[] {
     const rows = this.#statements.passages.all(JSON.stringify(ids)) as Row[];

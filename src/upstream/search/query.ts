@@ -25,12 +25,15 @@ const MIN_STEM = 3;
  * The words of text typed in a search box, as the analyzer makes them (lower case, stop words
  * out, stemmed, identifiers split), so a search matches the way answers do. The last word, when
  * nothing follows it, is being typed: it matches as the beginning of terms, as itself and as its
- * stem ("configuration" is indexed as "configur"), and also the longest term of the index that it
+ * stem ("configuration" is indexed as "configur"), an identifier's last part and the identifier
+ * whole ("onReq": "req", "onreq"), and also the longest term of the index that it
  * begins (`known`: whether the index holds a term), which is the stem of the word typed so far.
  */
 export function typedWords(text: string, known: (term: string) => boolean): TypedWord[] {
   const words = scanWords(text).words;
-  const typing = /[\p{L}\p{N}]$/u.test(text) ? words.pop() : undefined;
+  // The last word of the text, when nothing follows it; an identifier ("onReq") also whole.
+  const whole = /[\p{L}\p{N}]+$/u.exec(text)?.[0];
+  const typing = whole === undefined ? undefined : words.pop();
   const seen = new Set<string>();
   const typed: TypedWord[] = [];
   for (const word of words) {
@@ -42,6 +45,7 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
   if (typing !== undefined && typing.length >= MIN_PARTIAL) {
     const lower = typing.toLowerCase();
     const forms: TermForm[] = [{ form: lower, prefix: true }];
+    if (whole !== undefined && whole.length > typing.length) forms.push({ form: whole.toLowerCase(), prefix: true });
     const stem = processTerm(typing);
     if (stem !== null && stem !== lower) forms.push({ form: stem, prefix: true });
     for (let length = lower.length - 1; length >= Math.max(MIN_STEM, lower.length - STEM_SLACK); length--) {

@@ -7,16 +7,22 @@ import { plainText } from './plain-text.js';
 import { typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
 
-/** Candidates read from each full-text query. */
-const CANDIDATES = 40;
-/** Candidates of each query that leaves one word out of the heading path (the word is then looked for in the body). */
-const MIXED_CANDIDATES = 15;
+/**
+ * Candidates read from each full-text query: the sections whose title holds every typed word,
+ * those whose heading path does, those whose text does, and (for each word) those whose heading
+ * path holds all the others. Read unranked, in the index's order, so a query costs the same in a
+ * large folder as in a small one (ranking reads every match); they are ranked here.
+ */
+const CANDIDATES = { title: 60, headings: 60, body: 40, mixed: 15 };
 /** A word being typed begins this many letters at least before the bodies are searched by its beginning: the heading paths are. */
 const BODY_PREFIX = 3;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
 const K1 = 1.2;
 const B = 0.75;
+/** Markdown characters a snippet is made from, and most of them before the first typed word. */
+const EXCERPT_CHARS = 600;
+const EXCERPT_LEAD = 200;
 const HEADING_FIELDS: readonly Field[] = ['title', 'headings', 'path'];
 const BODY_FIELDS: readonly Field[] = ['code', 'body', 'joined'];
 const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
@@ -25,8 +31,9 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
  * first, at most `limit`, one result per section. Candidates come from SQLite FTS5 (prefix
- * queries, BM25 with the heading path's and the body's column weights); each is scored over its
- * stored terms, a match in the title or headings weighing more than one in the text. A result
+ * queries over the heading path's and the body's tables); each is scored over its stored terms
+ * (BM25 with the retrieval's column weights), a match in the title or headings weighing more
+ * than one in the text. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -43,11 +50,31 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
         const key = `${passage.url}\u0000${title}`;
         if (seen.has(key) || results.length >= limit) continue;
         seen.add(key);
-        results.push({ title, url: passage.url, ...snippetFor(plainText(passage.markdown, passage.document.links), typed) });
+        results.push({ title, url: passage.url, ...snippetFor(plainText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
       }
     }
     return results;
   });
+}
+
+/**
+ * The part of a section's Markdown a snippet can come from: all of a short one; of a long one,
+ * from the paragraph of the first place that may hold a typed word (a form found in its text),
+ * `EXCERPT_CHARS` long, so a long section costs no more to show than a short one.
+ */
+export function excerptAround(markdown: string, typed: readonly TypedWord[]): string {
+  if (markdown.length <= EXCERPT_CHARS) return markdown;
+  const lower = markdown.toLowerCase();
+  let first = lower.length;
+  for (const word of typed) for (const { form } of word.forms) {
+    const at = lower.indexOf(form);
+    if (at >= 0 && at < first) first = at;
+  }
+  if (first === lower.length) return markdown.slice(0, EXCERPT_CHARS);
+  const paragraph = markdown.lastIndexOf('\n\n', first);
+  const line = markdown.lastIndexOf('\n', first);
+  const from = paragraph >= 0 && first - paragraph <= EXCERPT_LEAD ? paragraph + 2 : line + 1;
+  return markdown.slice(from, from + EXCERPT_CHARS);
 }
 
 /** The FTS5 expression of one typed word: any of its forms. */
@@ -60,16 +87,16 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const all = typed.map((word) => expression(word.forms)).join(' AND ');
   // A word begun with one or two letters begins too many of the bodies' words to look them all up.
   const shortPrefix = typed.some((word) => word.partial && word.forms.every((f) => f.prefix && f.form.length < BODY_PREFIX));
-  const lists = [index.match('headings', all, WEIGHTS, CANDIDATES)];
-  if (!shortPrefix) lists.push(index.match('body', all, WEIGHTS, CANDIDATES));
+  const lists = [index.matching('headings', `title : (${all})`, CANDIDATES.title), index.matching('headings', all, CANDIDATES.headings)];
+  if (!shortPrefix) lists.push(index.matching('body', all, CANDIDATES.body));
   if (typed.length > 1) {
     for (const left of typed) {
       if (shortPrefix && left.partial) continue;
       const rest = typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
-      lists.push(index.match('headings', rest, WEIGHTS, MIXED_CANDIDATES));
+      lists.push(index.matching('headings', rest, CANDIDATES.mixed));
     }
   }
-  const ids = [...new Set(lists.flatMap((list) => list.map((hit) => hit.id)))];
+  const ids = [...new Set(lists.flat())];
   if (ids.length === 0) return [];
   const count = index.passages;
   const averages = index.averageLengths();

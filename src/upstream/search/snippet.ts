@@ -8,6 +8,7 @@ const LEAD_CHARS = 40;
 const WORD = /[\p{L}\p{N}]+/gu;
 // camelCase parts of a word, as the analyzer splits identifiers ("onRequest": on, Request).
 const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{N}]+|\p{Lu}+[\p{N}]*|[\p{L}\p{N}]+/gu;
+const HAS_CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 const ELLIPSIS = '…';
 
 /** A matched stretch of the text: `[start, end)` in UTF-16 code units, and which typed word it matched. */
@@ -75,8 +76,8 @@ function findMatches(text: string, typed: readonly TypedWord[]): Match[] {
       matches.push({ start: at, end: at + word.length, word: whole });
       continue;
     }
+    if (!HAS_CAMEL.test(word)) continue;
     for (const part of word.matchAll(CAMEL_PART)) {
-      if (part[0].length === word.length) break;
       const index = which(part[0]);
       if (index >= 0) matches.push({ start: at + part.index, end: at + part.index + part[0].length, word: index });
     }
