@@ -1,4 +1,5 @@
 import { processTerm, scanWords } from '../retrieval/analyzer.js';
+import { relativesOf } from '../retrieval/lexicon.js';
 
 /** One form a typed word is looked for under: a term of the index, or the beginning of terms. */
 export interface TermForm {
@@ -28,6 +29,7 @@ const MIN_STEM = 3;
  * stem ("configuration" is indexed as "configur"), an identifier's last part and the identifier
  * whole ("onReq": "req", "onreq"), and also the longest term of the index that it
  * begins (`known`: whether the index holds a term), which is the stem of the word typed so far.
+ * A whole word also matches the words the lexicon relates to it ("fake": "mock").
  */
 export function typedWords(text: string, known: (term: string) => boolean): TypedWord[] {
   const words = scanWords(text).words;
@@ -40,7 +42,9 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
     const term = processTerm(word);
     if (term === null || seen.has(term)) continue;
     seen.add(term);
-    typed.push({ forms: [{ form: term, prefix: false }], partial: false });
+    // The lexicon's words for the same thing ("fake": mock), those the index holds, as answers read them.
+    const relatives = relativesOf(term).filter(known);
+    typed.push({ forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false });
   }
   if (typing !== undefined && typing.length >= MIN_PARTIAL) {
     const lower = typing.toLowerCase();

@@ -30,7 +30,8 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, at most `limit`, one result per section. Candidates come from SQLite FTS5 (prefix
+ * first, then (when fewer than `limit` hold them all) those holding all but one, at most
+ * `limit`, one result per section. Candidates come from SQLite FTS5 (prefix
  * queries over the heading path's and the body's tables); each is scored over its stored terms
  * (BM25 with the retrieval's column weights), a match in the title or headings weighing more
  * than one in the text. A result
@@ -41,7 +42,7 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
   return index.read(() => {
     const typed = typedWords(text, (term) => index.documentFrequency(term) > 0);
     if (typed.length === 0 || index.passages === 0) return [];
-    const ranked = rank(index, typed);
+    const ranked = rank(index, typed, limit);
     const results: SearchResult[] = [];
     const seen = new Set<string>();
     for (let at = 0; at < ranked.length && results.length < limit; at += limit) {
@@ -82,22 +83,44 @@ function expression(forms: readonly TermForm[]): string {
   return `(${forms.map(({ form, prefix }) => `"${form}"${prefix ? '*' : ''}`).join(' OR ')})`;
 }
 
-/** Ids of the sections holding every typed word, best first. */
-function rank(index: KbIndex, typed: TypedWord[]): number[] {
+/** A candidate scored: how many typed words it holds, and how well. */
+interface Scored {
+  id: number;
+  matched: number;
+  score: number;
+  place: string;
+}
+
+/**
+ * Ids of the sections holding every typed word, best first; when fewer than `limit` do, those
+ * holding all but one follow (a question's words typed as they come: "spend hotels meal" has a
+ * word no page holds).
+ */
+function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
   const all = typed.map((word) => expression(word.forms)).join(' AND ');
   // A word begun with one or two letters begins too many of the bodies' words to look them all up.
   const shortPrefix = typed.some((word) => word.partial && word.forms.every((f) => f.prefix && f.form.length < BODY_PREFIX));
+  const rest = (left: TypedWord): string => typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
   const lists = [index.matching('headings', `title : (${all})`, CANDIDATES.title), index.matching('headings', all, CANDIDATES.headings)];
   if (!shortPrefix) lists.push(index.matching('body', all, CANDIDATES.body));
-  if (typed.length > 1) {
-    for (const left of typed) {
-      if (shortPrefix && left.partial) continue;
-      const rest = typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
-      lists.push(index.matching('headings', rest, CANDIDATES.mixed));
-    }
+  const leftOut = typed.length > 1 ? typed.filter((word) => !(shortPrefix && word.partial)) : [];
+  for (const left of leftOut) lists.push(index.matching('headings', rest(left), CANDIDATES.mixed));
+  const score = scorer(index, typed);
+  const scored = score([...new Set(lists.flat())]);
+  if (scored.filter((hit) => hit.matched === typed.length).length < limit && leftOut.length > 0) {
+    const seen = new Set(scored.map((hit) => hit.id));
+    const more = leftOut.flatMap((left) => index.matching('body', rest(left), CANDIDATES.mixed));
+    scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
-  const ids = [...new Set(lists.flat())];
-  if (ids.length === 0) return [];
+  const least = Math.max(1, typed.length - 1);
+  return scored
+    .filter((hit) => hit.matched >= least)
+    .sort((a, b) => b.matched - a.matched || b.score - a.score || (a.place < b.place ? -1 : 1))
+    .map((hit) => hit.id);
+}
+
+/** Scores candidates over their stored terms: BM25 per typed word, over the heading path and the body apart, the heading path weighing more. */
+function scorer(index: KbIndex, typed: TypedWord[]): (ids: number[]) => Scored[] {
   const count = index.passages;
   const averages = index.averageLengths();
   const groups = [
@@ -110,29 +133,27 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
     const df = exact ? index.documentFrequency(exact.form) : count / 100;
     return Math.log(1 + (count - df + 0.5) / (df + 0.5));
   });
-  const scored: Array<{ id: number; score: number; place: string }> = [];
-  for (const row of index.scoringRows(ids)) {
-    const fields = storedFields(row.terms);
-    let score = 0;
-    let all = true;
-    for (const [w, word] of typed.entries()) {
-      let wordScore = 0;
-      for (const group of groups) {
-        let tf = 0;
-        let length = 0;
-        for (const field of group.fields) {
-          length += row.lengths[FIELDS.indexOf(field)] ?? 0;
-          for (const { form, prefix } of word.forms) tf += WEIGHTS[field] * countTerm(fields[field], form, prefix);
+  return (ids) => {
+    if (ids.length === 0) return [];
+    return index.scoringRows(ids).map((row) => {
+      const fields = storedFields(row.terms);
+      let score = 0;
+      let matched = 0;
+      for (const [w, word] of typed.entries()) {
+        let wordScore = 0;
+        for (const group of groups) {
+          let tf = 0;
+          let length = 0;
+          for (const field of group.fields) {
+            length += row.lengths[FIELDS.indexOf(field)] ?? 0;
+            for (const { form, prefix } of word.forms) tf += WEIGHTS[field] * countTerm(fields[field], form, prefix);
+          }
+          if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
-        if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
+        if (wordScore > 0) matched++;
+        score += wordScore;
       }
-      if (wordScore === 0) {
-        all = false;
-        break;
-      }
-      score += wordScore;
-    }
-    if (all) scored.push({ id: row.id, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` });
-  }
-  return scored.sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1)).map((hit) => hit.id);
+      return { id: row.id, matched, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
+    });
+  };
 }
