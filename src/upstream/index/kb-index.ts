@@ -245,12 +245,16 @@ export class KbIndex {
   }
 
   /**
-   * Ids of passages matching an FTS5 query, at most `limit`, in the index's order: unranked, so
-   * it stops at `limit` however many passages match (ranking reads every match).
+   * As `match`, among the first `scan` passages matching in the index's order only: the cost is
+   * bounded by `scan` however many passages match (ranking all of them reads every match), and
+   * the ranking is exact whenever fewer match.
    */
-  matching(table: FullTextTable, query: string, limit: number): number[] {
+  matchAmong(table: FullTextTable, query: string, weights: ColumnWeights, limit: number, scan: number): Array<{ id: number; score: number }> {
     const name = FTS_TABLE[table];
-    return this.#prepared(`SELECT rowid FROM ${name} WHERE ${name} MATCH ? LIMIT ?`).pluck().all(query, limit) as number[];
+    const columns = FULL_TEXT[table];
+    const sql = `SELECT id, score FROM (SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
+      WHERE ${name} MATCH ? LIMIT ?) ORDER BY score DESC LIMIT ?`;
+    return this.#prepared(sql).all(...columns.map((c) => weights[c]), query, scan, limit) as Array<{ id: number; score: number }>;
   }
 
   /** The passages of these ids, in the order given, each with its document. */

@@ -1,4 +1,4 @@
-import { processTerm, scanWords } from '../retrieval/analyzer.js';
+import { joinTerm, processTerm, scanWords } from '../retrieval/analyzer.js';
 import { relativesOf } from '../retrieval/lexicon.js';
 
 /** One form a typed word is looked for under: a term of the index, or the beginning of terms. */
@@ -29,7 +29,8 @@ const MIN_STEM = 3;
  * stem ("configuration" is indexed as "configur"), an identifier's last part and the identifier
  * whole ("onReq": "req", "onreq"), and also the longest term of the index that it
  * begins (`known`: whether the index holds a term), which is the stem of the word typed so far.
- * A whole word also matches the words the lexicon relates to it ("fake": "mock").
+ * A whole word also matches the words the lexicon relates to it ("fake": "mock"), and two
+ * adjacent words the term they make written as one ("roll back": "rollback"; "rate lim": "ratelim…").
  */
 export function typedWords(text: string, known: (term: string) => boolean): TypedWord[] {
   const words = scanWords(text).words;
@@ -38,13 +39,28 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
   const typing = whole === undefined ? undefined : words.pop();
   const seen = new Set<string>();
   const typed: TypedWord[] = [];
+  // Two words the documents may write as one ("roll back": rollback, "rate limit": rateLimit) match either word.
+  const joined = (previous: TypedWord | undefined, form: TermForm, word: TypedWord): void => {
+    if (!previous || (form.prefix ? false : !known(form.form))) return;
+    previous.forms.push(form);
+    word.forms.push(form);
+  };
+  let previousWord: string | undefined;
+  let previousTyped: TypedWord | undefined;
   for (const word of words) {
     const term = processTerm(word);
-    if (term === null || seen.has(term)) continue;
+    if (term === null || seen.has(term)) {
+      previousWord = undefined;
+      continue;
+    }
     seen.add(term);
     // The lexicon's words for the same thing ("fake": mock), those the index holds, as answers read them.
     const relatives = relativesOf(term).filter(known);
-    typed.push({ forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false });
+    const current: TypedWord = { forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false };
+    if (previousWord !== undefined) joined(previousTyped, { form: joinTerm([previousWord, word]), prefix: false }, current);
+    typed.push(current);
+    previousWord = word;
+    previousTyped = current;
   }
   if (typing !== undefined && typing.length >= MIN_PARTIAL) {
     const lower = typing.toLowerCase();
@@ -59,7 +75,9 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
         break;
       }
     }
-    typed.push({ forms, partial: true });
+    const current: TypedWord = { forms, partial: true };
+    if (previousWord !== undefined && typing.length >= MIN_STEM) joined(previousTyped, { form: (previousWord + typing).toLowerCase(), prefix: true }, current);
+    typed.push(current);
   }
   return typed;
 }

@@ -1,6 +1,6 @@
 import type { SearchResult } from '../../protocol/search.js';
 import { plainHeading } from '../folder/markdown-text.js';
-import type { ColumnWeights, KbIndex } from '../index/kb-index.js';
+import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
 import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
 import { plainText } from './plain-text.js';
@@ -10,14 +10,17 @@ import { snippetFor } from './snippet.js';
 /**
  * Candidates read from each full-text query: the sections whose title holds every typed word,
  * those whose heading path does, those whose text does, and (for each word) those whose heading
- * path holds all the others. Read unranked, in the index's order, so a query costs the same in a
- * large folder as in a small one (ranking reads every match); they are ranked here.
+ * path, then text, holds all the others; the best by BM25 among the first `SCAN` matches, so a
+ * query costs no more in a large folder than in a small one (ranking reads every match).
  */
-const CANDIDATES = { title: 60, headings: 60, body: 40, mixed: 15 };
+const CANDIDATES = { title: 30, headings: 30, body: 30, mixed: 10 };
+const SCAN = 400;
 /** A word being typed begins this many letters at least before the bodies are searched by its beginning: the heading paths are. */
 const BODY_PREFIX = 3;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
+/** Share of the scores of a section's page's other matching sections it gains. */
+const PAGE_WEIGHT = 0.2;
 const K1 = 1.2;
 const B = 0.75;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
@@ -30,9 +33,9 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, then (when fewer than `limit` hold them all) those holding all but one, at most
- * `limit`, one result per section. Candidates come from SQLite FTS5 (prefix
- * queries over the heading path's and the body's tables); each is scored over its stored terms
+ * first, then (when fewer than `limit` hold them all) those holding all but one, each page's
+ * best section before a page's other sections, at most `limit`, one result per section. Candidates come from SQLite FTS5 (prefix queries, BM25 over
+ * the heading path's and the body's tables); each is scored over its stored terms
  * (BM25 with the retrieval's column weights), a match in the title or headings weighing more
  * than one in the text. A result
  * names the page and section, links where answers cite it, and shows plain text around the
@@ -86,6 +89,7 @@ function expression(forms: readonly TermForm[]): string {
 /** A candidate scored: how many typed words it holds, and how well. */
 interface Scored {
   id: number;
+  docId: number;
   matched: number;
   score: number;
   place: string;
@@ -101,22 +105,29 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
   // A word begun with one or two letters begins too many of the bodies' words to look them all up.
   const shortPrefix = typed.some((word) => word.partial && word.forms.every((f) => f.prefix && f.form.length < BODY_PREFIX));
   const rest = (left: TypedWord): string => typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
-  const lists = [index.matching('headings', `title : (${all})`, CANDIDATES.title), index.matching('headings', all, CANDIDATES.headings)];
-  if (!shortPrefix) lists.push(index.matching('body', all, CANDIDATES.body));
+  const best = (table: FullTextTable, query: string, limit: number): number[] => index.matchAmong(table, query, WEIGHTS, limit, SCAN).map((hit) => hit.id);
+  const lists = [best('headings', `title : (${all})`, CANDIDATES.title), best('headings', all, CANDIDATES.headings)];
+  if (!shortPrefix) lists.push(best('body', all, CANDIDATES.body));
   const leftOut = typed.length > 1 ? typed.filter((word) => !(shortPrefix && word.partial)) : [];
-  for (const left of leftOut) lists.push(index.matching('headings', rest(left), CANDIDATES.mixed));
+  for (const left of leftOut) lists.push(best('headings', rest(left), CANDIDATES.mixed));
   const score = scorer(index, typed);
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < limit && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
-    const more = leftOut.flatMap((left) => index.matching('body', rest(left), CANDIDATES.mixed));
+    const more = leftOut.flatMap((left) => best('body', rest(left), CANDIDATES.mixed));
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
   const least = Math.max(1, typed.length - 1);
-  return scored
-    .filter((hit) => hit.matched >= least)
-    .sort((a, b) => b.matched - a.matched || b.score - a.score || (a.place < b.place ? -1 : 1))
-    .map((hit) => hit.id);
+  // A page that matches has more than one section that does: each section gains a share of its page's others.
+  const byPage = new Map<number, number>();
+  for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);
+  for (const hit of scored) if (hit.matched >= least) hit.score += PAGE_WEIGHT * (byPage.get(hit.docId)! - hit.score);
+  const ranked = scored.filter((hit) => hit.matched >= least).sort((a, b) => b.matched - a.matched || b.score - a.score || (a.place < b.place ? -1 : 1));
+  // Pages before more sections of a page already shown: each page's best section first, in rank order, then the others.
+  const pages = new Set<number>();
+  const firsts = ranked.filter((hit) => !pages.has(hit.docId) && pages.add(hit.docId));
+  const shown = new Set(firsts);
+  return [...firsts, ...ranked.filter((hit) => !shown.has(hit))].map((hit) => hit.id);
 }
 
 /** Scores candidates over their stored terms: BM25 per typed word, over the heading path and the body apart, the heading path weighing more. */
@@ -153,7 +164,7 @@ function scorer(index: KbIndex, typed: TypedWord[]): (ids: number[]) => Scored[]
         if (wordScore > 0) matched++;
         score += wordScore;
       }
-      return { id: row.id, matched, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
+      return { id: row.id, docId: row.docId, matched, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
     });
   };
 }
