@@ -19,8 +19,8 @@ const SCAN = 400;
 const BODY_PREFIX = 3;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
-/** Share of the scores of a section's page's other matching sections it gains. */
-const PAGE_WEIGHT = 0.2;
+/** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
+const PAGE_WEIGHT = DEFAULT_RETRIEVAL.pageWeight;
 const K1 = 1.2;
 const B = 0.75;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
@@ -118,7 +118,7 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
   const least = Math.max(1, typed.length - 1);
-  // A page that matches has more than one section that does: each section gains a share of its page's others.
+  // A page that matches has more than one section that does: each section gains a share of its page's others, as answers weigh them.
   const byPage = new Map<number, number>();
   for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);
   for (const hit of scored) if (hit.matched >= least) hit.score += PAGE_WEIGHT * (byPage.get(hit.docId)! - hit.score);
