@@ -41,7 +41,7 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
   const typed: TypedWord[] = [];
   // Two words the documents may write as one ("roll back": rollback, "rate limit": rateLimit) match either word.
   const joined = (previous: TypedWord | undefined, form: TermForm, word: TypedWord): void => {
-    if (!previous || (form.prefix ? false : !known(form.form))) return;
+    if (!previous || (!form.prefix && !known(form.form))) return;
     previous.forms.push(form);
     word.forms.push(form);
   };

@@ -33,11 +33,11 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, then (when fewer than `limit` hold them all) those holding all but one, each page's
- * best section before a page's other sections, at most `limit`, one result per section. Candidates come from SQLite FTS5 (prefix queries, BM25 over
- * the heading path's and the body's tables); each is scored over its stored terms
- * (BM25 with the retrieval's column weights), a match in the title or headings weighing more
- * than one in the text. A result
+ * first, then (when fewer than `limit` hold them all) those holding all but one; each page's
+ * best section before a page's other sections; at most `limit`, one result per section.
+ * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
+ * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
+ * weights), a match in the title or headings weighing more than one in the text. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
