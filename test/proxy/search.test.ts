@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PROTOCOL_HEADER } from '../../src/protocol/stream-events.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { createRedisStores } from '../../src/proxy/stores/redis.js';
 import { FIXTURE_KB, KEY } from '../upstream/helpers.js';
+import { startTestRedis } from './redis-server.js';
 import { ask, assertNoKeyLeak, newKey, rawUpstream, remember, send, startTestProxy, type RawUpstream, type TestProxy } from './helpers.js';
 
 const ALLOWED = 'https://docs.example.com';
@@ -136,6 +138,35 @@ describe('the search rate limit', () => {
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe('two instances sharing one Redis', () => {
+  it('count one search limit across both, apart from answers, and share the search cache', async () => {
+    const redis = await startTestRedis();
+    const prefix = `s${Math.random().toString(36).slice(2)}`;
+    const stores = [0, 1].map(() => createRedisStores({ url: redis.url, keyPrefix: prefix, rateLimitPerMinute: 1, searchRateLimitPerMinute: 3, log: () => {} }));
+    const proxies: TestProxy[] = [];
+    try {
+      for (const s of stores) {
+        assert.equal(await s.ready(), true);
+        proxies.push(await startTestProxy({ apiKey: KEY, baseUrl: api.url, searchRateLimitPerMinute: 3, searchRateLimiter: s.searchRateLimiter, searchCacheStore: s.searchCache }));
+      }
+      const [a, b] = proxies as [TestProxy, TestProxy];
+      const first = await send(`${a.url}/api/search?bot_id=demo&q=stag`);
+      assert.equal(first.headers.get('x-cache'), 'MISS');
+      const other = await send(`${b.url}/api/search?bot_id=demo&q=stag`);
+      assert.equal(other.headers.get('x-cache'), 'HIT', 'the other instance finds it in Redis');
+      assert.deepEqual(other.json(), first.json());
+      assert.equal((await send(`${a.url}/api/search?bot_id=demo&q=deploy`)).status, 200);
+      const limited = await send(`${b.url}/api/search?bot_id=demo&q=deploy`);
+      assert.equal(limited.status, 429, 'three searches in all, whichever instance');
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    } finally {
+      for (const p of proxies) await p.close();
+      for (const s of stores) await s.close();
+      await redis.close();
     }
   });
 });
