@@ -15,8 +15,13 @@ import { snippetFor } from './snippet.js';
  */
 const CANDIDATES = { title: 30, headings: 30, body: 30, mixed: 10 };
 const SCAN = 400;
-/** A word being typed begins this many letters at least before the bodies are searched by its beginning: the heading paths are. */
-const BODY_PREFIX = 3;
+/**
+ * A word being typed begins this many letters at least before the bodies are searched by its
+ * beginning (the heading paths always are; a shorter one is looked up there as a word): FTS5
+ * reads every body term a prefix begins whole, which in a large folder costs most of a search
+ * for a short one ("fas": fastify, in every page).
+ */
+const BODY_PREFIX = 5;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
 /** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
@@ -81,9 +86,10 @@ export function excerptAround(markdown: string, typed: readonly TypedWord[]): st
   return markdown.slice(from, from + EXCERPT_CHARS);
 }
 
-/** The FTS5 expression of one typed word: any of its forms. */
-function expression(forms: readonly TermForm[]): string {
-  return `(${forms.map(({ form, prefix }) => `"${form}"${prefix ? '*' : ''}`).join(' OR ')})`;
+/** The FTS5 expression of one typed word: any of its forms; in the bodies, a short beginning of a word as a word of its own. */
+function expression(forms: readonly TermForm[], table: FullTextTable): string {
+  const terms = forms.map(({ form, prefix }) => `"${form}"${prefix && (table === 'headings' || form.length >= BODY_PREFIX) ? '*' : ''}`);
+  return `(${[...new Set(terms)].join(' OR ')})`;
 }
 
 /** A candidate scored: how many typed words it holds, and how well. */
@@ -101,20 +107,17 @@ interface Scored {
  * word no page holds).
  */
 function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
-  const all = typed.map((word) => expression(word.forms)).join(' AND ');
-  // A word begun with one or two letters begins too many of the bodies' words to look them all up.
-  const shortPrefix = typed.some((word) => word.partial && word.forms.every((f) => f.prefix && f.form.length < BODY_PREFIX));
-  const rest = (left: TypedWord): string => typed.filter((word) => word !== left).map((word) => expression(word.forms)).join(' AND ');
-  const best = (table: FullTextTable, query: string, limit: number): number[] => index.matchAmong(table, query, WEIGHTS, limit, SCAN).map((hit) => hit.id);
-  const lists = [best('headings', `title : (${all})`, CANDIDATES.title), best('headings', all, CANDIDATES.headings)];
-  if (!shortPrefix) lists.push(best('body', all, CANDIDATES.body));
-  const leftOut = typed.length > 1 ? typed.filter((word) => !(shortPrefix && word.partial)) : [];
-  for (const left of leftOut) lists.push(best('headings', rest(left), CANDIDATES.mixed));
+  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table)).join(' AND ');
+  const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
+  const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
+  const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
+  const leftOut = typed.length > 1 ? typed : [];
+  for (const left of leftOut) lists.push(best('headings', rest(left, 'headings'), CANDIDATES.mixed));
   const score = scorer(index, typed);
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < limit && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
-    const more = leftOut.flatMap((left) => best('body', rest(left), CANDIDATES.mixed));
+    const more = leftOut.flatMap((left) => best('body', rest(left, 'body'), CANDIDATES.mixed));
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
   const least = Math.max(1, typed.length - 1);
