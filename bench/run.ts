@@ -3,7 +3,7 @@
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,search,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites,search` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +24,7 @@ import { benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
+import { benchSearch } from './search.js';
 import { benchPageCost } from './page-cost.js';
 import { benchSites } from './sites.js';
 import { benchSize } from './size.js';
@@ -45,6 +46,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       kbScale: { sizes: [1], rounds: 1 },
+      search: { sizes: [1], rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
       insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
@@ -57,6 +59,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
+      search: { sizes: [20, 200], rounds: 2 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
       insights: { asked: 2000, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
@@ -100,6 +103,7 @@ await section('size', () => benchSize(report, dist, floor!, singleEs));
 await section('retrieval', () => benchRetrieval(report));
 await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
 await section('sites', () => benchSites(report, SETTINGS.sites));
+await section('search', () => benchSearch(report, SETTINGS.search));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;

@@ -87,6 +87,7 @@ export type ErrorCode =
   | 'stream_interrupted'
   | 'shutting_down'
   | 'unavailable'
+  | 'search_unavailable'
   | 'internal';
 
 /** Payload of an error: JSON body `{"error": ErrorBody}` or the stream's `error` event. */

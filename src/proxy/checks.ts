@@ -1,7 +1,7 @@
 import type { AnswerRequest } from '../protocol/types.js';
 import type { RateLimiter } from './config.js';
 import type { RequestContext } from './context.js';
-import { ProxyError } from './errors.js';
+import { ProxyError, type Failure } from './errors.js';
 import { checkRateLimit, clientAddressOf } from './rate-limit.js';
 import { isJsonContentType, parseAnswerRequest, parseFeedback, readRequestText, type Feedback } from './request-body.js';
 
@@ -9,9 +9,10 @@ const warned = new WeakSet<object>();
 
 /**
  * Who may call: the origin, the `authorize` hook, then the rate limit (per user when the hook
- * names one). Sets the context's CORS decision and user; throws a {@link ProxyError} to refuse.
+ * names one), counted in `bucket`. Sets the context's user; throws a {@link ProxyError} to refuse
+ * (`limited` beyond the rate limit).
  */
-export async function checkCaller(ctx: RequestContext, limiter: RateLimiter | undefined, bucket: string): Promise<void> {
+export async function checkCaller(ctx: RequestContext, limiter: RateLimiter | undefined, bucket: string, limited: Failure = 'rate_limited'): Promise<void> {
   const { cfg, request } = ctx;
   if (ctx.cors === 'forbidden') throw new ProxyError('origin_not_allowed');
   if (cfg.authorize) {
@@ -34,7 +35,7 @@ export async function checkCaller(ctx: RequestContext, limiter: RateLimiter | un
     throw new ProxyError('client_unknown');
   }
   const wait = await checkRateLimit(limiter, `${bucket}${key}`, cfg.storeFailure);
-  if (wait !== undefined) throw new ProxyError('rate_limited', { retryAfter: wait });
+  if (wait !== undefined) throw new ProxyError(limited, { retryAfter: wait });
 }
 
 /** Largest feedback body in bytes. */

@@ -16,13 +16,15 @@ export interface UpstreamResponse {
 /** One upstream request, as the proxy makes it. */
 export interface UpstreamRequest {
   url: string;
+  /** `POST` (answers; the default when absent) or `GET` (search, which has no body). */
+  method?: 'GET' | 'POST';
   headers: Record<string, string>;
-  body: string;
+  body?: string;
   signal: AbortSignal;
 }
 
 /**
- * The client the proxy reaches the upstream with: one POST, never a followed redirect.
+ * The client the proxy reaches the upstream with: one request, never a followed redirect.
  * `fetchUpstream(fetch)` (the default, over `globalThis.fetch`) fits anywhere; the Node entry
  * offers `undiciUpstream()`, a keep-alive pool.
  */
@@ -59,7 +61,7 @@ export type Authorization = boolean | 'forbidden' | 'unauthenticated' | { user: 
 export interface ProxyConfig extends StoreConfig {
   /** Upstream API key; added server-side as `Authorization: Bearer <key>`, never sent to a client. */
   apiKey: string;
-  /** Upstream base URL; requests go to `${baseUrl}/v1/answer`. */
+  /** Upstream base URL; answers go to `${baseUrl}/v1/answer`, searches to `${baseUrl}/v1/search`. */
   baseUrl: string;
   /** Path of the answer endpoint (feedback goes to this path + `/feedback`). Default `/api/answer`. */
   answerPath?: string;
@@ -75,6 +77,12 @@ export interface ProxyConfig extends StoreConfig {
   rateLimitPerMinute?: number;
   /** A custom limiter (e.g. a shared store); replaces the in-memory one built from `rateLimitPerMinute`. */
   rateLimiter?: RateLimiter;
+  /** Path of search as you type (`GET`, forwarded to `${baseUrl}/v1/search`). Default `/api/search`. */
+  searchPath?: string;
+  /** Searches per visitor per minute, counted apart from answers; 429 beyond. Default 120; 0 turns limiting off. */
+  searchRateLimitPerMinute?: number;
+  /** A custom limiter for searches; replaces the in-memory one built from `searchRateLimitPerMinute`. */
+  searchRateLimiter?: RateLimiter;
   /**
    * Whether to take the client address from `X-Forwarded-For`: `false` (default) never;
    * `true` or `1`: one trusted proxy in front (the rightmost entry); `n`: n trusted proxies.
@@ -139,10 +147,11 @@ export interface ProxyConfig extends StoreConfig {
   insightsPath?: string;
 }
 
-export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'fetch' | 'insightsStore' | 'insightsToken' | keyof StoreConfig>> &
-  Pick<ProxyConfig, 'rateLimiter' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'insightsStore' | 'insightsToken'> & {
+export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'searchRateLimiter' | 'log' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'fetch' | 'insightsStore' | 'insightsToken' | keyof StoreConfig>> &
+  Pick<ProxyConfig, 'rateLimiter' | 'searchRateLimiter' | 'clientAddress' | 'authorize' | 'rateLimitKey' | 'insightsStore' | 'insightsToken'> & {
     log: (line: string) => void;
     upstreamUrl: string;
+    upstreamSearchUrl: string;
     feedbackPath: string;
     storeFailure: StoreFailureMode;
   };
@@ -150,7 +159,9 @@ export type ResolvedConfig = Required<Omit<ProxyConfig, 'rateLimiter' | 'log' | 
 export const DEFAULTS = {
   answerPath: '/api/answer',
   healthPath: '/healthz',
+  searchPath: '/api/search',
   rateLimitPerMinute: 20,
+  searchRateLimitPerMinute: 120,
   maxMessageChars: 4000,
   maxBodyBytes: 32 * 1024,
   maxHistoryMessages: 20,
@@ -191,6 +202,7 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     ...config,
     ...defaulted,
     upstreamUrl: `${base.href.replace(/\/+$/, '')}/v1/answer`,
+    upstreamSearchUrl: `${base.href.replace(/\/+$/, '')}/v1/search`,
     feedbackPath: `${defaulted.answerPath}/feedback`,
     allowedOrigins,
     allowCredentials: config.allowCredentials ?? false,

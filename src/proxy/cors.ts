@@ -29,10 +29,10 @@ export function corsHeaders(headers: Record<string, string>, decision: OriginDec
   }
 }
 
-/** Extra headers of a successful preflight. */
-export function preflightHeaders(credentials: boolean): Record<string, string> {
+/** Extra headers of a successful preflight for an endpoint taking `methods`. */
+export function preflightHeaders(credentials: boolean, methods = 'POST, OPTIONS'): Record<string, string> {
   return {
-    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-methods': methods,
     'access-control-allow-headers': credentials ? 'Content-Type, Authorization' : 'Content-Type',
     'access-control-max-age': '600',
   };

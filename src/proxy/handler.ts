@@ -11,6 +11,7 @@ import { FAILURES, ProxyError, toProxyError } from './errors.js';
 import { Insights, type AnswerWatch, type InsightsControl } from './insights/insights.js';
 import { memoryRateLimiter } from './rate-limit.js';
 import { redactPersonalData } from './redact.js';
+import { SearchRoute } from './search.js';
 import { MAX_COMMENT_CHARS } from './request-body.js';
 import { AnswerStream, SSE_HEADERS, resultFrames } from './sse.js';
 import { deadline, RequestTimers } from './timers.js';
@@ -36,7 +37,8 @@ export interface ProxyHandler extends WebHandler {
 
 /**
  * Creates the key-holding proxy as a Web-standard handler: `POST /api/answer` (JSON or the
- * project's SSE stream), `POST /api/answer/feedback`, `OPTIONS` on both (CORS preflight),
+ * project's SSE stream), `POST /api/answer/feedback`, `GET /api/search` (search as you type),
+ * `OPTIONS` on each (CORS preflight),
  * `GET /healthz`, and with insights on, the owner's routes under `/insights`. Runs anywhere `Request`/`Response` exist (Node via `serveNode`, Hono, Next.js
  * route handlers, Cloudflare Workers and other edge runtimes).
  */
@@ -46,6 +48,7 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
   const limiter = cfg.rateLimiter ?? (cfg.rateLimitPerMinute > 0 ? memoryRateLimiter(cfg.rateLimitPerMinute) : undefined);
   const cacheSettings = resolveCache(config, cfg);
   const cache = cacheSettings ? new AnswerCache(cacheSettings) : undefined;
+  const search = new SearchRoute(cfg, config);
   if (cfg.insightsToken && !cfg.insightsStore) throw new TypeError('bot-answer proxy: insightsToken needs an insightsStore (INSIGHTS_DB) to read from');
   const insights = cfg.insightsStore ? new Insights(cfg.insightsStore, cfg, log) : undefined;
   const streams = new Set<AnswerStream>();
@@ -69,6 +72,10 @@ export function createProxyHandler(config: ProxyConfig): ProxyHandler {
       return ctx.respond(200, '{"ok":true}', { ...JSON_HEADERS });
     }
     if (insights?.owns(pathname)) return (await insights.route(ctx)) ?? ctx.fail(new ProxyError('not_found'));
+    if (pathname === cfg.searchPath) {
+      ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);
+      return search.handle(ctx);
+    }
     const isFeedback = pathname === cfg.feedbackPath;
     if (pathname !== cfg.answerPath && !isFeedback) throw new ProxyError('not_found');
     ctx.cors = decideOrigin(ctx.origin, ctx.url.host, cfg.allowedOrigins);

@@ -4,7 +4,8 @@
  * handlers, Cloudflare Workers). Nothing here imports a Node built-in; the Node server lives in
  * `bot-answer/proxy/node`.
  *
- * - {@link createProxyHandler}: `(Request, {clientAddress}?) => Promise<Response>`.
+ * - {@link createProxyHandler}: `(Request, {clientAddress}?) => Promise<Response>`, serving answers,
+ *   feedback and search as you type.
  */
 export { createProxyHandler } from './handler.js';
 export type { ProxyHandler, WebHandler } from './handler.js';
@@ -21,7 +22,9 @@ export { memoryAnswerCache } from './stores/memory-cache.js';
 export type { MemoryAnswerCacheOptions } from './stores/memory-cache.js';
 export { cacheApiAnswerCache } from './stores/workers-cache.js';
 export type { CacheApiAnswerCacheOptions, CacheApiLike } from './stores/workers-cache.js';
-export type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './stores/types.js';
+export type { AnswerCacheStore, CachedAnswer, CachedSearch, StoreConfig, StoreFailureMode } from './stores/types.js';
+export { normaliseSearchResults } from './search.js';
+export type { SearchResponse, SearchResult } from '../protocol/search.js';
 export { SqlInsightsStore } from './insights/sql/store.js';
 export type { Migration, SqlClient, SqlDialect, SqlResult, SqlStatement } from './insights/sql/client.js';
 export type { InsightsControl } from './insights/insights.js';

@@ -13,11 +13,11 @@ export interface PooledUpstream extends UpstreamClient {
  */
 export function undiciUpstream(options: Pool.Options = {}): PooledUpstream {
   const pools = new Map<string, Pool>();
-  const client: UpstreamClient = async ({ url, headers, body, signal }) => {
+  const client: UpstreamClient = async ({ url, method = 'POST', headers, body, signal }) => {
     const target = new URL(url);
     let pool = pools.get(target.origin);
     if (!pool) pools.set(target.origin, (pool = new Pool(target.origin, { connections: null, ...options })));
-    const response = await pool.request({ method: 'POST', path: target.pathname + target.search, headers, body, signal });
+    const response = await pool.request({ method, path: target.pathname + target.search, headers, body, signal });
     return {
       status: response.statusCode,
       header(name) {

@@ -6,8 +6,8 @@ import type { RequestTimers } from './timers.js';
 
 /** An {@link UpstreamClient} over a `fetch` function: the default, and the one for edge runtimes. */
 export function fetchUpstream(fetchFn: typeof fetch): UpstreamClient {
-  return async ({ url, headers, body, signal }) => {
-    const response = await fetchFn(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+  return async ({ url, method = 'POST', headers, body, signal }) => {
+    const response = await fetchFn(url, { method, headers, body, signal, redirect: 'manual' });
     return {
       // A browser-like fetch hides a redirect's status behind an opaque response.
       status: response.type === 'opaqueredirect' ? 302 : response.status,
@@ -23,28 +23,38 @@ export function fetchUpstream(fetchFn: typeof fetch): UpstreamClient {
  * status to a failure; the upstream's body is never passed on.
  */
 export async function callUpstream(ctx: RequestContext, body: AnswerRequest, signal: AbortSignal, timers: RequestTimers): Promise<UpstreamResponse> {
-  const { cfg } = ctx;
+  const accept = body.stream ? 'text/event-stream, application/json' : 'application/json';
+  const response = await sendUpstream(ctx, { url: ctx.cfg.upstreamUrl, headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) }, signal, timers);
+  if (response.status >= 200 && response.status < 300) return response;
+  timers.abortUpstream();
+  throw upstreamFailure(ctx, response);
+}
+
+/**
+ * Sends one upstream request with the key (the headers timeout running until its headers come)
+ * and gives its response whatever its status; an upstream that cannot be reached is a failure.
+ */
+export async function sendUpstream(
+  ctx: RequestContext,
+  request: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  signal: AbortSignal,
+  timers: RequestTimers,
+): Promise<UpstreamResponse> {
   timers.startHeaders();
   let response: UpstreamResponse;
   try {
-    response = await cfg.upstreamClient({
-      url: cfg.upstreamUrl,
-      headers: {
-        authorization: `Bearer ${cfg.apiKey}`,
-        'content-type': 'application/json',
-        accept: body.stream ? 'text/event-stream, application/json' : 'application/json',
-      },
-      body: JSON.stringify(body),
-      signal,
-    });
+    response = await ctx.cfg.upstreamClient({ ...request, headers: { authorization: `Bearer ${ctx.cfg.apiKey}`, ...request.headers }, signal });
   } catch {
     throw new ProxyError(timers.reason ?? 'upstream_unreachable');
   }
   timers.headersArrived();
+  ctx.record.upstream_status = response.status;
+  return response;
+}
+
+/** The failure an upstream's non-success status stands for (its body is never passed on). */
+export function upstreamFailure(ctx: RequestContext, response: UpstreamResponse): ProxyError {
   const status = response.status;
-  ctx.record.upstream_status = status;
-  if (status >= 200 && status < 300) return response;
-  timers.abortUpstream();
   let failure: Failure = 'upstream_failed';
   let retryAfter: number | undefined;
   if (status >= 300 && status < 400) failure = 'upstream_redirect';
@@ -59,7 +69,7 @@ export async function callUpstream(ctx: RequestContext, body: AnswerRequest, sig
     failure = 'upstream_rate_limited';
     retryAfter = parseRetryAfter(response.header('retry-after'));
   }
-  throw new ProxyError(failure, { retryAfter });
+  return new ProxyError(failure, { retryAfter });
 }
 
 /** Retry-After as whole seconds (from seconds or an HTTP date), 60 when missing, capped at an hour. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { SearchResult } from '../protocol/search.js';
 import type { AnswerResponse } from '../protocol/types.js';
 import { composeAnswer, composeNotSure } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
@@ -11,6 +12,7 @@ import { sampleKnowledgeBaseDir } from './package-root.js';
 import { Retriever, type Decision, type RetrievalSettings } from './retrieval/retriever.js';
 import { mirrorHoldsPages, SiteCrawls, siteMirrorDir, type SiteSettings } from './site/site-source.js';
 import { checkSiteUrl, parseDuration } from './site/site-settings.js';
+import { searchSections } from './search/search.js';
 
 /** What a bot found for a message: the outcome (see `Decision`) and its passages, best first. */
 export interface Found {
@@ -42,6 +44,8 @@ export interface Bot {
   forModel(message: string, context: string | undefined, passages: Passage[]): Passage[];
   /** The bot's answer to a message: deterministic for a given knowledge base, message and context. */
   answer(message: string, inlineSources: boolean, context?: string): AnswerResponse;
+  /** Search as you type: the sections matching typed text (the last word as a beginning), best first, at most `limit` (see `searchSections`). */
+  search(text: string, limit: number): SearchResult[];
   /**
    * The extractive answer quoting these passages (from `retrieve`), their links placed at the
    * docs site's URLs; with `outcome` `not_sure`, the "not sure" answer listing their pages.
@@ -285,6 +289,7 @@ export function createBot(
       return compose(passages, inlineSources, message, outcome);
     },
     compose,
+    search: (text, limit) => searchSections(index, text, limit),
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();

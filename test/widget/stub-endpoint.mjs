@@ -13,6 +13,15 @@
  * `GET /stub/headers?bot=ID` gives the headers of that bot's last answer request.
  * `POST /stub/answer/feedback` takes feedback (`{request_id, bot_id, rating, comment?}`) and answers 204 (503
  * for a bot id starting `fbfail`); `GET /stub/feedback?bot=ID` lists what it received: `[{body, headers, url}]`.
+ *
+ * `GET /stub/search?bot_id=ID&q=TEXT&limit=N` speaks the proxy's search (docs/protocol.md): `{results:
+ * [{title, url, snippet, highlights}]}`, the pages of `SEARCH_PAGES` holding every typed word (in the
+ * title or snippet, the last word by its beginning), in that order, at most `limit` (default 6), the
+ * matched words' UTF-16 ranges in `highlights`. One page has a hostile title and snippet (matched by
+ * "hostile"). `&slow=MS` answers after MS milliseconds, so a later search can overtake it. Bot ids
+ * starting `nosearch` get `404 search_unavailable`, `searchrate` `429` (Retry-After 5), `searchdown`
+ * `502`. `GET /stub/search-count?bot=ID` tells how many searches that bot id received, and
+ * `GET /stub/search-last?bot=ID` the query string of the last one.
  */
 
 export const SOURCES = [
@@ -39,6 +48,60 @@ export const ANSWER =
   'Flights under six hours are **economy** [[1]](https://wiki.example.com/travel).\n\n' +
   '| Class | Hours |\n|---|---|\n| Economy | < 6 |\n\n' +
   '```js\nconst limit = 6;\n```\n\nSee also [[2]](https://drive.example.com/x) and [[3]](https://wiki.example.com/other).';
+
+/** What `GET /stub/search` searches, in this order. */
+export const SEARCH_PAGES = [
+  { title: 'Travel and expense policy › Booking flights', url: 'https://wiki.example.com/travel#booking-flights', snippet: 'Book flights in economy class for trips under six hours.' },
+  { title: 'Travel and expense policy › Submitting expenses', url: 'https://wiki.example.com/travel#submitting-expenses', snippet: 'Submit expenses within 30 days, with a photo of every receipt.' },
+  { title: 'Paid time off › Sabbatical', url: 'https://wiki.example.com/pto#sabbatical', snippet: 'After five years, a four-week paid sabbatical on top of vacation.' },
+  { title: 'Paid time off › Vacation', url: 'https://wiki.example.com/pto#vacation', snippet: 'Full-time employees get 25 vacation days a year.' },
+  { title: 'Laptop and equipment › Ordering a laptop', url: 'https://wiki.example.com/equipment#ordering', snippet: 'Order a laptop through the IT portal; it ships in five days.' },
+  { title: 'Security › Passwords', url: 'https://wiki.example.com/security#passwords', snippet: 'Use the password manager; never reuse a password.' },
+  { title: 'Security › Two-factor setup', url: 'https://wiki.example.com/security#two-factor', snippet: 'Set up two-factor sign-in with a security key or the app.' },
+  { title: 'Onboarding › First week', url: 'https://wiki.example.com/onboarding#first-week', snippet: 'Your first week: laptop setup, accounts and a travel budget talk.' },
+  { title: '<img src=x onerror="alert(1)">Hostile › <b>title</b>', url: 'https://wiki.example.com/hostile', snippet: 'A hostile snippet: <script>alert(1)</script> stays text.' },
+];
+
+const searchCounts = new Map();
+const searchLast = new Map();
+
+/** The stub's search: every typed word (the last by its beginning) in the title or snippet; ranges of the snippet's matched words. */
+function stubSearch(q, limit) {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const partial = /[\p{L}\p{N}]$/u.test(q);
+  const matches = (word, i) => (candidate) => (partial && i === words.length - 1 ? candidate.startsWith(word) : candidate === word);
+  const results = [];
+  for (const page of SEARCH_PAGES) {
+    const inPage = [...`${page.title} ${page.snippet}`.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
+    if (words.length === 0 || !words.every((word, i) => inPage.some(matches(word, i)))) continue;
+    const highlights = [];
+    for (const m of page.snippet.matchAll(/[\p{L}\p{N}]+/gu)) {
+      if (words.some((word, i) => matches(word, i)(m[0].toLowerCase()))) highlights.push([m.index, m.index + m[0].length]);
+    }
+    results.push({ ...page, highlights });
+    if (results.length >= limit) break;
+  }
+  return results;
+}
+
+async function search(ctx) {
+  const bot = String(ctx.query.bot_id ?? '');
+  searchCounts.set(bot, (searchCounts.get(bot) ?? 0) + 1);
+  searchLast.set(bot, ctx.querystring);
+  const error = (status, code, headers = {}) => {
+    ctx.status = status;
+    ctx.set(headers);
+    ctx.body = { error: { code, message: code } };
+  };
+  if (ctx.query.slow) await sleep(Number(ctx.query.slow));
+  if (bot.startsWith('nosearch')) return error(404, 'search_unavailable');
+  if (bot.startsWith('searchrate')) return error(429, 'rate_limited', { 'retry-after': '5' });
+  if (bot.startsWith('searchdown')) return error(502, 'upstream_error');
+  const q = String(ctx.query.q ?? '');
+  if (!bot || !q.trim()) return error(400, 'bad_request');
+  ctx.set('x-request-id', `search-${bot}-${searchCounts.get(bot)}`);
+  ctx.body = { results: stubSearch(q, Number(ctx.query.limit ?? 6)) };
+}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const counts = new Map();
@@ -117,6 +180,15 @@ async function stream(res, name, result, pace) {
 
 /** Koa middleware for Web Test Runner's `middleware` option. */
 export async function stubEndpoint(ctx, next) {
+  if (ctx.path == '/stub/search') return search(ctx);
+  if (ctx.path == '/stub/search-count') {
+    ctx.body = String(searchCounts.get(ctx.query.bot) ?? 0);
+    return;
+  }
+  if (ctx.path == '/stub/search-last') {
+    ctx.body = searchLast.get(ctx.query.bot) ?? '';
+    return;
+  }
   if (ctx.path == '/stub/count') {
     ctx.body = String(counts.get(ctx.query.bot) ?? 0);
     return;

@@ -8,8 +8,8 @@ export interface MemoryAnswerCacheOptions {
 
 const DEFAULT_MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
 
-interface Entry {
-  value: CachedAnswer;
+interface Entry<T> {
+  value: T;
   bytes: number;
   expiresAt: number;
 }
@@ -23,11 +23,11 @@ const encoder = new TextEncoder();
  * imports `node:diagnostics_channel`, which a Worker bundled without the `workerd` condition
  * cannot load, and this entry must run on edge runtimes as bundled.)
  */
-export function memoryAnswerCache(options: MemoryAnswerCacheOptions = {}): AnswerCacheStore {
+export function memoryAnswerCache<T = CachedAnswer>(options: MemoryAnswerCacheOptions = {}): AnswerCacheStore<T> {
   const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_MEMORY_CACHE_BYTES);
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, Entry<T>>();
   let total = 0;
-  const remove = (key: string, entry: Entry) => {
+  const remove = (key: string, entry: Entry<T>) => {
     entries.delete(key);
     total -= entry.bytes;
   };

@@ -4,7 +4,7 @@ import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import { logLine } from '../access-log.js';
 import { DEFAULTS, type RateLimiter } from '../config.js';
 import { memoryRateLimiter } from '../rate-limit.js';
-import type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './types.js';
+import type { AnswerCacheStore, CachedAnswer, CachedSearch, StoreConfig, StoreFailureMode } from './types.js';
 
 /** Options of {@link createRedisStores}. */
 export interface RedisStoresOptions {
@@ -16,6 +16,8 @@ export interface RedisStoresOptions {
   keyPrefix?: string;
   /** Answer requests per client per minute, shared by every instance. 0 or unset: no limiter. */
   rateLimitPerMinute?: number;
+  /** Searches per client per minute, shared by every instance. 0 or unset: no search limiter. */
+  searchRateLimitPerMinute?: number;
   /** What the limiter does while Redis is away. Default `'fallback'`: counts per instance in memory. */
   failure?: StoreFailureMode;
   /** Receives the outage and recovery lines (JSON), once each per outage. Default `console.log`. */
@@ -26,8 +28,12 @@ export interface RedisStoresOptions {
 export interface RedisStores {
   /** The shared rate limiter (rate-limiter-flexible's Redis limiter), when a limit was given. */
   rateLimiter?: RateLimiter;
+  /** The shared search limiter, when a search limit was given. */
+  searchRateLimiter?: RateLimiter;
   /** The shared answer cache, with a cross-instance lock so one instance asks each question. */
   cache: AnswerCacheStore;
+  /** The shared search cache (keys under `<prefix>:search:`). */
+  searchCache: AnswerCacheStore<CachedSearch>;
   client: Redis;
   /** Resolves `true` once connected, `false` if not within `timeoutMs` (default 2000); never rejects. */
   ready(timeoutMs?: number): Promise<boolean>;
@@ -38,7 +44,7 @@ export interface RedisStores {
 }
 
 /**
- * Rate limits and the answer cache shared through Redis (ioredis), for several proxy instances.
+ * Rate limits, the answer cache and the search cache shared through Redis (ioredis), for several proxy instances.
  *
  * The client fails fast while Redis is away (no offline queue, 1 s command timeout) and
  * reconnects on its own (every 0.2 s to 2 s); the outage is logged once, and so is the recovery.
@@ -58,21 +64,22 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
       retryStrategy: (times) => Math.min(times * 200, 2_000),
     });
   const health = watch(client, log);
-  const perMinute = options.rateLimitPerMinute ?? 0;
-  const rateLimiter =
+  const limiter = (perMinute: number, keyPrefix: string): RateLimiter | undefined =>
     perMinute > 0
       ? new RateLimiterRedis({
           storeClient: client,
           points: perMinute,
           duration: 60,
-          keyPrefix: `${prefix}:rl`,
+          keyPrefix,
           rejectIfRedisNotReady: true,
           insuranceLimiter: (options.failure ?? 'fallback') === 'fallback' ? memoryRateLimiter(perMinute) : undefined,
         })
       : undefined;
   return {
-    rateLimiter,
+    rateLimiter: limiter(options.rateLimitPerMinute ?? 0, `${prefix}:rl`),
+    searchRateLimiter: limiter(options.searchRateLimitPerMinute ?? 0, `${prefix}:rl-search`),
     cache: redisAnswerCache(client, prefix),
+    searchCache: redisAnswerCache<CachedSearch>(client, `${prefix}:search`),
     client,
     ready: (timeoutMs = 2_000) => health.ready(timeoutMs),
     get up() {
@@ -102,14 +109,15 @@ export interface SharedStateOptions {
  * (the handler's memory defaults).
  */
 export async function openStores(
-  options: SharedStateOptions & StoreConfig & { rateLimitPerMinute?: number },
+  options: SharedStateOptions & StoreConfig & { rateLimitPerMinute?: number; searchRateLimitPerMinute?: number },
   log: (line: string) => void,
-): Promise<{ config: StoreConfig & { rateLimiter?: RateLimiter }; close(): Promise<void> }> {
+): Promise<{ config: StoreConfig & { rateLimiter?: RateLimiter; searchRateLimiter?: RateLimiter }; close(): Promise<void> }> {
   if (!options.redisUrl) return { config: {}, close: async () => {} };
   const stores = createRedisStores({
     url: options.redisUrl,
     keyPrefix: options.redisKeyPrefix,
     rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute,
+    searchRateLimitPerMinute: options.searchRateLimitPerMinute ?? DEFAULTS.searchRateLimitPerMinute,
     failure: options.redisFailureMode,
     log,
   });
@@ -117,7 +125,9 @@ export async function openStores(
   return {
     config: {
       rateLimiter: stores.rateLimiter,
+      searchRateLimiter: stores.searchRateLimiter,
       cacheStore: (options.cacheTtlSeconds ?? 0) > 0 ? stores.cache : undefined,
+      searchCacheStore: stores.searchCache,
       storeFailure: options.redisFailureMode,
     },
     close: () => stores.close(),
@@ -139,14 +149,14 @@ export async function clearRedisCache(options: SharedStateOptions): Promise<numb
 const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** The answer cache in Redis: `SET key value EX ttl`, a `SET NX PX` lock per question, `SCAN` + `UNLINK` to clear. */
-export function redisAnswerCache(client: Redis, prefix = 'bot-answer'): AnswerCacheStore {
+export function redisAnswerCache<T = CachedAnswer>(client: Redis, prefix = 'bot-answer'): AnswerCacheStore<T> {
   const tokens = new Map<string, string>();
   const cacheKey = (key: string) => `${prefix}:cache:${key}`;
   const lockKey = (key: string) => `${prefix}:lock:${key}`;
   return {
     async get(key) {
       const text = await client.get(cacheKey(key));
-      return text === null ? undefined : (JSON.parse(text) as CachedAnswer);
+      return text === null ? undefined : (JSON.parse(text) as T);
     },
     async set(key, value, ttlSeconds) {
       await client.set(cacheKey(key), JSON.stringify(value), 'EX', Math.max(1, Math.round(ttlSeconds)));

@@ -1,18 +1,23 @@
+import type { SearchResponse } from '../../protocol/search.js';
 import type { AnswerResponse } from '../../protocol/types.js';
 
 /** A complete answer, as the cache keeps it: exactly what a JSON answer carries (answers kept by older releases lack `outcome`). */
 export type CachedAnswer = AnswerResponse;
 
+/** A search's results, as the search cache keeps them: exactly what the response carries. */
+export type CachedSearch = SearchResponse;
+
 /**
- * Where the answer cache keeps answers: in memory (the default), Redis (`bot-answer/proxy/node`),
- * the Workers Cache API, or anything with these methods. A method that fails rejects; the
- * proxy then skips the cache or refuses, as `storeFailure` says.
+ * Where the answer cache keeps answers (and the search cache, with `T` = `CachedSearch`, its
+ * results): in memory (the default), Redis (`bot-answer/proxy/node`), the Workers Cache API, or
+ * anything with these methods. A method that fails rejects; the proxy then skips the cache or
+ * refuses, as `storeFailure` says.
  */
-export interface AnswerCacheStore {
-  /** The answer kept under `key`, or `undefined`. */
-  get(key: string): Promise<CachedAnswer | undefined>;
+export interface AnswerCacheStore<T = CachedAnswer> {
+  /** The value kept under `key`, or `undefined`. */
+  get(key: string): Promise<T | undefined>;
   /** Keeps `value` under `key` for `ttlSeconds`. */
-  set(key: string, value: CachedAnswer, ttlSeconds: number): Promise<void>;
+  set(key: string, value: T, ttlSeconds: number): Promise<void>;
   /** Removes every cached answer; resolves to how many were removed when the store can tell. */
   clear(): Promise<number | undefined>;
   /**
@@ -47,4 +52,8 @@ export interface StoreConfig {
   cacheLockWaitMs?: number;
   /** What happens while a shared store fails. Default `'fallback'`. */
   storeFailure?: StoreFailureMode;
+  /** How long search results are kept (and `Cache-Control: private, max-age` says so). Default 60; 0 turns it off. */
+  searchCacheTtlSeconds?: number;
+  /** Where search results are kept. Default: a memory store of 8 MiB. */
+  searchCacheStore?: AnswerCacheStore<CachedSearch>;
 }

@@ -20,13 +20,13 @@ export interface CacheApiAnswerCacheOptions {
  * are kept per data centre and expire by `Cache-Control: max-age`. It has no lock, so
  * identical questions are coalesced within one isolate only.
  */
-export function cacheApiAnswerCache(cache: CacheApiLike, options: CacheApiAnswerCacheOptions = {}): AnswerCacheStore {
+export function cacheApiAnswerCache<T = CachedAnswer>(cache: CacheApiLike, options: CacheApiAnswerCacheOptions = {}): AnswerCacheStore<T> {
   const namespace = encodeURIComponent(options.namespace ?? 'v1');
   const url = (key: string) => new Request(`https://bot-answer-cache.invalid/${namespace}/${key}`);
   return {
     async get(key) {
       const hit = await cache.match(url(key));
-      return hit ? ((await hit.json()) as CachedAnswer) : undefined;
+      return hit ? ((await hit.json()) as T) : undefined;
     },
     async set(key, value, ttlSeconds) {
       const headers = { 'content-type': 'application/json', 'cache-control': `max-age=${Math.max(1, Math.round(ttlSeconds))}` };

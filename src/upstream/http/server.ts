@@ -15,6 +15,7 @@ import { bodyForRecord, readBody, sendJson } from './http-io.js';
 import type { AnswerApiOptions, AnswerNote, RecordedRequest, RunningAnswerApi } from '../options.js';
 import { answerSource, collectAnswer, streamAnswer, type AnswerSource, type StreamOutcome, type StreamSettings } from './stream-answer.js';
 import { validateAnswerRequest } from './validate.js';
+import { readSearchQuery, SEARCH_PATH } from './search-route.js';
 
 const ANSWER_PATH = '/v1/answer';
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -23,7 +24,7 @@ const WORKSPACE = 'workspace';
 
 /**
  * Starts the local Answer API: `POST /v1/answer` as the spec describes it, answering from
- * Markdown knowledge bases. Resolves once it listens.
+ * Markdown knowledge bases, and `GET /v1/search` (search as you type). Resolves once it listens.
  */
 export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<RunningAnswerApi> {
   const log = options.log ?? ((): void => {});
@@ -55,7 +56,20 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
   const inFlight = new Set<AbortController>();
   let closing = false;
 
+  /** `GET /v1/search`: search as you type, with the same key as answers; not counted in the answers' rate limit. */
+  const search = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET') return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: 'GET' });
+    const authFailure = keyChecker.check(req.headers.authorization);
+    if (authFailure) return sendJson(res, 401, { detail: AUTH_MESSAGES[authFailure] }, { 'www-authenticate': 'Bearer' });
+    const query = readSearchQuery(new URL(req.url ?? '/', 'http://localhost').searchParams);
+    if (!query.ok) return sendJson(res, 400, { detail: query.detail });
+    const bot = bots.get(query.botId);
+    if (!bot) return sendJson(res, 404, { detail: 'Bot not found' });
+    sendJson(res, 200, { results: bot.search(query.text, query.limit) });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, signal: AbortSignal): Promise<void> => {
+    if (record.path === SEARCH_PATH) return search(req, res);
     if (record.path !== ANSWER_PATH) return sendJson(res, 404, { detail: 'Not Found' });
     if (req.method !== 'POST') return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
 

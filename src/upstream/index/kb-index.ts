@@ -244,6 +244,19 @@ export class KbIndex {
     return statement.all(...params) as Array<{ id: number; score: number }>;
   }
 
+  /**
+   * As `match`, among the first `scan` passages matching in the index's order only: the cost is
+   * bounded by `scan` however many passages match (ranking all of them reads every match), and
+   * the ranking is exact whenever fewer match.
+   */
+  matchAmong(table: FullTextTable, query: string, weights: ColumnWeights, limit: number, scan: number): Array<{ id: number; score: number }> {
+    const name = FTS_TABLE[table];
+    const columns = FULL_TEXT[table];
+    const sql = `SELECT id, score FROM (SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
+      WHERE ${name} MATCH ? LIMIT ?) ORDER BY score DESC LIMIT ?`;
+    return this.#prepared(sql).all(...columns.map((c) => weights[c]), query, scan, limit) as Array<{ id: number; score: number }>;
+  }
+
   /** The passages of these ids, in the order given, each with its document. */
   passagesById(ids: readonly number[]): Passage[] {
     const rows = this.#statements.passages.all(JSON.stringify(ids)) as Row[];

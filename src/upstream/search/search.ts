@@ -1,0 +1,173 @@
+import type { SearchResult } from '../../protocol/search.js';
+import { plainHeading } from '../folder/markdown-text.js';
+import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
+import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
+import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
+import { plainText } from './plain-text.js';
+import { typedWords, type TermForm, type TypedWord } from './query.js';
+import { snippetFor } from './snippet.js';
+
+/**
+ * Candidates read from each full-text query: the sections whose title holds every typed word,
+ * those whose heading path does, those whose text does, and (for each word) those whose heading
+ * path, then text, holds all the others; the best by BM25 among the first `SCAN` matches, so a
+ * query costs no more in a large folder than in a small one (ranking reads every match).
+ */
+const CANDIDATES = { title: 30, headings: 30, body: 30, mixed: 10 };
+const SCAN = 400;
+/**
+ * A word being typed begins this many letters at least before the bodies are searched by its
+ * beginning (the heading paths always are; a shorter one is looked up there as a word): FTS5
+ * reads every body term a prefix begins whole, which in a large folder costs most of a search
+ * for a short one ("fas": fastify, in every page).
+ */
+const BODY_PREFIX = 5;
+/** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
+const HEADING_BOOST = 3;
+/** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
+const PAGE_WEIGHT = DEFAULT_RETRIEVAL.pageWeight;
+const K1 = 1.2;
+const B = 0.75;
+/** Markdown characters a snippet is made from, and most of them before the first typed word. */
+const EXCERPT_CHARS = 600;
+const EXCERPT_LEAD = 200;
+const HEADING_FIELDS: readonly Field[] = ['title', 'headings', 'path'];
+const BODY_FIELDS: readonly Field[] = ['code', 'body', 'joined'];
+const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
+
+/**
+ * Search as you type over a knowledge base's on-disk index: the sections holding every typed
+ * word (in their heading path or their text), the last one as the beginning of a word, best
+ * first, then (when fewer than `limit` hold them all) those holding all but one; each page's
+ * best section before a page's other sections; at most `limit`, one result per section.
+ * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
+ * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
+ * weights), a match in the title or headings weighing more than one in the text. A result
+ * names the page and section, links where answers cite it, and shows plain text around the
+ * matched words with their ranges.
+ */
+export function searchSections(index: KbIndex, text: string, limit: number): SearchResult[] {
+  return index.read(() => {
+    const typed = typedWords(text, (term) => index.documentFrequency(term) > 0);
+    if (typed.length === 0 || index.passages === 0) return [];
+    const ranked = rank(index, typed, limit);
+    const results: SearchResult[] = [];
+    const seen = new Set<string>();
+    for (let at = 0; at < ranked.length && results.length < limit; at += limit) {
+      for (const passage of index.passagesById(ranked.slice(at, at + limit))) {
+        const title = [passage.document.source.title, ...passage.headings.map(plainHeading)].join(' › ');
+        const key = `${passage.url}\u0000${title}`;
+        if (seen.has(key) || results.length >= limit) continue;
+        seen.add(key);
+        results.push({ title, url: passage.url, ...snippetFor(plainText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
+      }
+    }
+    return results;
+  });
+}
+
+/**
+ * The part of a section's Markdown a snippet can come from: all of a short one; of a long one,
+ * from the paragraph of the first place that may hold a typed word (a form found in its text),
+ * `EXCERPT_CHARS` long, so a long section costs no more to show than a short one.
+ */
+export function excerptAround(markdown: string, typed: readonly TypedWord[]): string {
+  if (markdown.length <= EXCERPT_CHARS) return markdown;
+  const lower = markdown.toLowerCase();
+  let first = lower.length;
+  for (const word of typed) for (const { form } of word.forms) {
+    const at = lower.indexOf(form);
+    if (at >= 0 && at < first) first = at;
+  }
+  if (first === lower.length) return markdown.slice(0, EXCERPT_CHARS);
+  const paragraph = markdown.lastIndexOf('\n\n', first);
+  const line = markdown.lastIndexOf('\n', first);
+  const from = paragraph >= 0 && first - paragraph <= EXCERPT_LEAD ? paragraph + 2 : line + 1;
+  return markdown.slice(from, from + EXCERPT_CHARS);
+}
+
+/** The FTS5 expression of one typed word: any of its forms; in the bodies, a short beginning of a word as a word of its own. */
+function expression(forms: readonly TermForm[], table: FullTextTable): string {
+  const terms = forms.map(({ form, prefix }) => `"${form}"${prefix && (table === 'headings' || form.length >= BODY_PREFIX) ? '*' : ''}`);
+  return `(${[...new Set(terms)].join(' OR ')})`;
+}
+
+/** A candidate scored: how many typed words it holds, and how well. */
+interface Scored {
+  id: number;
+  docId: number;
+  matched: number;
+  score: number;
+  place: string;
+}
+
+/**
+ * Ids of the sections holding every typed word, best first; when fewer than `limit` do, those
+ * holding all but one follow (a question's words typed as they come: "spend hotels meal" has a
+ * word no page holds).
+ */
+function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
+  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table)).join(' AND ');
+  const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
+  const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
+  const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
+  const leftOut = typed.length > 1 ? typed : [];
+  for (const left of leftOut) lists.push(best('headings', rest(left, 'headings'), CANDIDATES.mixed));
+  const score = scorer(index, typed);
+  const scored = score([...new Set(lists.flat())]);
+  if (scored.filter((hit) => hit.matched === typed.length).length < limit && leftOut.length > 0) {
+    const seen = new Set(scored.map((hit) => hit.id));
+    const more = leftOut.flatMap((left) => best('body', rest(left, 'body'), CANDIDATES.mixed));
+    scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
+  }
+  const least = Math.max(1, typed.length - 1);
+  // A page that matches has more than one section that does: each section gains a share of its page's others, as answers weigh them.
+  const byPage = new Map<number, number>();
+  for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);
+  for (const hit of scored) if (hit.matched >= least) hit.score += PAGE_WEIGHT * (byPage.get(hit.docId)! - hit.score);
+  const ranked = scored.filter((hit) => hit.matched >= least).sort((a, b) => b.matched - a.matched || b.score - a.score || (a.place < b.place ? -1 : 1));
+  // Pages before more sections of a page already shown: each page's best section first, in rank order, then the others.
+  const pages = new Set<number>();
+  const firsts = ranked.filter((hit) => !pages.has(hit.docId) && pages.add(hit.docId));
+  const shown = new Set(firsts);
+  return [...firsts, ...ranked.filter((hit) => !shown.has(hit))].map((hit) => hit.id);
+}
+
+/** Scores candidates over their stored terms: BM25 per typed word, over the heading path and the body apart, the heading path weighing more. */
+function scorer(index: KbIndex, typed: TypedWord[]): (ids: number[]) => Scored[] {
+  const count = index.passages;
+  const averages = index.averageLengths();
+  const groups = [
+    { fields: HEADING_FIELDS, boost: HEADING_BOOST, average: Math.max(1, HEADING_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+    { fields: BODY_FIELDS, boost: 1, average: Math.max(1, BODY_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+  ];
+  // A word's rarity weighs its matches; a word being typed weighs as a word of average rarity.
+  const idf = typed.map((word) => {
+    const exact = word.forms.find((f) => !f.prefix);
+    const df = exact ? index.documentFrequency(exact.form) : count / 100;
+    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  });
+  return (ids) => {
+    if (ids.length === 0) return [];
+    return index.scoringRows(ids).map((row) => {
+      const fields = storedFields(row.terms);
+      let score = 0;
+      let matched = 0;
+      for (const [w, word] of typed.entries()) {
+        let wordScore = 0;
+        for (const group of groups) {
+          let tf = 0;
+          let length = 0;
+          for (const field of group.fields) {
+            length += row.lengths[FIELDS.indexOf(field)] ?? 0;
+            for (const { form, prefix } of word.forms) tf += WEIGHTS[field] * countTerm(fields[field], form, prefix);
+          }
+          if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
+        }
+        if (wordScore > 0) matched++;
+        score += wordScore;
+      }
+      return { id: row.id, docId: row.docId, matched, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
+    });
+  };
+}

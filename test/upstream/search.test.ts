@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { SearchResponse } from '../../src/protocol/search.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { KEY } from './helpers.js';
+
+const REVOKED = 'revoked-key-0123456';
+const HOSTILE_TITLE = '<img src=x onerror=alert(1)> Leave & "perks" **now**';
+
+const GUIDE = `# Leave guide
+
+Everything about time off.
+
+## Sabbatical
+
+After **five years**, a <b>four-week</b> paid [sabbatical](https://example.com/s) on top of \`vacation\`.
+<div class="note">Ask &amp; plan early: 😀 sabbaticals need approval.</div>
+
+## Parental leave
+
+Sixteen weeks for every parent. See the sabbatical rules for combining them.
+
+## Input validation
+
+Requests are validated against the schema before the handler runs.
+
+## Hooks
+
+The \`onRequest\` hook runs first; \`preHandler\` runs later.
+`;
+
+const WIDGETS = Array.from({ length: 10 }, (_, i) => `## Widget part ${i + 1}\n\nThe widget assembly step ${i + 1}.\n`).join('\n');
+
+describe('GET /v1/search (local Answer API)', () => {
+  let dir: string;
+  let index: string;
+  let api: RunningAnswerApi;
+  const search = (query: string, headers: Record<string, string> = { authorization: `Bearer ${KEY}` }, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${api.url}/v1/search?${query}`, { headers, ...init });
+  const results = async (query: string): Promise<SearchResponse['results']> => {
+    const response = await search(query);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    return ((await response.json()) as SearchResponse).results;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'search-kb-'));
+    index = await mkdtemp(join(tmpdir(), 'search-index-'));
+    await writeFile(join(dir, 'guide.md'), GUIDE);
+    await writeFile(join(dir, 'widgets.md'), `# Widgets\n\n${WIDGETS}`);
+    await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
+    api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+    await rm(index, { recursive: true, force: true });
+  });
+
+  for (const [name, headers] of [
+    ['no key', {}],
+    ['an unknown key', { authorization: 'Bearer not-a-key' }],
+    ['a revoked key', { authorization: `Bearer ${REVOKED}` }],
+  ] as Array<[string, Record<string, string>]>) {
+    it(`401 with ${name}, as answers do`, async () => {
+      const response = await search('bot_id=demo&q=sabbat', headers);
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer');
+      assert.equal(typeof ((await response.json()) as { detail: unknown }).detail, 'string');
+    });
+  }
+
+  for (const [name, query, field] of [
+    ['an empty q', 'bot_id=demo&q=', 'q'],
+    ['a blank q', 'bot_id=demo&q=%20%20', 'q'],
+    ['no q', 'bot_id=demo', 'q'],
+    ['a q of 201 characters', `bot_id=demo&q=${'😀'.repeat(201)}`, 'q'],
+    ['no bot_id', 'q=sabbat', 'bot_id'],
+    ['limit 0', 'bot_id=demo&q=sabbat&limit=0', 'limit'],
+    ['limit 21', 'bot_id=demo&q=sabbat&limit=21', 'limit'],
+    ['a limit that is not a number', 'bot_id=demo&q=sabbat&limit=six', 'limit'],
+  ] as const) {
+    it(`400 for ${name}, naming the field`, async () => {
+      const response = await search(query);
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { detail: Array<{ loc: string[]; msg: string }> };
+      assert.deepEqual(body.detail.map((d) => d.loc), [['query', field]]);
+      assert.ok(body.detail[0]!.msg.length > 0);
+    });
+  }
+
+  it('takes 200 characters (code points, not UTF-16 units)', async () => {
+    assert.deepEqual(await results(`bot_id=demo&q=${encodeURIComponent('😀'.repeat(200))}`), []);
+  });
+
+  it('404 for an unknown bot, 405 for another method', async () => {
+    const unknown = await search('bot_id=nobody&q=sabbat');
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(await unknown.json(), { detail: 'Bot not found' });
+    const post = await search('bot_id=demo&q=sabbat', { authorization: `Bearer ${KEY}` }, { method: 'POST' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET');
+  });
+
+  it('matches the last word as the beginning of a word: "sabbat" finds the sabbatical', async () => {
+    for (const typed of ['sabbat', 'sabba', 'Sabbatical', 'sabbaticals', 'paid sabb']) {
+      const hits = await results(`bot_id=demo&q=${encodeURIComponent(typed)}`);
+      assert.equal(hits[0]?.title, 'Leave guide › Sabbatical', typed);
+      assert.equal(hits[0]?.url, 'https://docs.example.com/guide#sabbatical', 'the URL answers cite: the page and the section');
+    }
+    // A complete word (a space after it) is not a beginning.
+    assert.deepEqual(await results('bot_id=demo&q=sabba%20'), []);
+  });
+
+  it('a word typed past its stem still matches ("validat" finds "validation")', async () => {
+    const hits = await results('bot_id=demo&q=validat');
+    assert.equal(hits[0]?.title, 'Leave guide › Input validation');
+  });
+
+  it('reads identifiers as the analyzer does: "onReq" finds `onRequest`', async () => {
+    const hits = await results('bot_id=demo&q=onReq');
+    assert.equal(hits[0]?.title, 'Leave guide › Hooks');
+    const [start, end] = hits[0]!.highlights[0]!;
+    assert.equal(hits[0]!.snippet.slice(start, end), 'onRequest');
+  });
+
+  it('gives one result per section, at most limit (default 6, up to 20)', async () => {
+    const six = await results('bot_id=demo&q=widg');
+    assert.equal(six.length, 6);
+    assert.equal(new Set(six.map((r) => r.url)).size, 6, 'each result a section of its own');
+    assert.ok(six.every((r) => /^Widgets › Widget part \d+$/.test(r.title)));
+    assert.equal((await results('bot_id=demo&q=widg&limit=3')).length, 3);
+    assert.equal((await results('bot_id=demo&q=widg&limit=20')).length, 10);
+    const twice = await results('bot_id=demo&q=sabbatical');
+    assert.equal(new Set(twice.map((r) => r.title)).size, twice.length);
+    assert.deepEqual(twice.map((r) => r.title).sort(), ['Leave guide › Parental leave', 'Leave guide › Sabbatical']);
+  });
+
+  it('highlights the matched words by UTF-16 ranges of the snippet, in order', async () => {
+    for (const hit of await results('bot_id=demo&q=approval%20sabbat')) {
+      let last = 0;
+      assert.ok(hit.highlights.length > 0);
+      for (const [start, end] of hit.highlights) {
+        assert.ok(Number.isInteger(start) && start >= last && end > start && end <= hit.snippet.length);
+        assert.match(hit.snippet.slice(start, end), /^(sabbat\w*|approval)$/i);
+        last = end;
+      }
+    }
+    const [sabbatical] = await results('bot_id=demo&q=approval');
+    // An emoji (two UTF-16 code units) before the word: the range still slices the word exactly.
+    assert.ok(sabbatical!.snippet.includes('😀 sabbaticals need approval'));
+    const words = sabbatical!.highlights.map(([s, e]) => sabbatical!.snippet.slice(s, e));
+    assert.deepEqual(words, ['approval']);
+  });
+
+  it('gives plain text: no Markdown or HTML of the page in the snippet', async () => {
+    const [hit] = await results('bot_id=demo&q=sabbat');
+    assert.equal(hit!.snippet, 'After five years, a four-week paid sabbatical on top of vacation. Ask & plan early: 😀 sabbaticals need approval.');
+    assert.doesNotMatch(hit!.snippet, /[*`<>[\]]|&amp;/);
+  });
+
+  it('keeps a hostile title as the plain text it is', async () => {
+    const [hit] = await results('bot_id=demo&q=gym');
+    assert.equal(hit!.title, HOSTILE_TITLE);
+    assert.equal(hit!.url, 'https://wiki.example.com/perks');
+  });
+
+  it('finds nothing for stop words alone or words it lacks', async () => {
+    assert.deepEqual(await results('bot_id=demo&q=how%20do%20I'), []);
+    assert.deepEqual(await results('bot_id=demo&q=kubernetes%20clus'), []);
+  });
+});
