@@ -5,7 +5,7 @@ import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
+import { defaults, loadStage, loaded, type Box, type Chat, type Search, type ShellView } from './stage.js';
 import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
@@ -31,6 +31,7 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * @fires bot-answer-error - A request failed. Detail `{code, message}`.
  * @fires bot-answer-feedback - Thumbs up or down on an answer, and again with a thumbs-down comment. Detail `{value, question, answer, requestId, comment}`.
  * @fires bot-answer-source-click - A source title link was followed. Detail `{source, index, question}`.
+ * @fires bot-answer-search-result-click - A page found as the visitor typed was followed, by a click or Enter (cancelable: the page is then not opened). Detail `{result, index, query}`.
  * @csspart launcher - The floating mode's open button.
  * @csspart panel - The box (a modal dialog in floating mode).
  * @csspart thread - The conversation (`role="log"`).
@@ -48,6 +49,8 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * @csspart note - A turn's "no answer found" or "stopped" note.
  * @csspart hint - Once the thread has a turn: what of the conversation is sent with a question.
  * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
+ * @csspart search-results - The list of pages found as the visitor types (`role="listbox"`), under the question field.
+ * @csspart search-result - One page found: the link to it (`role="option"`), its title and its snippet with the matched words in `<mark>`.
  * @cssprop --bot-answer-bg - Background colour.
  * @cssprop --bot-answer-fg - Text colour.
  * @cssprop --bot-answer-muted - Secondary text colour.
@@ -86,6 +89,8 @@ export class BotAnswer extends ReactiveElement {
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     history: {},
+    search: {},
+    searchEndpoint: { attribute: 'search-endpoint' },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -144,11 +149,20 @@ export class BotAnswer extends ReactiveElement {
    * turns of the thread on screen (the conversation so far), so the answer can read a follow-up in their light.
    */
   history?: string;
+  /**
+   * `"off"`: no search as you type. Otherwise, from the second character typed, the pages matching the text
+   * are listed under the question field (asked of `search-endpoint`).
+   */
+  search?: string;
+  /** Where the pages matching the typed text are asked for; default: `search` beside `endpoint` (`/api/answer` → `/api/search`). */
+  searchEndpoint = '';
 
   /** The box around the thread, once its file is here. */
   private _box?: Box;
   /** The chat, once its file is here. */
   private _chat?: Chat;
+  /** Search as you type, which comes with the chat. */
+  private _search?: Search;
   /** A question asked before the chat was here: sent when it arrives. */
   private _queued?: string;
   /** Whether the last attempt to load the box or the chat failed (the box says so and offers Retry). */
@@ -269,6 +283,7 @@ export class BotAnswer extends ReactiveElement {
     removeEventListener(LOCALE_EVENT, this._onLocale);
     // Leaving the page aborts a running answer (its turn ends as stopped).
     this._chat?.stop();
+    this._search?.stop();
   }
 
   protected override update() {
@@ -289,6 +304,7 @@ export class BotAnswer extends ReactiveElement {
     if (this.botId) {
       if (chat && !this._chat) {
         this._chat = chat.attach(this);
+        this._search = chat.attachSearch(this);
         if (this._queued) this._chat.send(this._queued);
         this._queued = undefined;
       }
@@ -306,7 +322,10 @@ export class BotAnswer extends ReactiveElement {
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
     if (panel) {
       this._box!.updated();
-      if (this.botId) this._chat?.render(this._box!.thread, t, lang);
+      if (this.botId) {
+        this._chat?.render(this._box!.thread, t, lang);
+        this._search?.render(this._box!, t);
+      }
     }
   }
 }

@@ -9,7 +9,7 @@ import { LOADER_STRINGS, type Strings } from './strings.js';
 export interface Stages {
   /** `bot-answer-box.js`: the box around the thread. Inline boxes need it at once (and a box without a bot id, for its message); floating ones on intent. */
   box: BoxModule;
-  /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising. Loaded on intent. */
+  /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising, and search as you type. Loaded on intent. */
   chat: ChatModule;
 }
 
@@ -49,6 +49,16 @@ export interface ChatModule {
   strings: Partial<Strings>;
   /** Starts the chat of one element. */
   attach(host: BotAnswer): Chat;
+  /** Starts search as you type for one element. */
+  attachSearch(host: BotAnswer): Search;
+}
+
+/** One element's search as you type: the box's question field as a combobox, and the pages found under it. */
+export interface Search {
+  /** Wires the box's question field (again, when the box made a new one) and draws the hits, with the strings in use. */
+  render(box: Box, t: Strings): void;
+  /** Aborts a pending search. */
+  stop(): void;
 }
 
 /** One element's chat: its thread, its requests, and their rendering. */

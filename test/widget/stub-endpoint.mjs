@@ -116,6 +116,7 @@ async function stream(res, name, result, pace) {
 
 /** Koa middleware for Web Test Runner's `middleware` option. */
 export async function stubEndpoint(ctx, next) {
+  if (await stubSearch(ctx)) return;
   if (ctx.path == '/stub/count') {
     ctx.body = String(counts.get(ctx.query.bot) ?? 0);
     return;
@@ -170,4 +171,69 @@ export async function stubEndpoint(ctx, next) {
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   await stream(res, name, result, name == 'slow' ? 'slow' : slow);
+}
+
+/**
+ * A stand-in for the proxy's search (`GET /stub/search?bot_id=&q=&limit=`, also at `/stub/<name>/search`, the
+ * search of an answer endpoint `/stub/<name>/answer`), kept apart from the answer stub.
+ * It answers `{results: [{title, url, snippet, highlights}]}`: eight pages whose snippets hold `q` (marked by
+ * `highlights`), linking to the asking page's own address with a fragment (`#hit-<n>`), so following one
+ * leaves a test on its page. The bot id picks the scenario: `hostile` (markup in titles and snippets, unsafe
+ * links, broken ranges), `unavailable` (404 `search_unavailable`), `notfound` (a proxy without search: its
+ * 404 `not_found`), `down` (502), `lag` (the first search of the bot id waits 800 ms before answering).
+ * `GET /stub/searches?bot=ID` lists the searches a bot id sent: `[{q, limit, headers, aborted}]`
+ * (`aborted`: the client went away before the answer).
+ */
+const searches = new Map();
+
+export async function stubSearch(ctx) {
+  if (ctx.path == '/stub/searches') {
+    ctx.body = searches.get(ctx.query.bot) ?? [];
+    return true;
+  }
+  if (!/^\/stub\/([\w-]+\/)?search$/.test(ctx.path)) return false;
+  const { bot_id: bot = '', q = '', limit = '6' } = ctx.query;
+  const log = searches.get(bot) ?? [];
+  searches.set(bot, log);
+  const entry = { q, limit, headers: ctx.req.headers, aborted: false };
+  log.push(entry);
+  ctx.res.once('close', () => (entry.aborted = !ctx.res.writableEnded));
+  const name = String(bot).split(':')[0];
+  if (name == 'lag' && log.length == 1) await sleep(800);
+  if (ctx.res.destroyed) return true;
+  const status = { unavailable: 404, notfound: 404, down: 502 }[name];
+  if (status) {
+    ctx.status = status;
+    const code = { unavailable: 'search_unavailable', notfound: 'not_found', down: 'upstream_error' }[name];
+    ctx.body = { error: { code, message: code } };
+    return true;
+  }
+  const page = String(ctx.get('referer') || 'http://localhost/').split('#')[0];
+  ctx.body = { results: name == 'hostile' ? hostileResults(page) : pages(page, q) };
+  return true;
+}
+
+/** Eight pages about `q`, each snippet marking where `q` is in it. */
+function pages(page, q) {
+  return Array.from({ length: 8 }, (_, i) => {
+    const snippet = `Page ${i + 1} explains ${q} in detail; see ${q} below.`;
+    const highlights = [];
+    for (let at = snippet.indexOf(q); at >= 0 && q; at = snippet.indexOf(q, at + q.length)) highlights.push([at, at + q.length]);
+    return { title: `Guide ${i + 1} › ${q}`, url: `${page}#hit-${i + 1}`, snippet, highlights };
+  });
+}
+
+/** Results a careless or hostile upstream could send. */
+function hostileResults(page) {
+  return [
+    {
+      title: '<img src=x onerror="window.pwned=1">Title',
+      url: `${page}#hostile`,
+      snippet: '<script>window.pwned=1</script> <b>bold</b> 😀 end',
+      highlights: [[1, 7], [3, 5], [-1, 2], [40, 9999], ['a', 3], [9, 8], [33, 37]],
+    },
+    { title: 'Script link', url: 'javascript:window.pwned=1', snippet: 'never shown', highlights: [] },
+    'not an object',
+    { url: `${page}#untitled`, snippet: 42, highlights: 'nope' },
+  ];
 }
