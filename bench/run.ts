@@ -3,7 +3,7 @@
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,page-cost,render,search,startup,proxy-json,proxy-streams,proxy-cache,written,insights` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,7 @@ import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
 import { benchPageCost } from './page-cost.js';
+import { benchSearch } from './search.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 import { benchWritten } from './written.js';
@@ -39,6 +40,7 @@ const wanted = (section: string) => !only || only.includes(section);
 const SETTINGS = quick
   ? {
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
+      search: { words: 3, keyGapMs: 150, bursts: 2 },
       pageCost: { samples: 1, rates: [1], warmUp: false },
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
@@ -50,6 +52,7 @@ const SETTINGS = quick
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
+      search: { words: 10, keyGapMs: 150, bursts: 5 },
       pageCost: { samples: 5, rates: [1, 4], warmUp: true },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
@@ -81,7 +84,7 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
 }
 
 const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js'), box: root('dist/bot-answer-box.js'), chat: root('dist/bot-answer-chat.js') };
-if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost')) && !Object.values(dist).every((f) => existsSync(f))) {
+if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost') || wanted('search')) && !Object.values(dist).every((f) => existsSync(f))) {
   console.error('bench: dist/ is missing the element\'s files; run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
@@ -99,7 +102,7 @@ await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;
-if (wanted('startup') || wanted('render') || wanted('page-cost')) {
+if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('search')) {
   browser = await launchChromium();
   chromiumVersion = browser.version();
 }
@@ -110,6 +113,7 @@ try {
     const naive = await buildNaive();
     await benchRender(report, browser!, dist, naive.es, SETTINGS.render);
   });
+  await section('search', () => benchSearch(report, browser!, dist, SETTINGS.search));
 } finally {
   await browser?.close();
 }

@@ -5,7 +5,7 @@ import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { defaults, loadStage, loaded, type Box, type Chat, type Search, type ShellView } from './stage.js';
+import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
 import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
@@ -155,14 +155,12 @@ export class BotAnswer extends ReactiveElement {
    */
   search?: string;
   /** Where the pages matching the typed text are asked for; default: `search` beside `endpoint` (`/api/answer` → `/api/search`). */
-  searchEndpoint = '';
+  searchEndpoint?: string;
 
   /** The box around the thread, once its file is here. */
   private _box?: Box;
   /** The chat, once its file is here. */
   private _chat?: Chat;
-  /** Search as you type, which comes with the chat. */
-  private _search?: Search;
   /** A question asked before the chat was here: sent when it arrives. */
   private _queued?: string;
   /** Whether the last attempt to load the box or the chat failed (the box says so and offers Retry). */
@@ -283,7 +281,6 @@ export class BotAnswer extends ReactiveElement {
     removeEventListener(LOCALE_EVENT, this._onLocale);
     // Leaving the page aborts a running answer (its turn ends as stopped).
     this._chat?.stop();
-    this._search?.stop();
   }
 
   protected override update() {
@@ -304,7 +301,6 @@ export class BotAnswer extends ReactiveElement {
     if (this.botId) {
       if (chat && !this._chat) {
         this._chat = chat.attach(this);
-        this._search = chat.attachSearch(this);
         if (this._queued) this._chat.send(this._queued);
         this._queued = undefined;
       }
@@ -324,7 +320,7 @@ export class BotAnswer extends ReactiveElement {
       this._box!.updated();
       if (this.botId) {
         this._chat?.render(this._box!.thread, t, lang);
-        this._search?.render(this._box!, t);
+        this._chat?.search?.render(this._box!, t);
       }
     }
   }

@@ -47,23 +47,21 @@ export interface ShellView {
 export interface ChatModule {
   /** The chat's default strings. */
   strings: Partial<Strings>;
-  /** Starts the chat of one element. */
+  /** Starts the chat of one element, with its search as you type. */
   attach(host: BotAnswer): Chat;
-  /** Starts search as you type for one element. */
-  attachSearch(host: BotAnswer): Search;
 }
 
 /** One element's search as you type: the box's question field as a combobox, and the pages found under it. */
 export interface Search {
   /** Wires the box's question field (again, when the box made a new one) and draws the hits, with the strings in use. */
   render(box: Box, t: Strings): void;
-  /** Aborts a pending search. */
-  stop(): void;
 }
 
 /** One element's chat: its thread, its requests, and their rendering. */
 export interface Chat {
   readonly state: string;
+  /** Search as you type, which comes with the chat. */
+  readonly search?: Search;
   /** The box's view of the thread, with the strings in use. */
   view(t: Strings): ShellView;
   /** Asks `message` (already checked and announced by `bot-answer-submit`), aborting any running question. */

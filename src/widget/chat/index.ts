@@ -5,7 +5,7 @@
  */
 import type { BotAnswer } from '../bot-answer.js';
 import { adopt } from '../dom.js';
-import type { Chat, Search } from '../stage.js';
+import type { Chat } from '../stage.js';
 import { CHAT_STRINGS } from '../strings.js';
 import { chatStyles } from './chat.styles.js';
 import { ChatView } from './chat-view.js';
@@ -20,10 +20,6 @@ export const strings = CHAT_STRINGS;
 
 export function attach(host: BotAnswer): Chat {
   adopt(host.shadowRoot!, chatStyles, styles);
-  return new ChatView(host);
-}
-
-export function attachSearch(host: BotAnswer): Search {
   adopt(host.shadowRoot!, searchStyles, searchSheet);
-  return new SearchView(host);
+  return Object.assign(new ChatView(host), { search: new SearchView(host) });
 }

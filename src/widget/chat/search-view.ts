@@ -75,11 +75,6 @@ export class SearchView implements Search {
     );
   }
 
-  /** Aborts the pending search (the element left the page). */
-  stop() {
-    this._reset();
-  }
-
   private _renderHit(hit: SearchResult, i: number) {
     return html`<a
       role="option"
@@ -136,6 +131,8 @@ export class SearchView implements Search {
 
   private async _search(q: string) {
     this._running?.abort();
+    // Off the page meanwhile.
+    if (!this._host.isConnected) return;
     const running = (this._running = new AbortController());
     const url = this._url();
     const host = this._host;
