@@ -251,7 +251,12 @@ export class BotAnswer extends ReactiveElement {
   async load(): Promise<boolean> {
     this._failed = false;
     try {
-      await Promise.all([this._need('box'), this._need('chat')]);
+      // The box first, and the chat (its long evaluation) a frame's time later, so a box opening is drawn and
+      // focused first: the visitor types while the chat runs (the box keeps the text, caret and focus). A timer,
+      // not an animation frame, which a hidden tab never gets.
+      await this._need('box');
+      await new Promise((r) => setTimeout(r, 20));
+      await this._need('chat');
       await this.updateComplete;
       return true;
     } catch {
