@@ -12,14 +12,13 @@ import { ChatView } from './chat-view.js';
 import { SearchView } from './search-view.js';
 import { searchStyles } from './search.styles.js';
 
-/** The thread's and the search list's style sheets, made once per page. */
+/** The thread's and the search list's style sheet, made once per page. */
 const styles: { sheet?: CSSStyleSheet } = {};
-const searchSheet: { sheet?: CSSStyleSheet } = {};
 
 export const strings = CHAT_STRINGS;
 
 export function attach(host: BotAnswer): Chat {
-  adopt(host.shadowRoot!, chatStyles, styles);
-  adopt(host.shadowRoot!, searchStyles, searchSheet);
+  // One sheet: the shell counts on the chat adding one.
+  adopt(host.shadowRoot!, chatStyles + searchStyles, styles);
   return Object.assign(new ChatView(host), { search: new SearchView(host) });
 }

@@ -152,6 +152,8 @@ export class SearchView implements Search {
   }
 
   private _onKey(e: KeyboardEvent) {
+    // Keys that an input method is composing with are its own.
+    if (e.isComposing) return;
     const n = this._hits.length;
     const current = n > 0 && this._query == this._input!.value.trim();
     if (e.key == 'ArrowDown' || e.key == 'ArrowUp') {
@@ -163,7 +165,7 @@ export class SearchView implements Search {
       else this._active = down ? (this._active + 1) % n : this._active <= 0 ? n - 1 : this._active - 1;
       this._host.requestUpdate();
       this._scrollActive();
-    } else if (e.key == 'Enter' && !e.shiftKey && !e.isComposing && this._shown() && this._active >= 0) {
+    } else if (e.key == 'Enter' && !e.shiftKey && this._shown() && this._active >= 0) {
       // Stops here: the field's own Enter would ask the question.
       e.preventDefault();
       e.stopPropagation();
