@@ -62,12 +62,12 @@ export function searchResults(body: unknown): SearchResult[] {
 }
 
 /**
- * Asks `url` (the proxy's search endpoint) for the pages matching `q`: `GET url?bot_id=&q=&limit=`, with the
+ * Asks `url` (the proxy's search endpoint, relative to the page or absolute) for the pages matching `q`: `GET url?bot_id=&q=&limit=`, with the
  * host's headers and credentials mode, as answers are. Rejects with an {@link AnswerError}: the proxy's error
  * code, `search_unavailable` for a 404 (the upstream, or the proxy, has no search), `aborted`, `network`, or `headers`.
  */
 export async function fetchSearch(url: string, botId: string, q: string, signal: AbortSignal, options: RequestOptions = {}): Promise<SearchResult[]> {
-  const target = new URL(url);
+  const target = new URL(url, document.baseURI);
   target.search = new URLSearchParams({ bot_id: botId, q, limit: '' + SEARCH_LIMIT }) + '';
   try {
     const res = await send(target.href, undefined, signal, options);

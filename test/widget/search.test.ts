@@ -219,9 +219,9 @@ describe('<bot-answer> search as you type', () => {
     expect(options(el)[0]!.textContent).to.contain('› abc');
   });
 
-  it('sends the host headers and credentials mode with searches, to search beside the endpoint', async () => {
+  it('sends the host headers with searches, to search-endpoint when set', async () => {
     const id = bot('search');
-    const el = await make(id);
+    const el = await make(id, 'endpoint="/stub/nowhere/answer" search-endpoint="/stub/elsewhere/search"');
     el.getHeaders = async () => ({ Authorization: 'Bearer tok' });
     await el.load();
     await type(el, 'hdr');
