@@ -31,7 +31,7 @@ const touchPlugin = {
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
-  // A stand-in for the proxy's answer endpoint (POST /stub/answer), speaking its protocol.
+  // A stand-in for the proxy's answer endpoint (POST /stub/answer), speaking its protocol, and its search (GET /stub/search).
   middleware: [stubEndpoint],
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), touchPlugin],
   browsers: [chromeLauncher({ launchOptions: { executablePath, headless: true, args: CHROME_ARGS } })],

@@ -3,7 +3,7 @@
  * start-up, each measured against a baseline in the same run. Prints one table and writes bench/results.json (and the
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
- * `--only=size,retrieval,kb-scale,search,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites,search` runs some sections (results in
+ * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json).
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +27,7 @@ import { benchKbScale } from './kb-scale.js';
 import { benchSearch } from './search.js';
 import { benchPageCost } from './page-cost.js';
 import { benchSites } from './sites.js';
+import { benchSearchBox } from './search-box.js';
 import { benchSize } from './size.js';
 import { benchStartup } from './startup.js';
 import { benchWritten } from './written.js';
@@ -41,6 +42,7 @@ const wanted = (section: string) => !only || only.includes(section);
 const SETTINGS = quick
   ? {
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
+      searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
       pageCost: { samples: 1, rates: [1], warmUp: false },
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
@@ -54,6 +56,7 @@ const SETTINGS = quick
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
+      searchBox: { words: 10, keyGapMs: 150, bursts: 5 },
       pageCost: { samples: 5, rates: [1, 4], warmUp: true },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
@@ -87,7 +90,7 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
 }
 
 const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js'), box: root('dist/bot-answer-box.js'), chat: root('dist/bot-answer-chat.js') };
-if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost')) && !Object.values(dist).every((f) => existsSync(f))) {
+if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost') || wanted('search-box')) && !Object.values(dist).every((f) => existsSync(f))) {
   console.error('bench: dist/ is missing the element\'s files; run `npm run build` first (npm run bench does).');
   process.exit(1);
 }
@@ -107,7 +110,7 @@ await section('search', () => benchSearch(report, SETTINGS.search));
 
 let browser: Browser | undefined;
 let chromiumVersion: string | undefined;
-if (wanted('startup') || wanted('render') || wanted('page-cost')) {
+if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('search-box')) {
   browser = await launchChromium();
   chromiumVersion = browser.version();
 }
@@ -118,6 +121,7 @@ try {
     const naive = await buildNaive();
     await benchRender(report, browser!, dist, naive.es, SETTINGS.render);
   });
+  await section('search-box', () => benchSearchBox(report, browser!, dist, SETTINGS.searchBox));
 } finally {
   await browser?.close();
 }

@@ -1,6 +1,6 @@
 // Produces the README's screenshots from the running demo, in headless Chromium, into docs/images/.
-// Run with `npm run screenshots` (builds first); `npm run screenshots -- insights` (or `demo`)
-// makes one group only. Deterministic where it can be: fixed viewport, locale, time zone and
+// Run with `npm run screenshots` (builds first); `npm run screenshots -- insights` (or `demo`,
+// `search`) makes one group only. Deterministic where it can be: fixed viewport, locale, time zone and
 // clock, reduced motion, the local Answer API's answers, seeded sample questions.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ try {
     await desktopShots();
     await phoneShot();
   }
+  if (!only || only === 'search') await searchShot();
   if (!only || only === 'insights') await insightsShot();
   console.log(`screenshots: written to docs/images/`);
 } finally {
@@ -103,6 +104,39 @@ function setLauncherHidden(page, hidden) {
 }
 
 /** The owner's insights page, signed in, its top part: totals, the chart, the first groups. */
+/**
+ * The inline widget with pages found as the visitor types, the second one active. Where the demo's proxy has
+ * no search yet (a 404), its answer is stood in for by pages of the sample knowledge base found by title.
+ */
+async function searchShot() {
+  const { context, page } = await openDemo({ width: 1280, height: 900 });
+  await context.route('**/api/search?*', async (route) => {
+    const response = await route.fetch();
+    if (response.status() != 404) return route.fulfill({ response });
+    const q = new URL(route.request().url()).searchParams.get('q') ?? '';
+    const pages = [
+      ['Vacation and leave policy › Vacation days', 'https://handbook.example.com/vacation#days', 'Full-time employees get 25 vacation days per year, plus public holidays.'],
+      ['Vacation and leave policy › Carrying over', 'https://handbook.example.com/vacation#carry-over', 'Up to 5 unused vacation days carry over to the next year.'],
+      ['Vacation and leave policy › Sabbaticals', 'https://handbook.example.com/vacation#sabbatical', 'After five years, a four-week paid sabbatical on top of vacation.'],
+      ['Remote work › Working from abroad', 'https://handbook.example.com/remote#abroad', 'Up to 20 days a year from abroad; longer stays count as vacation.'],
+    ];
+    const results = pages.map(([title, url, snippet]) => {
+      const at = snippet.toLowerCase().indexOf(q.toLowerCase());
+      return { title, url, snippet, highlights: at >= 0 ? [[at, at + q.length]] : [] };
+    });
+    await route.fulfill({ json: { results } });
+  });
+  await setLauncherHidden(page, true);
+  const input = page.locator('#inline-widget [part="input"]');
+  await input.focus();
+  await input.pressSequentially('vacat', { delay: 120 });
+  await page.locator('#inline-widget [part="search-results"]:not([hidden]) [part="search-result"]').first().waitFor();
+  await input.press('ArrowDown');
+  await input.press('ArrowDown');
+  await page.locator('#inline-widget').screenshot({ path: join(OUT, 'search.png') });
+  await context.close();
+}
+
 async function insightsShot() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
   const page = await context.newPage();

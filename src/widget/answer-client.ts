@@ -37,16 +37,18 @@ export interface RequestOptions {
 }
 
 /**
- * A JSON POST to the proxy with the host's headers and credentials mode. Rejects with an {@link AnswerError}
- * `headers` when the host's headers callback failed, or as `fetch` does.
+ * A request to the proxy with the host's headers and credentials mode: a JSON POST of `body`, or a GET
+ * without one. Rejects with an {@link AnswerError} `headers` when the host's headers callback failed, or as
+ * `fetch` does.
  */
-export async function post(url: string, body: unknown, signal: AbortSignal, { credentials, getHeaders }: RequestOptions = {}): Promise<Response> {
+export async function send(url: string, body: unknown, signal: AbortSignal, { credentials, getHeaders }: RequestOptions = {}): Promise<Response> {
   let headers;
   try {
     headers = new Headers(await getHeaders?.());
   } catch (e) {
     throw new AnswerError('headers', 'getHeaders failed: ' + e);
   }
+  if (body === undefined) return fetch(url, { headers, credentials, signal });
   headers.set('content-type', 'application/json');
   return fetch(url, { method: 'POST', headers, body: JSON.stringify(body), credentials, signal });
 }
@@ -90,6 +92,17 @@ const READ_WAIT = 50;
 /** The code for an error response without a JSON error body (an intermediary's page). */
 const CODE_BY_STATUS: Record<number, string> = { 404: 'unknown_bot', 429: 'rate_limited', 504: 'upstream_timeout' };
 
+/** The {@link AnswerError} of an error response: its JSON error body's, or, without one (an intermediary's error page), the status's. */
+export async function responseError(res: Response): Promise<AnswerError> {
+  const body: Partial<ErrorBody> = (await res.json().catch(() => 0))?.error ?? {};
+  return new AnswerError(
+    body.code ?? CODE_BY_STATUS[res.status] ?? (res.status < 500 ? 'bad_request' : 'upstream_error'),
+    body.message ?? 'HTTP ' + res.status,
+    // The proxy sends delay-seconds (RFC 9110 also allows a date, which counts as unknown here).
+    +res.headers.get('retry-after')! || body.retry_after,
+  );
+}
+
 /**
  * Asks the proxy once: `POST endpoint` with `request`, streaming (`request.stream`) or JSON.
  * Never retries. Resolves with how it ended (`answer_found`, `outcome`) when the answer is complete; rejects with an
@@ -114,19 +127,10 @@ export async function fetchAnswer(
   };
   arm();
   try {
-    const res = await post(endpoint, request, ctrl.signal, options);
+    const res = await send(endpoint, request, ctrl.signal, options);
     const id = res.headers.get('x-request-id');
     if (id) on.requestId?.(id);
-    if (!res.ok) {
-      // Without a JSON error body (an intermediary's error page), the status decides.
-      const body: Partial<ErrorBody> = (await res.json().catch(() => 0))?.error ?? {};
-      throw new AnswerError(
-        body.code ?? CODE_BY_STATUS[res.status] ?? (res.status < 500 ? 'bad_request' : 'upstream_error'),
-        body.message ?? 'HTTP ' + res.status,
-        // The proxy sends delay-seconds (RFC 9110 also allows a date, which counts as unknown here).
-        +res.headers.get('retry-after')! || body.retry_after,
-      );
-    }
+    if (!res.ok) throw await responseError(res);
     if (!res.body || !/event-stream/.test(res.headers.get('content-type') ?? '')) {
       // JSON mode, or a server that answered a stream request with one complete answer.
       const data = await res.json();

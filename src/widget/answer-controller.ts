@@ -1,4 +1,4 @@
-import { fetchAnswer, post, type AnswerError, type FeedbackRequest, type RequestOptions } from './answer-client.js';
+import { fetchAnswer, send, type AnswerError, type FeedbackRequest, type RequestOptions } from './answer-client.js';
 import { emit } from './events.js';
 import type { StreamRenderer } from './markdown/stream-renderer.js';
 import type { HistoryMessage } from '../protocol/types.js';
@@ -93,7 +93,7 @@ export class AnswerController {
     const body: FeedbackRequest = { request_id: turn.id, bot_id: host.botId, rating: value, comment: comment?.slice(0, 1000) };
     const url = host.feedbackEndpoint || host.endpoint.replace(/\/?$/, '/feedback');
     // Best effort: an HTTP error, no network or the host's headers callback failing all count as not taken.
-    if ((await post(url, body, AbortSignal.timeout(host.timeout), host).catch(() => undefined))?.ok) {
+    if ((await send(url, body, AbortSignal.timeout(host.timeout), host).catch(() => undefined))?.ok) {
       turn.rated = comment ? 'comment' : 'rating';
       host.requestUpdate();
     }

@@ -31,6 +31,7 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * @fires bot-answer-error - A request failed. Detail `{code, message}`.
  * @fires bot-answer-feedback - Thumbs up or down on an answer, and again with a thumbs-down comment. Detail `{value, question, answer, requestId, comment}`.
  * @fires bot-answer-source-click - A source title link was followed. Detail `{source, index, question}`.
+ * @fires bot-answer-search-result-click - A page found as the visitor typed was followed, by a click or Enter (cancelable: the page is then not opened). Detail `{result, index, query}`.
  * @csspart launcher - The floating mode's open button.
  * @csspart panel - The box (a modal dialog in floating mode).
  * @csspart thread - The conversation (`role="log"`).
@@ -49,6 +50,8 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * @csspart note - A turn's "stopped" note, or its "no answer found" note when the answer has no text.
  * @csspart hint - Once the thread has a turn: what of the conversation is sent with a question.
  * @csspart comment - The optional comment field after a thumbs-down (with `feedback` on).
+ * @csspart search-results - The list of pages found as the visitor types (`role="listbox"`), under the question field.
+ * @csspart search-result - One page found: the link to it (`role="option"`), its title and its snippet with the matched words in `<mark>`.
  * @cssprop --bot-answer-bg - Background colour.
  * @cssprop --bot-answer-fg - Text colour.
  * @cssprop --bot-answer-muted - Secondary text colour.
@@ -87,6 +90,8 @@ export class BotAnswer extends ReactiveElement {
     feedback: { converter: presentAndNotFalse },
     feedbackEndpoint: { attribute: 'feedback-endpoint' },
     history: {},
+    search: {},
+    searchEndpoint: { attribute: 'search-endpoint' },
   };
 
   /** Identifier of the bot that answers (required). */
@@ -145,6 +150,13 @@ export class BotAnswer extends ReactiveElement {
    * turns of the thread on screen (the conversation so far), so the answer can read a follow-up in their light.
    */
   history?: string;
+  /**
+   * `"off"`: no search as you type. Otherwise, from the second character typed, the pages matching the text
+   * are listed under the question field (asked of `search-endpoint`).
+   */
+  search?: string;
+  /** Where the pages matching the typed text are asked for; default: `search` beside `endpoint` (`/api/answer` → `/api/search`). */
+  searchEndpoint?: string;
 
   /** The box around the thread, once its file is here. */
   private _box?: Box;
@@ -240,7 +252,12 @@ export class BotAnswer extends ReactiveElement {
   async load(): Promise<boolean> {
     this._failed = false;
     try {
-      await Promise.all([this._need('box'), this._need('chat')]);
+      // The box first, and the chat (its long evaluation) a frame's time later, so a box opening is drawn and
+      // focused first: the visitor types while the chat runs (the box keeps the text, caret and focus). A timer,
+      // not an animation frame, which a hidden tab never gets.
+      await this._need('box');
+      await new Promise((r) => setTimeout(r, 20));
+      await this._need('chat');
       await this.updateComplete;
       return true;
     } catch {
@@ -307,7 +324,10 @@ export class BotAnswer extends ReactiveElement {
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
     if (panel) {
       this._box!.updated();
-      if (this.botId) this._chat?.render(this._box!.thread, t, lang);
+      if (this.botId) {
+        this._chat?.render(this._box!.thread, t, lang);
+        this._chat?.search?.render(this._box!, t);
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { AnswerResponse, ErrorBody, Source } from '../protocol/types.js';
+import type { SearchResult } from './search-client.js';
 
 /** Detail of `bot-answer-submit` (cancelable) and `bot-answer-start`. */
 export interface BotAnswerAskDetail {
@@ -41,6 +42,13 @@ export interface BotAnswerSourceClickDetail {
   related?: boolean;
 }
 
+/** Detail of `bot-answer-search-result-click`: the page found (checked), its 0-based index, and the text it was found for. */
+export interface BotAnswerSearchResultClickDetail {
+  result: SearchResult;
+  index: number;
+  query: string;
+}
+
 /** Every event `<bot-answer>` fires, by name. All bubble and cross shadow roots (composed). */
 export interface BotAnswerEventMap {
   'bot-answer-submit': CustomEvent<BotAnswerAskDetail>;
@@ -49,13 +57,14 @@ export interface BotAnswerEventMap {
   'bot-answer-error': CustomEvent<BotAnswerErrorDetail>;
   'bot-answer-feedback': CustomEvent<BotAnswerFeedbackDetail>;
   'bot-answer-source-click': CustomEvent<BotAnswerSourceClickDetail>;
+  'bot-answer-search-result-click': CustomEvent<BotAnswerSearchResultClickDetail>;
 }
 
 type Detail<K extends keyof BotAnswerEventMap> = BotAnswerEventMap[K]['detail'];
 
-/** Fires `name` from `target`, bubbling and composed; returns false when a listener cancelled it. */
+/** Fires `name` from `target`, bubbling and composed (cancelable: `bot-answer-submit` and `bot-answer-search-result-click`); returns false when a listener cancelled it. */
 export const emit = <K extends keyof BotAnswerEventMap>(target: EventTarget, name: K, detail: Detail<K>) =>
-  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: name == 'bot-answer-submit' }));
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: name == 'bot-answer-submit' || name == 'bot-answer-search-result-click' }));
 
 // Typed wherever a listener may sit: on the element, and on the document and window the events bubble to.
 declare global {

@@ -9,7 +9,7 @@ import { LOADER_STRINGS, type Strings } from './strings.js';
 export interface Stages {
   /** `bot-answer-box.js`: the box around the thread. Inline boxes need it at once (and a box without a bot id, for its message); floating ones on intent. */
   box: BoxModule;
-  /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising. Loaded on intent. */
+  /** `bot-answer-chat.js`: the thread, its requests, Markdown and sanitising, and search as you type. Loaded on intent. */
   chat: ChatModule;
 }
 
@@ -47,13 +47,21 @@ export interface ShellView {
 export interface ChatModule {
   /** The chat's default strings. */
   strings: Partial<Strings>;
-  /** Starts the chat of one element. */
+  /** Starts the chat of one element, with its search as you type. */
   attach(host: BotAnswer): Chat;
+}
+
+/** One element's search as you type: the box's question field as a combobox, and the pages found under it. */
+export interface Search {
+  /** Wires the box's question field (again, when the box made a new one) and draws the hits, with the strings in use. */
+  render(box: Box, t: Strings): void;
 }
 
 /** One element's chat: its thread, its requests, and their rendering. */
 export interface Chat {
   readonly state: string;
+  /** Search as you type, which comes with the chat. */
+  readonly search?: Search;
   /** The box's view of the thread, with the strings in use. */
   view(t: Strings): ShellView;
   /** Asks `message` (already checked and announced by `bot-answer-submit`), aborting any running question. */

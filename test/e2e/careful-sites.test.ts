@@ -57,6 +57,11 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(ANSWER));
     }
+    // The search beside the answer endpoint (the boxes search as the tests type): no page matches.
+    if (url.pathname == '/search') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ results: [] }));
+    }
     const file = /^\/dist\/([\w.-]+\.js)$/.exec(url.pathname)?.[1];
     if (file && !broken.has(file)) {
       const body = await readFile(join(bundle.dir, file)).catch(() => undefined);

@@ -8,20 +8,11 @@
  * as many small events written a few hundred bytes at a time (as a model streams it, only faster).
  * `GET /stub/count?bot=ID` tells how many answer requests that bot id received, `GET /stub/last?bot=ID`
  * the body of the last one; `POST /stub/script?bot=ID`
- * with a JSON `{answer, answer_found, sources, outcome?}` sets what the `script` scenario answers for that bot id.
+ * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
  * Every answer carries `X-Request-Id: req-<bot id>-<n>` (n counts that bot's requests), as the proxy's do;
  * `GET /stub/headers?bot=ID` gives the headers of that bot's last answer request.
  * `POST /stub/answer/feedback` takes feedback (`{request_id, bot_id, rating, comment?}`) and answers 204 (503
  * for a bot id starting `fbfail`); `GET /stub/feedback?bot=ID` lists what it received: `[{body, headers, url}]`.
- *
- * `GET /stub/search?bot_id=ID&q=TEXT&limit=N` speaks the proxy's search (docs/protocol.md): `{results:
- * [{title, url, snippet, highlights}]}`, the pages of `SEARCH_PAGES` holding every typed word (in the
- * title or snippet, the last word by its beginning), in that order, at most `limit` (default 6), the
- * matched words' UTF-16 ranges in `highlights`. One page has a hostile title and snippet (matched by
- * "hostile"). `&slow=MS` answers after MS milliseconds, so a later search can overtake it. Bot ids
- * starting `nosearch` get `404 search_unavailable`, `searchrate` `429` (Retry-After 5), `searchdown`
- * `502`. `GET /stub/search-count?bot=ID` tells how many searches that bot id received, and
- * `GET /stub/search-last?bot=ID` the query string of the last one.
  */
 
 export const SOURCES = [
@@ -48,60 +39,6 @@ export const ANSWER =
   'Flights under six hours are **economy** [[1]](https://wiki.example.com/travel).\n\n' +
   '| Class | Hours |\n|---|---|\n| Economy | < 6 |\n\n' +
   '```js\nconst limit = 6;\n```\n\nSee also [[2]](https://drive.example.com/x) and [[3]](https://wiki.example.com/other).';
-
-/** What `GET /stub/search` searches, in this order. */
-export const SEARCH_PAGES = [
-  { title: 'Travel and expense policy › Booking flights', url: 'https://wiki.example.com/travel#booking-flights', snippet: 'Book flights in economy class for trips under six hours.' },
-  { title: 'Travel and expense policy › Submitting expenses', url: 'https://wiki.example.com/travel#submitting-expenses', snippet: 'Submit expenses within 30 days, with a photo of every receipt.' },
-  { title: 'Paid time off › Sabbatical', url: 'https://wiki.example.com/pto#sabbatical', snippet: 'After five years, a four-week paid sabbatical on top of vacation.' },
-  { title: 'Paid time off › Vacation', url: 'https://wiki.example.com/pto#vacation', snippet: 'Full-time employees get 25 vacation days a year.' },
-  { title: 'Laptop and equipment › Ordering a laptop', url: 'https://wiki.example.com/equipment#ordering', snippet: 'Order a laptop through the IT portal; it ships in five days.' },
-  { title: 'Security › Passwords', url: 'https://wiki.example.com/security#passwords', snippet: 'Use the password manager; never reuse a password.' },
-  { title: 'Security › Two-factor setup', url: 'https://wiki.example.com/security#two-factor', snippet: 'Set up two-factor sign-in with a security key or the app.' },
-  { title: 'Onboarding › First week', url: 'https://wiki.example.com/onboarding#first-week', snippet: 'Your first week: laptop setup, accounts and a travel budget talk.' },
-  { title: '<img src=x onerror="alert(1)">Hostile › <b>title</b>', url: 'https://wiki.example.com/hostile', snippet: 'A hostile snippet: <script>alert(1)</script> stays text.' },
-];
-
-const searchCounts = new Map();
-const searchLast = new Map();
-
-/** The stub's search: every typed word (the last by its beginning) in the title or snippet; ranges of the snippet's matched words. */
-function stubSearch(q, limit) {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const partial = /[\p{L}\p{N}]$/u.test(q);
-  const matches = (word, i) => (candidate) => (partial && i === words.length - 1 ? candidate.startsWith(word) : candidate === word);
-  const results = [];
-  for (const page of SEARCH_PAGES) {
-    const inPage = [...`${page.title} ${page.snippet}`.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
-    if (words.length === 0 || !words.every((word, i) => inPage.some(matches(word, i)))) continue;
-    const highlights = [];
-    for (const m of page.snippet.matchAll(/[\p{L}\p{N}]+/gu)) {
-      if (words.some((word, i) => matches(word, i)(m[0].toLowerCase()))) highlights.push([m.index, m.index + m[0].length]);
-    }
-    results.push({ ...page, highlights });
-    if (results.length >= limit) break;
-  }
-  return results;
-}
-
-async function search(ctx) {
-  const bot = String(ctx.query.bot_id ?? '');
-  searchCounts.set(bot, (searchCounts.get(bot) ?? 0) + 1);
-  searchLast.set(bot, ctx.querystring);
-  const error = (status, code, headers = {}) => {
-    ctx.status = status;
-    ctx.set(headers);
-    ctx.body = { error: { code, message: code } };
-  };
-  if (ctx.query.slow) await sleep(Number(ctx.query.slow));
-  if (bot.startsWith('nosearch')) return error(404, 'search_unavailable');
-  if (bot.startsWith('searchrate')) return error(429, 'rate_limited', { 'retry-after': '5' });
-  if (bot.startsWith('searchdown')) return error(502, 'upstream_error');
-  const q = String(ctx.query.q ?? '');
-  if (!bot || !q.trim()) return error(400, 'bad_request');
-  ctx.set('x-request-id', `search-${bot}-${searchCounts.get(bot)}`);
-  ctx.body = { results: stubSearch(q, Number(ctx.query.limit ?? 6)) };
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const counts = new Map();
@@ -165,8 +102,7 @@ async function stream(res, name, result, pace) {
   }
   if (name == 'cut') sse.length = 4;
   else if (name == 'midfail') sse.splice(4, Infinity, ev('error', { code: 'upstream_timeout', message: 'Upstream stopped' }));
-  // The proxy's `outcome` when the script gives one (a proxy before the field sends none).
-  else sse.push(ev('done', { answer_found: result.answer_found, ...(result.outcome ? { outcome: result.outcome } : {}) }));
+  else sse.push(ev('done', { answer_found: result.answer_found }));
   // Heartbeats between events, and the wire split at arbitrary offsets.
   const wire = ': ping\n\n' + sse.join(': ping\n\n');
   for (let i = 0; i < wire.length && !res.destroyed; ) {
@@ -180,15 +116,7 @@ async function stream(res, name, result, pace) {
 
 /** Koa middleware for Web Test Runner's `middleware` option. */
 export async function stubEndpoint(ctx, next) {
-  if (ctx.path == '/stub/search') return search(ctx);
-  if (ctx.path == '/stub/search-count') {
-    ctx.body = String(searchCounts.get(ctx.query.bot) ?? 0);
-    return;
-  }
-  if (ctx.path == '/stub/search-last') {
-    ctx.body = searchLast.get(ctx.query.bot) ?? '';
-    return;
-  }
+  if (await stubSearch(ctx)) return;
   if (ctx.path == '/stub/count') {
     ctx.body = String(counts.get(ctx.query.bot) ?? 0);
     return;
@@ -243,4 +171,69 @@ export async function stubEndpoint(ctx, next) {
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   await stream(res, name, result, name == 'slow' ? 'slow' : slow);
+}
+
+/**
+ * A stand-in for the proxy's search (`GET /stub/search?bot_id=&q=&limit=`, also at `/stub/<name>/search`, the
+ * search of an answer endpoint `/stub/<name>/answer`), kept apart from the answer stub.
+ * It answers `{results: [{title, url, snippet, highlights}]}`: eight pages whose snippets hold `q` (marked by
+ * `highlights`), linking to the asking page's own address with a fragment (`#hit-<n>`), so following one
+ * leaves a test on its page. The bot id picks the scenario: `hostile` (markup in titles and snippets, unsafe
+ * links, broken ranges), `unavailable` (404 `search_unavailable`), `notfound` (a proxy without search: its
+ * 404 `not_found`), `down` (502), `lag` (the first search of the bot id waits 800 ms before answering).
+ * `GET /stub/searches?bot=ID` lists the searches a bot id sent: `[{q, limit, headers, aborted}]`
+ * (`aborted`: the client went away before the answer).
+ */
+const searches = new Map();
+
+export async function stubSearch(ctx) {
+  if (ctx.path == '/stub/searches') {
+    ctx.body = searches.get(ctx.query.bot) ?? [];
+    return true;
+  }
+  if (!/^\/stub\/([\w-]+\/)?search$/.test(ctx.path)) return false;
+  const { bot_id: bot = '', q = '', limit = '6' } = ctx.query;
+  const log = searches.get(bot) ?? [];
+  searches.set(bot, log);
+  const entry = { q, limit, headers: ctx.req.headers, aborted: false };
+  log.push(entry);
+  ctx.res.once('close', () => (entry.aborted = !ctx.res.writableEnded));
+  const name = String(bot).split(':')[0];
+  if (name == 'lag' && log.length == 1) await sleep(800);
+  if (ctx.res.destroyed) return true;
+  const status = { unavailable: 404, notfound: 404, down: 502 }[name];
+  if (status) {
+    ctx.status = status;
+    const code = { unavailable: 'search_unavailable', notfound: 'not_found', down: 'upstream_error' }[name];
+    ctx.body = { error: { code, message: code } };
+    return true;
+  }
+  const page = String(ctx.get('referer') || 'http://localhost/').split('#')[0];
+  ctx.body = { results: name == 'hostile' ? hostileResults(page) : pages(page, q) };
+  return true;
+}
+
+/** Eight pages about `q`, each snippet marking where `q` is in it. */
+function pages(page, q) {
+  return Array.from({ length: 8 }, (_, i) => {
+    const snippet = `Page ${i + 1} explains ${q} in detail; see ${q} below.`;
+    const highlights = [];
+    for (let at = snippet.indexOf(q); at >= 0 && q; at = snippet.indexOf(q, at + q.length)) highlights.push([at, at + q.length]);
+    return { title: `Guide ${i + 1} › ${q}`, url: `${page}#hit-${i + 1}`, snippet, highlights };
+  });
+}
+
+/** Results a careless or hostile upstream could send. */
+function hostileResults(page) {
+  return [
+    {
+      title: '<img src=x onerror="window.pwned=1">Title',
+      url: `${page}#hostile`,
+      snippet: '<script>window.pwned=1</script> <b>bold</b> 😀 end',
+      highlights: [[1, 7], [3, 5], [-1, 2], [40, 9999], ['a', 3], [9, 8], [33, 37]],
+    },
+    { title: 'Script link', url: 'javascript:window.pwned=1', snippet: 'never shown', highlights: [] },
+    'not an object',
+    { url: `${page}#untitled`, snippet: 42, highlights: 'nope' },
+  ];
 }

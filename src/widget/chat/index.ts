@@ -1,6 +1,6 @@
 /**
  * The chat stage of `<bot-answer>`, loaded by the element on the visitor's first sign of intent: the thread,
- * the answer client, Markdown and sanitising, lit-html. Built as a file of its own (`bot-answer-chat.js`),
+ * the answer client, Markdown and sanitising, search as you type, lit-html. Built as a file of its own (`bot-answer-chat.js`),
  * beside the loader, with everything it needs inside, so the ES module and the classic script share it.
  */
 import type { BotAnswer } from '../bot-answer.js';
@@ -9,13 +9,16 @@ import type { Chat } from '../stage.js';
 import { CHAT_STRINGS } from '../strings.js';
 import { chatStyles } from './chat.styles.js';
 import { ChatView } from './chat-view.js';
+import { SearchView } from './search-view.js';
+import { searchStyles } from './search.styles.js';
 
-/** The thread's style sheet, made once per page. */
+/** The thread's and the search list's style sheet, made once per page. */
 const styles: { sheet?: CSSStyleSheet } = {};
 
 export const strings = CHAT_STRINGS;
 
 export function attach(host: BotAnswer): Chat {
-  adopt(host.shadowRoot!, chatStyles, styles);
-  return new ChatView(host);
+  // One sheet: the shell counts on the chat adding one.
+  adopt(host.shadowRoot!, chatStyles + searchStyles, styles);
+  return Object.assign(new ChatView(host), { search: new SearchView(host) });
 }
