@@ -8,7 +8,7 @@
  * as many small events written a few hundred bytes at a time (as a model streams it, only faster).
  * `GET /stub/count?bot=ID` tells how many answer requests that bot id received, `GET /stub/last?bot=ID`
  * the body of the last one; `POST /stub/script?bot=ID`
- * with a JSON `{answer, answer_found, sources}` sets what the `script` scenario answers for that bot id.
+ * with a JSON `{answer, answer_found, sources, outcome?}` sets what the `script` scenario answers for that bot id.
  * Every answer carries `X-Request-Id: req-<bot id>-<n>` (n counts that bot's requests), as the proxy's do;
  * `GET /stub/headers?bot=ID` gives the headers of that bot's last answer request.
  * `POST /stub/answer/feedback` takes feedback (`{request_id, bot_id, rating, comment?}`) and answers 204 (503
@@ -102,7 +102,8 @@ async function stream(res, name, result, pace) {
   }
   if (name == 'cut') sse.length = 4;
   else if (name == 'midfail') sse.splice(4, Infinity, ev('error', { code: 'upstream_timeout', message: 'Upstream stopped' }));
-  else sse.push(ev('done', { answer_found: result.answer_found }));
+  // The proxy's `outcome` when the script gives one (a proxy before the field sends none).
+  else sse.push(ev('done', { answer_found: result.answer_found, ...(result.outcome ? { outcome: result.outcome } : {}) }));
   // Heartbeats between events, and the wire split at arbitrary offsets.
   const wire = ': ping\n\n' + sse.join(': ping\n\n');
   for (let i = 0; i < wire.length && !res.destroyed; ) {
