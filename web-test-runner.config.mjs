@@ -36,7 +36,7 @@ export default {
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), touchPlugin],
   browsers: [chromeLauncher({ launchOptions: { executablePath, headless: true, args: CHROME_ARGS } })],
   testFramework: { config: { timeout: 10000 } },
-  testsFinishTimeout: Number(process.env.WTR_FINISH_MS) || 300000,
+  testsFinishTimeout: 300000,
   // Lit's dev build announces itself in every test file; the message is noise here.
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
 };

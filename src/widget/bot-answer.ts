@@ -27,7 +27,7 @@ const styles: { sheet?: CSSStyleSheet } = {};
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
  * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
- * @fires bot-answer-done - An answer is complete. Detail `{answer, answer_found, sources, requestId}`.
+ * @fires bot-answer-done - An answer is complete. Detail `{answer, answer_found, sources, outcome, requestId}`.
  * @fires bot-answer-error - A request failed. Detail `{code, message}`.
  * @fires bot-answer-feedback - Thumbs up or down on an answer, and again with a thumbs-down comment. Detail `{value, question, answer, requestId, comment}`.
  * @fires bot-answer-source-click - A source title link was followed. Detail `{source, index, question}`.

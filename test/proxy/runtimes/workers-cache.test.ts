@@ -48,7 +48,7 @@ describe('the answer cache on Cloudflare Workers (workerd, Cache API)', () => {
     await sleep(50);
     const json = await askWorker({ message: 'workers   CACHE?', bot_id: 'demo' });
     assert.equal(json.xCache, 'HIT');
-    assert.deepEqual(JSON.parse(json.text), { answer: ANSWER, answer_found: true, sources: SOURCES });
+    assert.deepEqual(JSON.parse(json.text), { answer: ANSWER, answer_found: true, sources: SOURCES, outcome: 'answered' });
     const stream = await askWorker({ message: 'Workers cache?', bot_id: 'demo', stream: true });
     assert.equal(stream.xCache, 'HIT');
     assert.deepEqual(replay(parseStream(stream.text).events), live);
