@@ -33,7 +33,7 @@ describe('insights in a SQLite file', () => {
       const json = await ask(first.url, 'How do I roll back a bad production deploy?');
       const streamed = await ask(first.url, 'How many vacation days do I get per year?', { stream: true });
       const cached = await ask(first.url, 'How do I roll back a bad production deploy?');
-      const missing = await ask(first.url, 'Is there a gym discount for employees?');
+      const missing = await ask(first.url, 'Who won the 2018 FIFA World Cup?');
       ids = [json.id, streamed.id, cached.id, missing.id];
       assert.deepEqual([json.status, streamed.status, cached.status, missing.status], [200, 200, 200, 200]);
       assert.equal(await rate(first.url, { request_id: json.id, rating: 'down' }), 204);
@@ -64,7 +64,7 @@ describe('insights in a SQLite file', () => {
       assert.ok(Number(json.duration_ms) >= 0);
       assert.ok(Math.abs(Date.parse(json.time) - Date.now()) < 600_000);
       const { html } = await page(second.url);
-      assert.match(html, /Is there a gym discount for employees\?/, 'the unanswered question is on the page after the restart');
+      assert.match(html, /Who won the 2018 FIFA World Cup\?/, 'the unanswered question is on the page after the restart');
     } finally {
       await second.close();
     }
@@ -74,7 +74,7 @@ describe('insights in a SQLite file', () => {
     const file = join(folder.dir, 'outcomes.sqlite');
     const proxy = await startInsightsProxy({ insightsDb: file, localAnswerApi: { paceMs: 50 } });
     try {
-      await ask(proxy.url, 'Is there a gym discount for employees?');
+      await ask(proxy.url, 'Who won the 2018 FIFA World Cup?');
       // A visitor who stops reading a streamed answer: the request ends as stopped.
       const controller = new AbortController();
       const response = await fetch(`${proxy.url}/api/answer`, {
@@ -96,7 +96,7 @@ describe('insights in a SQLite file', () => {
       const outcomes = db.prepare('SELECT question, outcome, answer_found FROM insights_questions ORDER BY time').all();
       db.close();
       assert.deepEqual(outcomes, [
-        { question: 'Is there a gym discount for employees?', outcome: 'refused', answer_found: 0 },
+        { question: 'Who won the 2018 FIFA World Cup?', outcome: 'refused', answer_found: 0 },
         { question: 'How do I roll back a bad production deploy?', outcome: 'stopped', answer_found: 0 },
         { question: 'How do I file travel expenses?', outcome: 'shutting_down', answer_found: 0 },
       ]);

@@ -50,7 +50,7 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
     const streamed = await ask('How do I roll back a bad production deploy?', true);
     assert.equal(streamed.status, 200);
     assert.equal(replay(parseStream(streamed.text).events).end?.event, 'done');
-    const json = await ask('Is there a gym discount for employees?', false);
+    const json = await ask('Who won the 2018 FIFA World Cup?', false);
     const id = streamed.headers.get('x-request-id')!;
     const rated = await call('/api/answer/feedback', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: id, bot_id: 'demo', rating: 'up' }) });
     assert.equal(rated.status, 204);
@@ -64,7 +64,7 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
     }
     assert.deepEqual(stored, [
       { request_id: id, question: 'How do I roll back a bad production deploy?', answer_found: 1, outcome: 'answered' },
-      { request_id: json.headers.get('x-request-id'), question: 'Is there a gym discount for employees?', answer_found: 0, outcome: 'refused' },
+      { request_id: json.headers.get('x-request-id'), question: 'Who won the 2018 FIFA World Cup?', answer_found: 0, outcome: 'refused' },
     ]);
 
     const csv = await call('/insights/questions.csv', { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -74,7 +74,7 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
     assert.equal(first![7], 'up', 'the rating is joined');
     const page = await call('/insights', { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(page.status, 200);
-    assert.match(page.text, /Is there a gym discount for employees\?/);
+    assert.match(page.text, /Who won the 2018 FIFA World Cup\?/);
     assert.equal((await call('/insights', { headers: { authorization: `Bearer ${TOKEN}x` } })).status, 401);
   });
 });
