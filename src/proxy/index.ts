@@ -8,9 +8,11 @@
  */
 export { createProxyHandler } from './handler.js';
 export type { ProxyHandler, WebHandler } from './handler.js';
-export { parseRetryAfter, fetchUpstream } from './upstream.js';
+export { parseRetryAfter } from './upstream.js';
+export { fetchUpstream } from './upstream-client.js';
 export { DEFAULTS } from './config.js';
-export type { Authorization, HandlerContext, ProxyConfig, RateLimiter, UpstreamClient, UpstreamRequest, UpstreamResponse } from './config.js';
+export type { Authorization, HandlerContext, ProxyConfig, RateLimiter } from './config.js';
+export type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './upstream-client.js';
 export { FAILURES, ProxyError } from './errors.js';
 export type { Failure, FailureInfo } from './errors.js';
 export { StreamNormaliser } from './normalise.js';

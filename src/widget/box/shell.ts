@@ -1,6 +1,5 @@
-import type { BotAnswer } from '../bot-answer.js';
 import { adopt, h, on, text } from '../dom.js';
-import type { Box, ShellView } from '../stage.js';
+import type { Box, ShellView, StageHost } from '../stage.js';
 import { fmt, type Strings } from '../strings.js';
 import { HISTORY_TURNS } from '../thread.js';
 import { boxStyles } from './box.styles.js';
@@ -55,7 +54,7 @@ export class Shell implements Box {
   private _refocus = false;
 
   constructor(
-    private readonly _host: BotAnswer,
+    private readonly _host: StageHost,
     root: ShadowRoot,
   ) {
     adopt(root, boxStyles, styles);

@@ -3,9 +3,8 @@
  * the answer client, Markdown and sanitising, lit-html. Built as a file of its own (`bot-answer-chat.js`),
  * beside the loader, with everything it needs inside, so the ES module and the classic script share it.
  */
-import type { BotAnswer } from '../bot-answer.js';
 import { adopt } from '../dom.js';
-import type { Chat } from '../stage.js';
+import type { Chat, StageHost } from '../stage.js';
 import { CHAT_STRINGS } from '../strings.js';
 import { chatStyles } from './chat.styles.js';
 import { ChatView } from './chat-view.js';
@@ -15,7 +14,7 @@ const styles: { sheet?: CSSStyleSheet } = {};
 
 export const strings = CHAT_STRINGS;
 
-export function attach(host: BotAnswer): Chat {
+export function attach(host: StageHost): Chat {
   adopt(host.shadowRoot!, chatStyles, styles);
   return new ChatView(host);
 }
