@@ -1,4 +1,4 @@
-import type { InsightsStore } from './insights/types.js';
+import type { InsightsStore } from '../insights/types.js';
 import type { StoreConfig, StoreFailureMode } from './stores/types.js';
 import { fetchUpstream, type UpstreamClient } from './upstream-client.js';
 /** What the upstream receives of a question's conversation: see {@link ProxyConfig.upstreamHistory}. */

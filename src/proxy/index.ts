@@ -24,10 +24,10 @@ export type { MemoryAnswerCacheOptions } from './stores/memory-cache.js';
 export { cacheApiAnswerCache } from './stores/workers-cache.js';
 export type { CacheApiAnswerCacheOptions, CacheApiLike } from './stores/workers-cache.js';
 export type { AnswerCacheStore, CachedAnswer, StoreConfig, StoreFailureMode } from './stores/types.js';
-export { SqlInsightsStore } from './insights/sql/store.js';
-export type { Migration, SqlClient, SqlDialect, SqlResult, SqlStatement } from './insights/sql/client.js';
-export type { InsightsControl } from './insights/insights.js';
-export type { InsightsStatus } from './insights/recorder.js';
+export { SqlInsightsStore } from '../insights/sql/store.js';
+export type { Migration, SqlClient, SqlDialect, SqlResult, SqlStatement } from '../insights/sql/client.js';
+export type { InsightsControl } from '../insights/insights.js';
+export type { InsightsStatus } from '../insights/recorder.js';
 export type {
   AggregateLimits,
   DayCount,
@@ -42,7 +42,7 @@ export type {
   QuestionOutcome,
   QuestionRow,
   RatedAnswer,
-} from './insights/types.js';
+} from '../insights/types.js';
 export { redactPersonalData } from './redact.js';
-export { d1InsightsStore } from './insights/sql/d1.js';
-export type { D1DatabaseLike } from './insights/sql/d1.js';
+export { d1InsightsStore } from '../insights/sql/d1.js';
+export type { D1DatabaseLike } from '../insights/sql/d1.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProxy, type RunningProxy, type StartProxyOptions } from '../../../src/proxy/node.js';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../../src/proxy/node.js';
 
 /** The owner's token in these tests. */
 export const TOKEN = 'owner-token-for-tests-0123456789';
