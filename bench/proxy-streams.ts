@@ -220,7 +220,7 @@ export interface MemoryOptions {
   steps: number;
   /** Each batch is started within this many ms, evenly. */
   rampMs: number;
-  /** Measured rounds, after one warm-up round. */
+  /** Measured rounds, each in a fresh proxy process. */
   rounds: number;
   message: string;
 }
@@ -234,45 +234,58 @@ function slope(points: { x: number; y: number }[]): number {
   return sxy / sxx;
 }
 
+/** A fresh upstream and proxy for one round of the memory measure, stopped after `body`. */
+export type FreshServers = <T>(body: (s: { upstream: ServerChild; proxy: ServerChild }) => Promise<T>) => Promise<T>;
+
 /**
- * The proxy's memory per open stream, through a slowly paced upstream (every stream stays open
- * through a round): each round opens `options.streams` streams in `options.steps` batches, reads
- * the proxy process's memory after a forced GC once each batch is receiving, fits memory against
- * open streams (least squares over every reading, not two), then disconnects them all. One
- * warm-up round first (compiled code, V8's young generation and the allocator's arenas grow
- * once), then `options.rounds` measured rounds, whose median is the figure.
+ * The proxy's memory per open stream, through a slowly paced upstream (streams stay open through
+ * a round). Each round runs in a fresh proxy process, so that what the streams hold is new memory,
+ * not memory freed by an earlier round and reused: a few streams first (compiled code), then
+ * `options.streams` streams opened in `options.steps` batches, the proxy's memory read after a
+ * forced GC at the start and once each batch is receiving, and memory fitted against the streams
+ * open and receiving at each reading (least squares over every reading, not two). The figure is
+ * the median of `options.rounds` rounds.
  */
-export async function benchProxyMemory(report: Report, proxyUrl: string, proxy: ServerChild, upstream: ServerChild, options: MemoryOptions): Promise<void> {
+export async function benchProxyMemory(report: Report, fresh: FreshServers, options: MemoryOptions): Promise<void> {
   const batch = Math.ceil(options.streams / options.steps);
-  const round = async () => {
-    const points: { open: number; memory: Memory }[] = [{ open: 0, memory: await proxy.ask<Memory>('mem') }];
-    const streams: OpenStream[] = [];
-    for (let step = 0; step < options.steps; step++) {
-      const begin = performance.now();
-      const started: OpenStream[] = [];
-      for (let i = 0; i < batch && streams.length + started.length < options.streams; i++) {
-        const wait = begin + (i * options.rampMs) / batch - performance.now();
-        if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-        started.push(openStream(proxyUrl, {}, options.message));
-      }
-      streams.push(...started);
-      await Promise.all(started.map((s) => s.firstEvent));
-      points.push({ open: streams.filter((s) => s.receiving && !s.finished).length, memory: await proxy.ask<Memory>('mem') });
+  const open = async (url: string, count: number) => {
+    const begin = performance.now();
+    const started: OpenStream[] = [];
+    for (let i = 0; i < count; i++) {
+      const wait = begin + (i * options.rampMs) / count - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      started.push(openStream(url, {}, options.message));
     }
-    for (const s of streams) s.abort();
-    await Promise.all(streams.map((s) => s.result));
-    await upstream.ask('forget');
-    // The young generation is sized by allocation rate, not by what stays alive: its growth is not per stream.
-    const rss = slope(points.map((p) => ({ x: p.open, y: p.memory.rss - p.memory.young })));
-    const heap = slope(points.map((p) => ({ x: p.open, y: p.memory.heapUsed + p.memory.external })));
-    return { rss, heap, open: points.at(-1)!.open, gcExposed: points.every((p) => p.memory.gcExposed) };
+    await Promise.all(started.map((s) => s.firstEvent));
+    return started;
   };
-  await round();
+  const close = (streams: OpenStream[]) => {
+    for (const s of streams) s.abort();
+    return Promise.all(streams.map((s) => s.result));
+  };
+  const round = () =>
+    fresh(async ({ upstream, proxy }) => {
+      const url = `${proxy.url}/api/answer`;
+      await close(await open(url, Math.min(20, batch)));
+      const points: { open: number; memory: Memory }[] = [{ open: 0, memory: await proxy.ask<Memory>('mem') }];
+      const streams: OpenStream[] = [];
+      while (streams.length < options.streams) {
+        streams.push(...(await open(url, Math.min(batch, options.streams - streams.length))));
+        points.push({ open: streams.filter((s) => s.receiving && !s.finished).length, memory: await proxy.ask<Memory>('mem') });
+      }
+      await close(streams);
+      await upstream.ask('forget');
+      // The young generation is sized by allocation rate, not by what stays alive: its growth is not per stream.
+      const rss = slope(points.map((p) => ({ x: p.open, y: p.memory.rss - p.memory.young })));
+      const heap = slope(points.map((p) => ({ x: p.open, y: p.memory.heapUsed + p.memory.external })));
+      return { rss, heap, open: points.at(-1)!.open, gcExposed: points.every((p) => p.memory.gcExposed) };
+    });
   const rounds = [];
   for (let i = 0; i < options.rounds; i++) rounds.push(await round());
   const kib = (values: number[]) => values.map((v) => (v / KiB).toFixed(1)).join(', ');
   const perStream = median(rounds.map((r) => r.rss));
-  const allOpen = rounds.every((r) => r.open === options.streams);
+  // Enough streams: at least half of them open and receiving at the last reading of every round.
+  const enough = rounds.every((r) => r.open >= options.streams / 2);
   report.add({
     section: 'proxy-streams',
     id: 'memory.per-stream',
@@ -280,10 +293,10 @@ export async function benchProxyMemory(report: Report, proxyUrl: string, proxy: 
     value: perStream / KiB,
     unit: 'KiB',
     goal: '< 64 KiB',
-    met: allOpen && perStream < 64 * KiB,
+    met: enough && perStream < 64 * KiB,
     note:
-      `slope of the proxy process's RSS after a forced GC (less V8's young generation) over open streams, least squares over ${options.steps + 1} readings from 0 to ${options.streams} streams, every one receiving; ` +
-      `median of ${options.rounds} rounds after a warm-up round (KiB by round: ${kib(rounds.map((r) => r.rss))}; open at the last reading: ${rounds.map((r) => r.open).join(', ')})` +
+      `slope of the proxy process's RSS after a forced GC (less V8's young generation) over the streams open and receiving, least squares over ${options.steps + 1} readings from 0 to ${options.streams} streams started; ` +
+      `median of ${options.rounds} rounds, each in a fresh proxy process (KiB by round: ${kib(rounds.map((r) => r.rss))}; open and receiving at the last reading: ${rounds.map((r) => r.open).join(', ')}; at least half required)` +
       `${rounds.every((r) => r.gcExposed) ? '' : ' (GC not exposed!)'}`,
   });
   report.add({

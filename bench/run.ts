@@ -167,9 +167,7 @@ await section('proxy-streams', async () => {
   });
   // Memory through an upstream paced slowly enough that no stream ends before its round's last reading.
   const { paceMs, ...memory } = SETTINGS.memory;
-  await withServers(paceMs, false, ({ upstream, proxy }) =>
-    benchProxyMemory(report, `${proxy.url}/api/answer`, proxy, upstream, { ...memory, streams: Math.min(memory.streams, streams), message: MESSAGE }),
-  );
+  await benchProxyMemory(report, (body) => withServers(paceMs, false, body), { ...memory, streams: Math.min(memory.streams, streams), message: MESSAGE });
 });
 
 await section('proxy-cache', async () => {
