@@ -6,8 +6,8 @@
  * Used by the insights benchmark (a million rows) and the README's screenshot (a few thousand).
  */
 import { readFileSync } from 'node:fs';
-import { questionKey } from '../src/proxy/insights/question-key.js';
-import type { FeedbackRow, InsightsBatch, QuestionRow } from '../src/proxy/insights/types.js';
+import { questionKey } from '../src/insights/question-key.js';
+import type { FeedbackRow, InsightsBatch, QuestionRow } from '../src/insights/types.js';
 import { prng } from './lib/prng.js';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +25,7 @@ function topics(): Topic[] {
     url: expectUrl,
     answered: true,
   }));
-  const gaps = read<{ groups: string[][] }>('../test/proxy/insights/paraphrase-groups.json').groups.map((wordings) => ({ wordings, answered: false }));
+  const gaps = read<{ groups: string[][] }>('../test/insights/paraphrase-groups.json').groups.map((wordings) => ({ wordings, answered: false }));
   // Interleaved, so the most asked topics mix answered questions and gaps.
   const mixed: Topic[] = [];
   for (let i = 0; i < Math.max(answered.length, gaps.length); i++) {

@@ -20,7 +20,7 @@ import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
 import { benchInsights } from './insights.js';
 import { benchProxyCache, type CacheTarget } from './proxy-cache.js';
 import { benchProxyLoad } from './proxy-load.js';
-import { benchProxyStreams } from './proxy-streams.js';
+import { benchProxyMemory, benchProxyStreams } from './proxy-streams.js';
 import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
@@ -47,6 +47,7 @@ const SETTINGS = quick
       startupRepeats: 3,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
+      memory: { streams: 100, steps: 4, rampMs: 50, rounds: 1, paceMs: 200 },
       kbScale: { sizes: [1], rounds: 1 },
       search: { sizes: [1], rounds: 1 },
       cache: { distinct: 200, asked: 300, seed: 1 },
@@ -61,6 +62,7 @@ const SETTINGS = quick
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
+      memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
       search: { sizes: [20, 200], rounds: 2 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
@@ -175,6 +177,9 @@ await section('proxy-streams', async () => {
       await stack.stop();
     }
   });
+  // Memory through an upstream paced slowly enough that no stream ends before its round's last reading.
+  const { paceMs, ...memory } = SETTINGS.memory;
+  await benchProxyMemory(report, (body) => withServers(paceMs, false, body), { ...memory, streams: Math.min(memory.streams, streams), message: MESSAGE });
 });
 
 await section('proxy-cache', async () => {

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { deriveOutcome } from '../protocol/outcome.js';
 import type { AnswerRequest, AnswerResponse, Outcome } from '../protocol/types.js';
-import type { UpstreamResponse } from './config.js';
+import type { UpstreamResponse } from './upstream-client.js';
 import type { RequestContext } from './context.js';
 import { ProxyError, type Failure } from './errors.js';
 import { StreamNormaliser, type NormalisedEvent } from './normalise.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { knowledgeBaseOptions } from '../upstream/cli-options.js';
-import { MIN_TOKEN_CHARS } from './insights/auth.js';
+import { MIN_TOKEN_CHARS } from '../insights/auth.js';
 import type { StartProxyOptions } from './server.js';
 
 type Kind = 'text' | 'int' | 'list';

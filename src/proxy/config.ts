@@ -1,34 +1,8 @@
-import type { InsightsStore } from './insights/types.js';
+import type { InsightsStore } from '../insights/types.js';
 import type { StoreConfig, StoreFailureMode } from './stores/types.js';
-import { fetchUpstream } from './upstream.js';
+import { fetchUpstream, type UpstreamClient } from './upstream-client.js';
 /** What the upstream receives of a question's conversation: see {@link ProxyConfig.upstreamHistory}. */
 export type UpstreamHistory = 'drop' | 'fold' | 'send';
-
-/** What the proxy reads of an upstream response. */
-export interface UpstreamResponse {
-  status: number;
-  /** A response header, case-insensitive; repeated ones joined with `, `. */
-  header(name: string): string | null;
-  /** The body, chunk by chunk; stopping the iteration early discards the rest. */
-  body: AsyncIterable<Uint8Array>;
-}
-
-/** One upstream request, as the proxy makes it. */
-export interface UpstreamRequest {
-  url: string;
-  /** `POST` (answers; the default when absent) or `GET` (search, which has no body). */
-  method?: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-/**
- * The client the proxy reaches the upstream with: one request, never a followed redirect.
- * `fetchUpstream(fetch)` (the default, over `globalThis.fetch`) fits anywhere; the Node entry
- * offers `undiciUpstream()`, a keep-alive pool.
- */
-export type UpstreamClient = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
 /** The rate limiter the proxy needs (rate-limiter-flexible's limiters fit). */
 export interface RateLimiter {

@@ -8,7 +8,7 @@ import { resolveConfig, type HandlerContext, type ProxyConfig } from './config.j
 import { JSON_HEADERS, RequestContext } from './context.js';
 import { decideOrigin, preflightHeaders } from './cors.js';
 import { FAILURES, ProxyError, toProxyError } from './errors.js';
-import { Insights, type AnswerWatch, type InsightsControl } from './insights/insights.js';
+import { Insights, type AnswerWatch, type InsightsControl } from '../insights/insights.js';
 import { memoryRateLimiter } from './rate-limit.js';
 import { redactPersonalData } from './redact.js';
 import { SearchRoute } from './search.js';

@@ -9,9 +9,11 @@
  */
 export { createProxyHandler } from './handler.js';
 export type { ProxyHandler, WebHandler } from './handler.js';
-export { parseRetryAfter, fetchUpstream } from './upstream.js';
+export { parseRetryAfter } from './upstream.js';
+export { fetchUpstream } from './upstream-client.js';
 export { DEFAULTS } from './config.js';
-export type { Authorization, HandlerContext, ProxyConfig, RateLimiter, UpstreamClient, UpstreamRequest, UpstreamResponse } from './config.js';
+export type { Authorization, HandlerContext, ProxyConfig, RateLimiter } from './config.js';
+export type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './upstream-client.js';
 export { FAILURES, ProxyError } from './errors.js';
 export type { Failure, FailureInfo } from './errors.js';
 export { StreamNormaliser } from './normalise.js';
@@ -25,10 +27,10 @@ export type { CacheApiAnswerCacheOptions, CacheApiLike } from './stores/workers-
 export type { AnswerCacheStore, CachedAnswer, CachedSearch, StoreConfig, StoreFailureMode } from './stores/types.js';
 export { normaliseSearchResults } from './search.js';
 export type { SearchResponse, SearchResult } from '../protocol/search.js';
-export { SqlInsightsStore } from './insights/sql/store.js';
-export type { Migration, SqlClient, SqlDialect, SqlResult, SqlStatement } from './insights/sql/client.js';
-export type { InsightsControl } from './insights/insights.js';
-export type { InsightsStatus } from './insights/recorder.js';
+export { SqlInsightsStore } from '../insights/sql/store.js';
+export type { Migration, SqlClient, SqlDialect, SqlResult, SqlStatement } from '../insights/sql/client.js';
+export type { InsightsControl } from '../insights/insights.js';
+export type { InsightsStatus } from '../insights/recorder.js';
 export type {
   AggregateLimits,
   DayCount,
@@ -43,7 +45,7 @@ export type {
   QuestionOutcome,
   QuestionRow,
   RatedAnswer,
-} from './insights/types.js';
+} from '../insights/types.js';
 export { redactPersonalData } from './redact.js';
-export { d1InsightsStore } from './insights/sql/d1.js';
-export type { D1DatabaseLike } from './insights/sql/d1.js';
+export { d1InsightsStore } from '../insights/sql/d1.js';
+export type { D1DatabaseLike } from '../insights/sql/d1.js';

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import type { UpstreamClient } from './config.js';
+import type { UpstreamClient } from './upstream-client.js';
 
 /** An upstream client with keep-alive pools; `close` ends their connections. */
 export interface PooledUpstream extends UpstreamClient {

@@ -4,7 +4,7 @@ import type { ProxyConfig } from './config.js';
 import { createProxyHandler, type ProxyHandler, type WebHandler } from './handler.js';
 import { undiciUpstream } from './node-upstream.js';
 import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
-import { describeInsightsDb, openInsightsAtStart, openInsightsStore } from './insights/sql/open.js';
+import { describeInsightsDb, openInsightsAtStart, openInsightsStore } from '../insights/sql/open.js';
 import { openStores, type SharedStateOptions } from './stores/redis.js';
 import type { AnswerApiOptions } from '../upstream/options.js';
 

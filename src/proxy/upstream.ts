@@ -1,22 +1,8 @@
 import type { AnswerRequest } from '../protocol/types.js';
-import type { UpstreamClient, UpstreamResponse } from './config.js';
 import type { RequestContext } from './context.js';
 import { ProxyError, type Failure } from './errors.js';
 import type { RequestTimers } from './timers.js';
-
-/** An {@link UpstreamClient} over a `fetch` function: the default, and the one for edge runtimes. */
-export function fetchUpstream(fetchFn: typeof fetch): UpstreamClient {
-  return async ({ url, method = 'POST', headers, body, signal }) => {
-    const response = await fetchFn(url, { method, headers, body, signal, redirect: 'manual' });
-    return {
-      // A browser-like fetch hides a redirect's status behind an opaque response.
-      status: response.type === 'opaqueredirect' ? 302 : response.status,
-      header: (name) => response.headers.get(name),
-      // Leaving the iteration early cancels the body.
-      body: response.body ?? (async function* () {})(),
-    };
-  };
-}
+import type { UpstreamResponse } from './upstream-client.js';
 
 /**
  * Sends the one upstream request (never retried: each costs money) and maps a non-success

@@ -1,5 +1,29 @@
-import type { BotAnswer } from './bot-answer.js';
+import type { AnswerHost } from './answer-controller.js';
 import { LOADER_STRINGS, type Strings } from './strings.js';
+
+/**
+ * What the box and the chat use of the element that loads them (`<bot-answer>`). Declared here, not
+ * imported from the element, so that the element's module and this contract do not import each other.
+ */
+export type StageHost = HTMLElement & AnswerHost & {
+  readonly mode: 'inline' | 'floating';
+  readonly placeholder: string;
+  readonly heading: string;
+  readonly suggestions: string[];
+  readonly images: boolean;
+  readonly persist: boolean;
+  open: boolean;
+  readonly history?: string;
+  /** `off`: no search as you type. */
+  readonly search?: string;
+  /** Where searches go; empty: beside `endpoint`. */
+  readonly searchEndpoint?: string;
+  readonly updateComplete: Promise<boolean>;
+  ask(message: string): boolean;
+  stop(): void;
+  clear(): void;
+  hide(): void;
+};
 
 /**
  * The element's files after the loader, each fetched once per page when first needed, and what each
@@ -16,7 +40,7 @@ export interface Stages {
 export interface BoxModule {
   /** The box's default strings (the element puts the translation and `strings` over them). */
   strings: Partial<Strings>;
-  Shell: new (host: BotAnswer, root: ShadowRoot) => Box;
+  Shell: new (host: StageHost, root: ShadowRoot) => Box;
 }
 
 /** The inline panel or the floating dialog, with its heading, suggestions, question field and status line. */
@@ -48,7 +72,7 @@ export interface ChatModule {
   /** The chat's default strings. */
   strings: Partial<Strings>;
   /** Starts the chat of one element, with its search as you type. */
-  attach(host: BotAnswer): Chat;
+  attach(host: StageHost): Chat;
 }
 
 /** One element's search as you type: the box's question field as a combobox, and the pages found under it. */

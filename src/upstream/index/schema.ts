@@ -127,8 +127,10 @@ function inspect(file: string, key: string): string | undefined {
   try {
     db = new Database(file, { fileMustExist: true });
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CANTOPEN') return undefined;
-    return `cannot be opened (${(error as Error).message})`;
+    // Only SQLite's own errors speak of the file: any other (the native module not loading) leaves it alone.
+    if (!(error instanceof Database.SqliteError)) throw sqliteUnavailable(error);
+    if (error.code === 'SQLITE_CANTOPEN') return undefined;
+    return `cannot be opened (${error.message})`;
   }
   try {
     db.pragma('busy_timeout = 5000');
@@ -151,4 +153,18 @@ function inspect(file: string, key: string): string | undefined {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The start-up error when better-sqlite3's compiled module does not load in this Node.js (installed
+ * under another Node.js version or for another system): what is wrong, and the fix.
+ */
+function sqliteUnavailable(error: unknown): Error {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new Error(
+    `better-sqlite3 (the SQLite module the index needs) does not load in Node.js ${process.version} ` +
+      `(modules ${process.versions.modules}, Node-API ${process.versions.napi}): it was installed for another Node.js version or system. ` +
+      `Run \`npm rebuild better-sqlite3\` (or reinstall with this Node.js), then start again. The index file was left as it is. (${detail})`,
+    { cause: error },
+  );
 }

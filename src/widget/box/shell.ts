@@ -1,6 +1,5 @@
-import type { BotAnswer } from '../bot-answer.js';
 import { adopt, h, on, text } from '../dom.js';
-import type { Box, ShellView } from '../stage.js';
+import type { Box, ShellView, StageHost } from '../stage.js';
 import { fmt, type Strings } from '../strings.js';
 import { HISTORY_TURNS } from '../thread.js';
 import { boxStyles } from './box.styles.js';
@@ -21,7 +20,7 @@ function deepFocus(): Element | null {
 }
 
 /** The control opening the dialog: the one with focus, else (a tap that focused nothing) the element's launcher. */
-function opener(host: BotAnswer): HTMLElement | undefined {
+function opener(host: StageHost): HTMLElement | undefined {
   const e = deepFocus();
   return e instanceof HTMLElement && e != document.body ? e : (host.shadowRoot!.querySelector<HTMLElement>('[part=launcher]') ?? undefined);
 }
@@ -70,7 +69,7 @@ export class Shell implements Box {
   private _opener?: HTMLElement;
 
   constructor(
-    private readonly _host: BotAnswer,
+    private readonly _host: StageHost,
     root: ShadowRoot,
   ) {
     adopt(root, boxStyles, styles);

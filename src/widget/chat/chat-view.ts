@@ -1,11 +1,10 @@
 import { html, nothing, render } from 'lit/html.js';
 import type { Source } from '../../protocol/types.js';
 import { AnswerController } from '../answer-controller.js';
-import type { BotAnswer } from '../bot-answer.js';
 import { emit } from '../events.js';
 import { StreamRenderer } from '../markdown/stream-renderer.js';
 import { cap, dateFormat, safeUrl, sourceDate } from '../source-format.js';
-import type { Chat, ShellView } from '../stage.js';
+import type { Chat, ShellView, StageHost } from '../stage.js';
 import { errorMessage, fmt, type Strings } from '../strings.js';
 import { historyBefore, loadThread, outcomeOf, saveThread, type Turn } from '../thread.js';
 import { thumb } from './icons.js';
@@ -38,7 +37,7 @@ export class ChatView implements Chat {
   /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
   private _followEnd = true;
 
-  constructor(private readonly _host: BotAnswer) {
+  constructor(private readonly _host: StageHost) {
     this._answers = new AnswerController(_host);
     if (_host.persist && _host.botId) this._turns = loadThread(_host.botId);
     // The date formatter for sources, in a task of its own after the first render.

@@ -3,9 +3,8 @@
  * the answer client, Markdown and sanitising, search as you type, lit-html. Built as a file of its own (`bot-answer-chat.js`),
  * beside the loader, with everything it needs inside, so the ES module and the classic script share it.
  */
-import type { BotAnswer } from '../bot-answer.js';
 import { adopt } from '../dom.js';
-import type { Chat } from '../stage.js';
+import type { Chat, StageHost } from '../stage.js';
 import { CHAT_STRINGS } from '../strings.js';
 import { chatStyles } from './chat.styles.js';
 import { ChatView } from './chat-view.js';
@@ -17,7 +16,7 @@ const styles: { sheet?: CSSStyleSheet } = {};
 
 export const strings = CHAT_STRINGS;
 
-export function attach(host: BotAnswer): Chat {
+export function attach(host: StageHost): Chat {
   // One sheet: the shell counts on the chat adding one.
   adopt(host.shadowRoot!, chatStyles + searchStyles, styles);
   return Object.assign(new ChatView(host), { search: new SearchView(host) });

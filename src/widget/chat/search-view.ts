@@ -1,8 +1,7 @@
 import { html, nothing, render } from 'lit/html.js';
-import type { BotAnswer } from '../bot-answer.js';
 import { emit } from '../events.js';
 import { fetchSearch, highlightPieces, searchEndpoint, type SearchResult } from '../search-client.js';
-import type { Box, Search } from '../stage.js';
+import type { Box, Search, StageHost } from '../stage.js';
 import { fmt, type Strings } from '../strings.js';
 
 /** Characters typed before the first search. */
@@ -36,7 +35,7 @@ export class SearchView implements Search {
   private _timer = 0;
   private _running?: AbortController;
 
-  constructor(private readonly _host: BotAnswer) {
+  constructor(private readonly _host: StageHost) {
     // A question sent (by the field, a suggestion or `ask()`) closes the list and cancels what was pending.
     _host.addEventListener('bot-answer-submit', () => this._reset());
   }

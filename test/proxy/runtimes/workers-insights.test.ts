@@ -5,7 +5,7 @@ import { Miniflare } from 'miniflare';
 import { bundleWorker } from './bundle-worker.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../../src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
-import { parseCsv } from '../insights/helpers.js';
+import { parseCsv } from '../../insights/helpers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TOKEN = 'owner-token-for-workers-0123456';

@@ -1,9 +1,9 @@
-import type { AnswerRequest, Outcome, Source } from '../../protocol/types.js';
-import type { AccessLog } from '../access-log.js';
-import type { AnswerEvents, AnswerResult } from '../answer.js';
-import type { ResolvedConfig } from '../config.js';
-import type { RequestContext } from '../context.js';
-import type { Feedback } from '../request-body.js';
+import type { AnswerRequest, Outcome, Source } from '../protocol/types.js';
+import type { AccessLog } from '../proxy/access-log.js';
+import type { AnswerEvents, AnswerResult } from '../proxy/answer.js';
+import type { ResolvedConfig } from '../proxy/config.js';
+import type { RequestContext } from '../proxy/context.js';
+import type { Feedback } from '../proxy/request-body.js';
 import { MIN_TOKEN_CHARS } from './auth.js';
 import { InsightsRecorder, type InsightsStatus } from './recorder.js';
 import { InsightsRoutes } from './routes.js';

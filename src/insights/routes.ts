@@ -1,8 +1,8 @@
 import type { RateLimiterMemory as MemoryLimiter } from 'rate-limiter-flexible';
-import type { RequestContext } from '../context.js';
-import { ProxyError } from '../errors.js';
-import { clientAddressOf, memoryRateLimiter } from '../rate-limit.js';
-import { readRequestText } from '../request-body.js';
+import type { RequestContext } from '../proxy/context.js';
+import { ProxyError } from '../proxy/errors.js';
+import { clientAddressOf, memoryRateLimiter } from '../proxy/rate-limit.js';
+import { readRequestText } from '../proxy/request-body.js';
 import { INSIGHTS_CSS, INSIGHTS_JS } from './assets.js';
 import { InsightsAuth } from './auth.js';
 import { CSV_HEADER, csvLine } from './csv.js';

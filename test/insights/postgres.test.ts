@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { postgresInsightsStore } from '../../../src/proxy/node.js';
-import { InsightsRecorder } from '../../../src/proxy/insights/recorder.js';
-import { startTestPostgres, type TestPostgres } from '../postgres-server.js';
+import { postgresInsightsStore } from '../../src/proxy/node.js';
+import { InsightsRecorder } from '../../src/insights/recorder.js';
+import { startTestPostgres, type TestPostgres } from '../proxy/postgres-server.js';
 import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
 
 const DAY_MS = 86_400_000;

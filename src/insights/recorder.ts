@@ -1,4 +1,4 @@
-import { redactPersonalData } from '../redact.js';
+import { redactPersonalData } from '../proxy/redact.js';
 import { questionKey } from './question-key.js';
 import type { FeedbackRow, InsightsBatch, InsightsStore, QuestionRow } from './types.js';
 

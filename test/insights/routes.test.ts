@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createProxyHandler, sqliteInsightsStore } from '../../../src/proxy/node.js';
-import { optionsFrom } from '../../../src/proxy/cli-options.js';
-import { INSIGHTS_CSP } from '../../../src/proxy/insights/page.js';
+import { createProxyHandler, sqliteInsightsStore } from '../../src/proxy/node.js';
+import { optionsFrom } from '../../src/proxy/cli-options.js';
+import { INSIGHTS_CSP } from '../../src/insights/page.js';
 import { startInsightsProxy, tempDir, TOKEN, type InsightsProxy } from './helpers.js';
 
 let folder: Awaited<ReturnType<typeof tempDir>>;

@@ -1,5 +1,5 @@
-import { logLine } from '../../access-log.js';
-import { deadline } from '../../timers.js';
+import { logLine } from '../../proxy/access-log.js';
+import { deadline } from '../../proxy/timers.js';
 import type { InsightsControl } from '../insights.js';
 import type { InsightsStore } from '../types.js';
 import { postgresInsightsStore } from './postgres.js';

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+test('package.json, the README and CI name the same Node.js versions', () => {
+  const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; devDependencies: Record<string, string> };
+  const floor = /^>=(\d+)\.(\d+)$/.exec(pkg.engines.node);
+  assert.ok(floor, `engines.node is a floor: ${pkg.engines.node}`);
+  const [, major, minor] = floor;
+  const readme = read('README.md');
+  assert.match(readme, new RegExp(`Node\\.js ${major}\\.${minor} or later \\(tested on 24 and 26\\)`));
+  assert.doesNotMatch(readme, /Node(\.js)? (>= ?)?(1\d|20|21)\.\d+/, 'no older floor left in the README');
+  const ci = read('.ci/run');
+  assert.match(ci, /on 24 npm run test:node/);
+  assert.match(ci, /on 26 npm run test:node/);
+  // Types of the floor's Node.js: an API newer than the floor does not type-check.
+  assert.match(pkg.devDependencies['@types/node']!, new RegExp(`^\\^${major}\\.`));
+  // The running Node.js is one the package supports (CI runs this on each line).
+  const [runMajor, runMinor] = process.versions.node.split('.').map(Number);
+  assert.ok(runMajor! > Number(major) || (runMajor === Number(major) && runMinor! >= Number(minor)), `Node.js ${process.version} is ${pkg.engines.node}`);
+});
