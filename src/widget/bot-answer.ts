@@ -70,9 +70,9 @@ const styles: { sheet?: CSSStyleSheet } = {};
 export class BotAnswer extends ReactiveElement {
   /** The public properties, their attributes and how those read: one list for the loader and the chat. */
   static override properties: Record<string, PropertyDeclaration> = {
-    botId: { attribute: 'bot-id' },
+    botId: {},
     endpoint: {},
-    inlineSources: { attribute: 'inline-sources', converter: trueUnlessFalse },
+    inlineSources: { converter: trueUnlessFalse },
     stream: { converter: trueUnlessFalse },
     mode: { reflect: true },
     theme: { reflect: true },
@@ -88,10 +88,10 @@ export class BotAnswer extends ReactiveElement {
     credentials: {},
     getHeaders: { attribute: false },
     feedback: { converter: presentAndNotFalse },
-    feedbackEndpoint: { attribute: 'feedback-endpoint' },
+    feedbackEndpoint: {},
     history: {},
     search: {},
-    searchEndpoint: { attribute: 'search-endpoint' },
+    searchEndpoint: {},
   };
 
   /** Identifier of the bot that answers (required). */
@@ -283,7 +283,7 @@ export class BotAnswer extends ReactiveElement {
     addEventListener(LOCALE_EVENT, this._onLocale);
   }
 
-  override disconnectedCallback() {
+  disconnectedCallback() {
     removeEventListener(LOCALE_EVENT, this._onLocale);
     // Leaving the page aborts a running answer (its turn ends as stopped).
     this._chat?.stop();
@@ -324,10 +324,7 @@ export class BotAnswer extends ReactiveElement {
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
     if (panel) {
       this._box!.updated();
-      if (this.botId) {
-        this._chat?.render(this._box!.thread, t, lang);
-        this._chat?.search?.render(this._box!, t);
-      }
+      if (this.botId) this._chat?.render(this._box!, t, lang);
     }
   }
 }

@@ -1,6 +1,6 @@
 /** How a property is declared in `static properties` (the subset of Lit's declarations the element uses). */
 export interface PropertyDeclaration {
-  /** The attribute's name (default: the property's name in lower case); `false` for a property without one. */
+  /** The attribute's name (default: the property's name in kebab case, `botId` → `bot-id`); `false` for a property without one. */
   attribute?: string | false;
   /** `Boolean`: present is true; `Number`: the attribute's text as a number. Otherwise the text itself. */
   type?: BooleanConstructor | NumberConstructor;
@@ -24,8 +24,8 @@ const native = (name: string) => name in HTMLElement.prototype;
  * rendered until the element is connected.
  */
 export abstract class ReactiveElement extends HTMLElement {
-  /** The element's reactive properties. */
-  static properties: Record<string, PropertyDeclaration> = {};
+  /** The element's reactive properties (each subclass declares its own). */
+  declare static properties: Record<string, PropertyDeclaration>;
 
   /** The attributes the element listens to, one per reactive property that has one. Read once, when the class is defined: its accessors are made then. */
   static get observedAttributes(): string[] {
@@ -33,7 +33,7 @@ export abstract class ReactiveElement extends HTMLElement {
     if (!c) {
       classes.set(this, (c = { attributes: new Map(), reflect: [] }));
       for (const [name, d] of Object.entries(this.properties)) {
-        const attribute = d.attribute || name.toLowerCase();
+        const attribute = d.attribute || name.replace(/[A-Z]/g, '-$&').toLowerCase();
         if (d.attribute !== false) c.attributes.set(attribute, name);
         if (!native(name)) {
           if (d.reflect) c.reflect.push([name, attribute]);
@@ -86,8 +86,6 @@ export abstract class ReactiveElement extends HTMLElement {
     for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
     this.requestUpdate();
   }
-
-  disconnectedCallback() {}
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
     const name = classes.get(this.constructor)!.attributes.get(attribute)!;

@@ -84,16 +84,17 @@ export interface Search {
 /** One element's chat: its thread, its requests, and their rendering. */
 export interface Chat {
   readonly state: string;
-  /** Search as you type, which comes with the chat. */
-  readonly search?: Search;
   /** The box's view of the thread, with the strings in use. */
   view(t: Strings): ShellView;
   /** Asks `message` (already checked and announced by `bot-answer-submit`), aborting any running question. */
   send(message: string): void;
   stop(): void;
   clear(): void;
-  /** Renders the thread into `thread` with the strings and language in use, then follows its end. */
-  render(thread: HTMLElement, t: Strings, lang: string): void;
+  /**
+   * Renders the thread into the box's thread container with the strings and language in use, then follows its
+   * end, and the pages found as the visitor types under the box's question field.
+   */
+  render(box: Box, t: Strings, lang: string): void;
 }
 
 type Loaders = { [K in keyof Stages]: () => Promise<Stages[K]> };

@@ -4,10 +4,11 @@ import { AnswerController } from '../answer-controller.js';
 import { emit } from '../events.js';
 import { StreamRenderer } from '../markdown/stream-renderer.js';
 import { cap, dateFormat, safeUrl, sourceDate } from '../source-format.js';
-import type { Chat, ShellView, StageHost } from '../stage.js';
+import type { Box, Chat, ShellView, StageHost } from '../stage.js';
 import { errorMessage, fmt, type Strings } from '../strings.js';
 import { historyBefore, loadThread, outcomeOf, saveThread, type Turn } from '../thread.js';
 import { thumb } from './icons.js';
+import { SearchView } from './search-view.js';
 
 /** A turn's view: the renderer owning its answer container, and whether its sources are shown. */
 interface View {
@@ -17,8 +18,8 @@ interface View {
 
 /**
  * The chat of one `<bot-answer>`: its thread of turns, each question's request (through the answer
- * controller), the streaming Markdown of each answer, sources, copy and feedback. It renders the turns into
- * the shell's thread container with lit-html; the element draws everything around it.
+ * controller), the streaming Markdown of each answer, sources, copy and feedback, and search as you type. It
+ * renders the turns into the box's thread container with lit-html; the element draws everything around it.
  */
 export class ChatView implements Chat {
   private _turns: Turn[] = [];
@@ -36,9 +37,12 @@ export class ChatView implements Chat {
   private _thread?: HTMLElement;
   /** Keep the thread scrolled to its end while an answer grows (until the visitor scrolls up). */
   private _followEnd = true;
+  /** Search as you type in the box's question field. */
+  private readonly _search: SearchView;
 
   constructor(private readonly _host: StageHost) {
     this._answers = new AnswerController(_host);
+    this._search = new SearchView(_host);
     if (_host.persist && _host.botId) this._turns = loadThread(_host.botId);
     // The date formatter for sources, in a task of its own after the first render.
     setTimeout(() => this._dates());
@@ -69,7 +73,8 @@ export class ChatView implements Chat {
     this._saveThread();
   }
 
-  render(thread: HTMLElement, t: Strings, lang: string) {
+  render(box: Box, t: Strings, lang: string) {
+    const thread = box.thread;
     this._t = t;
     if (lang !== this._lang) {
       this._lang = lang;
@@ -86,6 +91,7 @@ export class ChatView implements Chat {
     this._scrollToEnd();
     // The renderer's code-block buttons, relabelled for the language in use and the one just used.
     for (const button of this._thread?.querySelectorAll('.cc') ?? []) button.textContent = this._t[button == this._copied ? 'copied' : 'copyCode'];
+    this._search.render(box, t);
   }
 
   /** Asks `turn`'s question (again, for Retry) and keeps the thread saved as it goes. */

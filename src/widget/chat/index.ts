@@ -8,7 +8,6 @@ import type { Chat, StageHost } from '../stage.js';
 import { CHAT_STRINGS } from '../strings.js';
 import { chatStyles } from './chat.styles.js';
 import { ChatView } from './chat-view.js';
-import { SearchView } from './search-view.js';
 import { searchStyles } from './search.styles.js';
 
 /** The thread's and the search list's style sheet, made once per page. */
@@ -19,5 +18,5 @@ export const strings = CHAT_STRINGS;
 export function attach(host: StageHost): Chat {
   // One sheet: the shell counts on the chat adding one.
   adopt(host.shadowRoot!, chatStyles + searchStyles, styles);
-  return Object.assign(new ChatView(host), { search: new SearchView(host) });
+  return new ChatView(host);
 }
