@@ -225,9 +225,13 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
     await widget.input.fill(NONSENSE);
     await widget.input.press('Enter');
     await widget.root.locator('article.turn.no-answer').waitFor();
-    assert.match((await widget.lastTurn.locator('[part="note"]').textContent()) ?? '', /No answer found/);
+    // A refusal: the upstream's own text says so, with no note beside it and nothing offered as related.
+    assert.equal(reference.sources.length, 0, 'nothing related either');
+    assert.equal((await widget.lastTurn.locator('[part="answer"]').textContent())?.trim(), reference.answer.trim());
+    assert.equal(await widget.lastTurn.locator('[part="note"]').count(), 0);
     assert.match((await widget.status.textContent()) ?? '', /No answer found/);
     assert.equal(await widget.lastTurn.locator('[part="sources-toggle"]').count(), 0, 'no sources offered');
+    assert.equal(await widget.lastTurn.locator('[part="related"]').count(), 0, 'no related pages');
     assert.equal(await widget.lastTurn.locator('[part="error"]').count(), 0, 'not shown as an error');
     assert.deepEqual(demo.errors, []);
   });
@@ -406,8 +410,11 @@ describe('with ANSWER_API_KEY and ANSWER_BASE_URL', { timeout: SUITE_TIMEOUT_MS 
     await widget.input.fill(QUESTION);
     await widget.input.press('Enter');
     await widget.root.locator('article.turn.done').waitFor();
-    assert.equal(upstream.requests.length, 1);
-    assert.equal(upstream.requests[0]!.headers.authorization, `Bearer ${key}`, 'the proxy added the key on the server side');
+    // The answer (searches as the visitor typed go to /v1/search and carry the key the same way).
+    const answers = upstream.requests.filter((r) => r.path === '/v1/answer');
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0]!.headers.authorization, `Bearer ${key}`, 'the proxy added the key on the server side');
+    for (const r of upstream.requests) assert.equal(r.headers.authorization, `Bearer ${key}`);
     assert.deepEqual(demo.errors, []);
   });
 });
