@@ -99,7 +99,8 @@ test('every attribute and public property of the element is in the manifest, doc
   for (const [name, options] of Object.entries(BotAnswer.properties)) {
     if (options.state || name.startsWith('_')) continue;
     properties.push(name);
-    if (options.attribute !== false) attributes.push(typeof options.attribute === 'string' ? options.attribute : name.toLowerCase());
+    // The element's default attribute is the property's name in kebab case (botId: bot-id).
+    if (options.attribute !== false) attributes.push(typeof options.attribute === 'string' ? options.attribute : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
   }
   for (const name of CONTRACT.attributes) assert.ok(attributes.includes(name), `contract attribute ${name} is a reactive property's attribute`);
   assertDocumented('attributes', attributes, element.attributes);
@@ -114,7 +115,8 @@ test('every public method and getter of the element is in the manifest, document
   const source = readFileSync(join(WIDGET, 'bot-answer.ts'), 'utf8');
   const classBody = source.slice(source.search(/^export class /m));
   // A public member is declared at the class's indentation without private/protected/static/override.
-  const methods = matches(classBody, /^ {2}(?:async )?([a-z]\w*)\s*\(/gm).filter((name) => name != 'constructor');
+  // The custom element reactions (connectedCallback...) are the platform's calls, not the element's API.
+  const methods = matches(classBody, /^ {2}(?:async )?([a-z]\w*)\s*\(/gm).filter((name) => name != 'constructor' && !/^(connected|disconnected|adopted|attributeChanged)Callback$/.test(name));
   const getters = matches(classBody, /^ {2}get ([a-z]\w*)\s*\(/gm);
   for (const name of CONTRACT.methods) assert.ok(methods.includes(name), `contract method ${name} found in the source`);
   assertDocumented('methods', unique(methods), (element.members ?? []).filter((m) => m.kind === 'method'));
