@@ -67,3 +67,11 @@ describe('start-up when the SQLite module does not load in this Node.js', { time
     }
   });
 });
+
+describe('start-up on a Node.js older than the SQLite module needs', () => {
+  it('says which Node.js it needs before loading the module (below Node-API 10 loading it crashes the process)', async () => {
+    const { checkSqliteRuntime } = await import('../../src/upstream/index/schema.js');
+    assert.throws(() => checkSqliteRuntime(9), /needs Node\.js 22\.14 or later \(Node-API 10\); this is Node\.js v\d+.*Switch to a current Node\.js/);
+    assert.doesNotThrow(() => checkSqliteRuntime(10));
+  });
+});

@@ -121,8 +121,21 @@ export async function takeWriteLock(db: Database.Database, signal?: AbortSignal,
   }
 }
 
+/**
+ * better-sqlite3's one compiled module needs Node-API 10 (Node.js 22.14 and later); an older
+ * Node.js crashes the process when it loads it, so the index says so before opening anything.
+ */
+export function checkSqliteRuntime(napi = Number(process.versions.napi)): void {
+  if (napi >= 10) return;
+  throw new Error(
+    `The local Answer API's index needs Node.js 22.14 or later (Node-API 10); this is Node.js ${process.version} ` +
+      `(Node-API ${process.versions.napi}). Switch to a current Node.js (24 or 26), run \`npm install\` again, then start again.`,
+  );
+}
+
 /** Why the file cannot be trusted as the index for `key`; undefined when it can (or is missing or empty). */
 function inspect(file: string, key: string): string | undefined {
+  checkSqliteRuntime();
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
