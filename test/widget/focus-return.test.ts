@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
-import type { BotAnswer } from '../../src/widget/index.js';
+import { framePage, type FramePage } from './frame-page.js';
 import { bot } from './stub.js';
 
 /**
@@ -9,20 +9,10 @@ import { bot } from './stub.js';
  * as for a visitor (nothing hovers first). Other screens and openers: floating.test.ts.
  */
 
-type Page = { doc: Document; el: BotAnswer; frame: HTMLIFrameElement };
+type Page = FramePage;
 
-async function page(width: number, height: number, body: string): Promise<Page> {
-  const frame = document.createElement('iframe');
-  frame.style.cssText = `width:${width}px;height:${height}px;border:0;display:block;position:fixed;top:0;left:0`;
-  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/src/widget/index.ts"></script></head><body>${body}</body></html>`;
-  document.body.append(frame);
-  await new Promise((r) => frame.addEventListener('load', r, { once: true }));
-  const w = frame.contentWindow as Window & typeof globalThis;
-  await w.customElements.whenDefined('bot-answer');
-  const el = w.document.querySelector('bot-answer') as BotAnswer;
-  await el.updateComplete;
-  return { doc: w.document, el, frame };
-}
+const page = (width: number, height: number, body: string): Promise<Page> =>
+  framePage(body, { css: `width:${width}px;height:${height}px;border:0;display:block;position:fixed;top:0;left:0` });
 
 /** The centre of `target` in the top page's coordinates. */
 function centre(p: Page, target: Element): { x: number; y: number } {

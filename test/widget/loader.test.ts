@@ -1,6 +1,7 @@
 import { aTimeout, expect, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import type { BotAnswer } from '../../src/widget/index.js';
+import { framePage, type FramePage } from './frame-page.js';
 import { bot, count } from './stub.js';
 
 /**
@@ -9,21 +10,13 @@ import { bot, count } from './stub.js';
  * the sources, and reads the page's own resource timing to see which files it fetched.
  */
 
-type Page = { w: Window & typeof globalThis; doc: Document; el: BotAnswer; frame: HTMLIFrameElement; fetched(part: 'box' | 'chat'): number };
+type Page = FramePage & { fetched(part: 'box' | 'chat'): number };
 
 async function page(body: string, head = ''): Promise<Page> {
-  const frame = document.createElement('iframe');
-  frame.style.cssText = 'width:800px;height:600px;border:0;display:block';
-  frame.srcdoc = `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}<script type="module" src="/src/widget/index.ts"></script></head><body>${body}</body></html>`;
-  document.body.append(frame);
-  await new Promise((r) => frame.addEventListener('load', r, { once: true }));
-  const w = frame.contentWindow as Window & typeof globalThis;
-  await w.customElements.whenDefined('bot-answer');
-  const el = w.document.querySelector('bot-answer') as BotAnswer;
-  await el.updateComplete;
+  const p = await framePage(body, { head });
   const fetched = (part: 'box' | 'chat') =>
-    w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/src/widget/${part}/index.ts`)).length;
-  return { w, doc: w.document, el, frame, fetched };
+    p.w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/src/widget/${part}/index.ts`)).length;
+  return { ...p, fetched };
 }
 
 const floating = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" suggestions='["How?"]'></bot-answer>`;
