@@ -6,8 +6,8 @@
  * Used by the insights benchmark (a million rows) and the README's screenshot (a few thousand).
  */
 import { readFileSync } from 'node:fs';
-import { questionKey } from '../src/insights/question-key.js';
-import type { FeedbackRow, InsightsBatch, QuestionRow } from '../src/insights/types.js';
+import { questionKey } from '../packages/bot-answer-proxy/src/insights/question-key.js';
+import type { FeedbackRow, InsightsBatch, QuestionRow } from '../packages/bot-answer-proxy/src/insights/types.js';
 import { prng } from './lib/prng.js';
 
 const DAY_MS = 86_400_000;

@@ -91,7 +91,7 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
   process.stderr.write(`bench: ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
 }
 
-const dist = { iife: root('dist/bot-answer.iife.js'), es: root('dist/bot-answer.js'), box: root('dist/bot-answer-box.js'), chat: root('dist/bot-answer-chat.js') };
+const dist = { iife: root('packages/bot-answer/dist/bot-answer.iife.js'), es: root('packages/bot-answer/dist/bot-answer.js'), box: root('packages/bot-answer/dist/bot-answer-box.js'), chat: root('packages/bot-answer/dist/bot-answer-chat.js') };
 if ((wanted('size') || wanted('startup') || wanted('render') || wanted('page-cost') || wanted('search-box')) && !Object.values(dist).every((f) => existsSync(f))) {
   console.error('bench: dist/ is missing the element\'s files; run `npm run build` first (npm run bench does).');
   process.exit(1);
@@ -117,7 +117,7 @@ if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('sear
   chromiumVersion = browser.version();
 }
 try {
-  await section('page-cost', () => benchPageCost(report, browser!, { dist: root('dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
+  await section('page-cost', () => benchPageCost(report, browser!, { dist: root('packages/bot-answer/dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
   await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor!.iife }, SETTINGS.startupRepeats));
   await section('render', async () => {
     const naive = await buildNaive();

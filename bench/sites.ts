@@ -15,8 +15,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { marked, type Tokens } from 'marked';
-import { loadBots, type Bot } from '../src/upstream/bots.js';
-import { HeadingSlugger } from '../src/upstream/folder/markdown-text.js';
+import { loadBots, type Bot } from '../packages/bot-answer-engine/src/upstream/bots.js';
+import { HeadingSlugger } from '../packages/bot-answer-engine/src/upstream/folder/markdown-text.js';
 import type { Report } from './lib/report.js';
 import { startEngine } from './retrieval/engines.js';
 import { evaluate, summarise } from './retrieval/evaluate.js';

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startProxy } from '../src/proxy/node.js';
-import { loadBots } from '../src/upstream/bots.js';
-import { buildMessages, numberSources } from '../src/upstream/compose/written/prompt.js';
-import { startAnswerApi } from '../src/upstream/index.js';
+import { startProxy } from '../packages/bot-answer-proxy/src/proxy/node.js';
+import { loadBots } from '../packages/bot-answer-engine/src/upstream/bots.js';
+import { buildMessages, numberSources } from '../packages/bot-answer-engine/src/upstream/compose/written/prompt.js';
+import { startAnswerApi } from '../packages/bot-answer-engine/src/upstream/index.js';
 import { frames, startFakeModel } from '../test/upstream/written/fake-model.js';
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';

@@ -3,13 +3,13 @@
  * `npm start` runs it through `demo/start.ts`; the end-to-end tests and the screenshot script
  * start it in-process.
  */
-import { startProxy, type RunningProxy, type StartProxyOptions } from '../src/proxy/node.js';
-import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../src/upstream/index.js';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../packages/bot-answer-proxy/src/proxy/node.js';
+import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../packages/bot-answer-engine/src/upstream/index.js';
 import { createDemoRoutes } from './static-routes.js';
 
 /** Options of {@link startDemoServer}: the proxy's, plus where the bundles are and how to run the local Answer API. */
 export interface DemoServerOptions extends Omit<StartProxyOptions, 'compose'> {
-  /** Folder holding the built bundles. Default: the repository's `dist/`. */
+  /** Folder holding the built bundles. Default: the element package's `dist/`. */
   distDir?: string;
   /**
    * In demo mode (no `apiKey`), start the local Answer API with these options instead of

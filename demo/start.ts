@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { HELP, optionsFrom } from '../src/proxy/cli-options.js';
+import { HELP, optionsFrom } from '../packages/bot-answer-proxy/src/proxy/cli-options.js';
 import { startDemoServer } from './server.js';
 
 const DEMO_DB = fileURLToPath(new URL('./data/insights.sqlite', import.meta.url));
@@ -16,7 +16,7 @@ const DEMO_DB = fileURLToPath(new URL('./data/insights.sqlite', import.meta.url)
 async function main(): Promise<void> {
   let options;
   try {
-    options = optionsFrom(process.argv.slice(2), process.env);
+    options = await optionsFrom(process.argv.slice(2), process.env);
   } catch (error) {
     console.error(`bot-answer demo: ${(error as Error).message}\n\n${HELP}`);
     process.exit(2);

@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WebHandler } from '../src/proxy/index.js';
+import type { WebHandler } from '../packages/bot-answer-proxy/src/proxy/index.js';
 
 export interface DemoRoutesOptions {
-  /** Folder holding `bot-answer.js`, `bot-answer.iife.js` and their source maps. Default: the repository's `dist/`. */
+  /** Folder holding `bot-answer.js`, `bot-answer.iife.js` and their source maps. Default: the element package's `dist/`. */
   distDir?: string;
   /** Folder holding the demo page. Default: this folder. */
   demoDir?: string;
@@ -43,7 +43,7 @@ export const DEMO_CSP = [
 ].join('; ');
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const DEFAULT_DIST = join(HERE, '..', 'dist');
+const DEFAULT_DIST = join(HERE, '..', 'packages', 'bot-answer', 'dist');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -6,12 +6,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { optionsFrom } from '../src/proxy/cli-options.js';
+import { optionsFrom } from '../packages/bot-answer-proxy/src/proxy/cli-options.js';
 import { startDemoServer, type RunningDemo } from './server.js';
 
 const DEMO_DIR = fileURLToPath(new URL('.', import.meta.url));
-const WIDGET_ENTRY = fileURLToPath(new URL('../src/widget/index.ts', import.meta.url));
-const WIDGET_BOX = fileURLToPath(new URL('../src/widget/box/index.ts', import.meta.url));
+const WIDGET_ENTRY = fileURLToPath(new URL('../packages/bot-answer/src/widget/index.ts', import.meta.url));
+const WIDGET_BOX = fileURLToPath(new URL('../packages/bot-answer/src/widget/box/index.ts', import.meta.url));
 
 /** Starts the proxy (with the demo's info route) on a free port and sends the page's API calls to it. */
 function demoBackend(): Plugin {
@@ -21,7 +21,7 @@ function demoBackend(): Plugin {
     apply: 'serve',
     enforce: 'pre',
     async config() {
-      const options = optionsFrom([], process.env);
+      const options = await optionsFrom([], process.env);
       if (options === 'help') throw new Error('unexpected --help');
       backend = await startDemoServer({ ...options, port: 0, host: '127.0.0.1', handleSignals: false });
       const target = backend.url;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { sampleBatches } from '../bench/insights-data.ts';
 import { startDemoServer } from '../demo/server.ts';
-import { sqliteInsightsStore } from '../src/proxy/node.ts';
+import { sqliteInsightsStore } from '../packages/bot-answer-proxy/src/proxy/node.ts';
 import { CHROME_ARGS, requireChrome } from './find-chrome.mjs';
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'images');

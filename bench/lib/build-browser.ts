@@ -12,7 +12,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export async function buildLibrary(name: string, entry: string, globalName: string): Promise<{ es: string; iife: string }> {
   const outDir = `${OUT_DIR}${name}`;
   await build({
-    configFile: here('../../vite.config.ts'),
+    configFile: here('../../packages/bot-answer/vite.config.ts'),
     logLevel: 'error',
     build: {
       sourcemap: false,

@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCES = ['src/upstream', 'src/protocol'];
+const ENGINE = 'packages/bot-answer-engine';
+const SOURCES = [`${ENGINE}/src/upstream`, 'packages/bot-answer/src/protocol'];
 
 /**
- * The local Answer API as the package ships it (`dist/node/upstream/index.js`, compiled by
- * `tsc -p tsconfig.build.json`), compiled again first when it is missing or older than a source
+ * The local Answer API as its package ships it (`packages/bot-answer-engine/dist/.../index.js`, compiled
+ * by its `tsconfig.build.json`), compiled again first when it is missing or older than a source
  * file, so a section run on its own measures the code as it is.
  */
 export function nodeBuild(): string {
-  const entry = join(root, 'dist', 'node', 'upstream', 'index.js');
+  const entry = join(root, ENGINE, 'dist', 'bot-answer-engine', 'src', 'upstream', 'index.js');
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   if (SOURCES.some((dir) => newestIn(join(root, dir)) > built)) {
-    process.stderr.write('bench: compiling the server side (tsc -p tsconfig.build.json)...\n');
-    const result = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+    process.stderr.write('bench: compiling the local Answer API (tsc -p packages/bot-answer-engine/tsconfig.build.json)...\n');
+    const result = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, ENGINE, 'tsconfig.build.json')], { stdio: 'inherit' });
+    if (result.status !== 0) throw new Error('tsc -p packages/bot-answer-engine/tsconfig.build.json failed');
   }
   return entry;
 }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { formatStreamEvent } from '../../src/protocol/stream-events.js';
-import type { Source } from '../../src/protocol/types.js';
+import { formatStreamEvent } from '../../packages/bot-answer/src/protocol/stream-events.js';
+import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
 
 /** What the local answer endpoint streams: the answer already cut into chunks, and its sources. */
 export interface ScriptedAnswer {

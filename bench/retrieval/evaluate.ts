@@ -1,5 +1,5 @@
-import { documentUrl } from '../../src/upstream/folder/document-url.js';
-import { resolveSettings } from '../../src/upstream/folder/knowledge-base.js';
+import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
+import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { median, percentile } from '../lib/stats.js';
 import type { Engine } from './engines.js';
 import { noiseIn } from './noise.js';

@@ -18,7 +18,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { KnowledgeBaseSettings } from '../../src/upstream/folder/knowledge-base.js';
+import type { KnowledgeBaseSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import type { FollowUp, Question, QuestionSet } from './sets.js';
 
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KnowledgeBaseSettings } from '../../src/upstream/folder/knowledge-base.js';
-import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
+import type { KnowledgeBaseSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const modules = join(here, '..', '..', 'node_modules');

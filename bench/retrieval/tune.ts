@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RetrievalSettings } from '../../src/upstream/retrieval/retriever.js';
+import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { startEngine } from './engines.js';
 import { evaluate, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';

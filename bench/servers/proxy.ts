@@ -6,7 +6,7 @@
  * Redis at BENCH_REDIS_URL); BENCH_INSIGHTS_DB turns insights on (a SQLite file or a postgres://
  * URL), with BENCH_INSIGHTS_TOKEN for the page.
  */
-import { startProxy } from '../../src/proxy/server.js';
+import { startProxy } from '../../packages/bot-answer-proxy/src/proxy/server.js';
 import { fail, onAsk, ready } from './serve.js';
 
 try {

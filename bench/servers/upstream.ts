@@ -8,7 +8,7 @@
  * and CPU time).
  */
 import { performance } from 'node:perf_hooks';
-import { startAnswerApi } from '../../src/upstream/index.js';
+import { startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { fail, onAsk, ready } from './serve.js';
 
 try {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { Source } from '../../src/protocol/types.js';
+import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
 import { splitText } from './corpus/dialects.js';
 import { buildCorpus, type Payload } from './corpus/payloads.js';
 import { bundleDir, CHECK, launchChromium, PROBE } from './support/browser.js';

@@ -22,7 +22,7 @@ test('the scanner finds every form of the key it looks for (self-check)', () => 
 test('the built bundles and their source maps never hold the key', () => {
   // The runner builds with ANSWER_API_KEY set to the key, so a build that inlined the environment would show it here.
   if (!process.env.ANSWER_API_KEY) process.env.ANSWER_API_KEY = KEY;
-  const dirs = [bundleDir(), join(ROOT, 'dist')].filter(existsSync);
+  const dirs = [bundleDir(), ...['bot-answer', 'bot-answer-proxy', 'bot-answer-engine'].map((name) => join(ROOT, 'packages', name, 'dist'))].filter(existsSync);
   let files = 0;
   for (const dir of dirs) {
     for (const name of readdirSync(dir)) {

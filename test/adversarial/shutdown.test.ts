@@ -39,7 +39,7 @@ after(async () => {
 });
 
 function startCli(): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts'], {
     cwd: ROOT,
     env: { ...process.env, ANSWER_API_KEY: KEY, ANSWER_BASE_URL: upstream.url, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', SHUTDOWN_TIMEOUT_MS: String(DEADLINE_MS), HEARTBEAT_MS: '1000' },
     stdio: ['ignore', 'pipe', 'pipe'],

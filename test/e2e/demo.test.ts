@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createServer as createViteServer } from 'vite';
 import type { RunningDemo } from '../../demo/server.js';
-import { startAnswerApi } from '../../src/upstream/index.js';
+import { startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
 
 /** A hang becomes a failure with a name instead of a stuck run (the suite normally takes well under a minute). */

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
-import type { Authorization } from '../../src/proxy/index.js';
+import type { Authorization } from '../../packages/bot-answer-proxy/src/proxy/index.js';
 import { buildWidget, launchChromium, startDemo, within } from './harness.js';
 
 const SUITE_TIMEOUT_MS = 120_000;

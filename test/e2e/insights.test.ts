@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
-import { INSIGHTS_CSP } from '../../src/insights/page.js';
+import { INSIGHTS_CSP } from '../../packages/bot-answer-proxy/src/insights/page.js';
 import { buildWidget, launchChromium, openDemo, startDemo, within } from './harness.js';
 
 const TOKEN = 'owner-token-for-browser-tests-42';

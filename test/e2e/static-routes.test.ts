@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { serveNode, type NodeServer } from '../../src/proxy/node.js';
+import { serveNode, type NodeServer } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import { createDemoRoutes, DEMO_CSP } from '../../demo/static-routes.js';
 
 let dist: string;

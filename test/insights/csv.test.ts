@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sqliteInsightsStore } from '../../src/proxy/node.js';
-import { CSV_HEADER, csvCell } from '../../src/insights/csv.js';
-import type { QuestionRow } from '../../src/insights/types.js';
+import { sqliteInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import { CSV_HEADER, csvCell } from '../../packages/bot-answer-proxy/src/insights/csv.js';
+import type { QuestionRow } from '../../packages/bot-answer-proxy/src/insights/types.js';
 import { ask, exportCsv, parseCsv, rate, startInsightsProxy, tempDir, TOKEN } from './helpers.js';
 
 const DAY_MS = 86_400_000;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SqlInsightsStore } from '../../src/insights/sql/store.js';
-import { migrations } from '../../src/insights/sql/schema.js';
-import { startProxy, type RunningProxy, type StartProxyOptions } from '../../src/proxy/node.js';
+import type { SqlInsightsStore } from '../../packages/bot-answer-proxy/src/insights/sql/store.js';
+import { migrations } from '../../packages/bot-answer-proxy/src/insights/sql/schema.js';
+import { startProxy, type RunningProxy, type StartProxyOptions } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import { rawUpstream, type RawUpstream } from '../proxy/helpers.js';
 
 /** The owner's token in these tests. */

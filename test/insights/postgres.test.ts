@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { postgresInsightsStore } from '../../src/proxy/node.js';
-import { InsightsRecorder } from '../../src/insights/recorder.js';
+import { postgresInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import { InsightsRecorder } from '../../packages/bot-answer-proxy/src/insights/recorder.js';
 import { startTestPostgres, type TestPostgres } from '../proxy/postgres-server.js';
 import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { groupKeys, questionKey } from '../../src/insights/question-key.js';
+import { groupKeys, questionKey } from '../../packages/bot-answer-proxy/src/insights/question-key.js';
 
 const { groups } = JSON.parse(readFileSync(new URL('./paraphrase-groups.json', import.meta.url), 'utf8')) as { groups: string[][] };
 const items = groups.flatMap((group, index) => group.map((question) => ({ question, index })));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactPersonalData } from '../../src/proxy/redact.js';
+import { redactPersonalData } from '../../packages/bot-answer-proxy/src/proxy/redact.js';
 
 describe('personal data in what visitors type', () => {
   it('replaces e-mail addresses', () => {

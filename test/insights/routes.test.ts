@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createProxyHandler, sqliteInsightsStore } from '../../src/proxy/node.js';
-import { optionsFrom } from '../../src/proxy/cli-options.js';
-import { INSIGHTS_CSP } from '../../src/insights/page.js';
+import { createProxyHandler, sqliteInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import { optionsFrom } from '../../packages/bot-answer-proxy/src/proxy/cli-options.js';
+import { INSIGHTS_CSP } from '../../packages/bot-answer-proxy/src/insights/page.js';
 import { startInsightsProxy, tempDir, TOKEN, type InsightsProxy } from './helpers.js';
 
 let folder: Awaited<ReturnType<typeof tempDir>>;
@@ -55,14 +55,14 @@ describe('insights routes without a token', () => {
     }
   });
 
-  it('a token needs a store, and at least 16 characters (handler and command alike)', () => {
+  it('a token needs a store, and at least 16 characters (handler and command alike)', async () => {
     const base = { apiKey: 'k', baseUrl: 'http://127.0.0.1:1' };
     assert.throws(() => createProxyHandler({ ...base, insightsToken: TOKEN }), /insightsToken needs an insightsStore/);
     assert.throws(() => createProxyHandler({ ...base, insightsStore: sqliteInsightsStore(':memory:'), insightsToken: 'short' }), /at least 16 characters/);
-    assert.throws(() => optionsFrom([], { INSIGHTS_TOKEN: TOKEN }), /set INSIGHTS_DB too/);
-    assert.throws(() => optionsFrom([], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_TOKEN: 'short' }), /at least 16 characters/);
-    assert.throws(() => optionsFrom([], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_RETENTION_DAYS: '0' }), /at least 1/);
-    const options = optionsFrom(['--insights-retention-days', '30'], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_TOKEN: TOKEN });
+    await assert.rejects(optionsFrom([], { INSIGHTS_TOKEN: TOKEN }), /set INSIGHTS_DB too/);
+    await assert.rejects(optionsFrom([], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_TOKEN: 'short' }), /at least 16 characters/);
+    await assert.rejects(optionsFrom([], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_RETENTION_DAYS: '0' }), /at least 1/);
+    const options = await optionsFrom(['--insights-retention-days', '30'], { INSIGHTS_DB: 'x.sqlite', INSIGHTS_TOKEN: TOKEN });
     assert.ok(options !== 'help');
     assert.deepEqual([options.insightsDb, options.insightsToken, options.insightsRetentionDays], ['x.sqlite', TOKEN, 30]);
   });

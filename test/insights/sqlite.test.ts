@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { sqliteInsightsStore } from '../../src/proxy/node.js';
-import type { QuestionRow } from '../../src/insights/types.js';
+import { sqliteInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import type { QuestionRow } from '../../packages/bot-answer-proxy/src/insights/types.js';
 import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy, tempDir } from './helpers.js';
 
 const DAY_MS = 86_400_000;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const WIDGET = join(ROOT, 'src', 'widget');
+const WIDGET = join(ROOT, 'packages', 'bot-answer', 'src', 'widget');
 
 interface Described {
   name: string;

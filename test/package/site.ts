@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-import { startProxy, type RunningProxy } from '../../src/proxy/node.js';
+import { startProxy, type RunningProxy } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { formatStreamEvent, HEARTBEAT } from '../../src/protocol/stream-events.js';
+import { formatStreamEvent, HEARTBEAT } from '../../packages/bot-answer/src/protocol/stream-events.js';
 
 test('formatted events parse back with eventsource-parser, whatever the chunking', () => {
   const wire = formatStreamEvent('delta', { text: 'line one\nline two: "quoted" é 🙂' }) + HEARTBEAT + formatStreamEvent('done', { answer_found: true });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Answer, AnswerResult } from '../../src/proxy/answer.js';
-import { AnswerCache, cacheKey, normaliseQuestion, type AnswerCacheSettings, type CacheOutcome } from '../../src/proxy/answer-cache.js';
-import { ProxyError, type Failure } from '../../src/proxy/errors.js';
-import type { NormalisedEvent } from '../../src/proxy/normalise.js';
-import { memoryAnswerCache } from '../../src/proxy/stores/memory-cache.js';
-import type { AnswerCacheStore, CachedAnswer } from '../../src/proxy/stores/types.js';
-import type { AnswerRequest } from '../../src/protocol/types.js';
+import type { Answer, AnswerResult } from '../../packages/bot-answer-proxy/src/proxy/answer.js';
+import { AnswerCache, cacheKey, normaliseQuestion, type AnswerCacheSettings, type CacheOutcome } from '../../packages/bot-answer-proxy/src/proxy/answer-cache.js';
+import { ProxyError, type Failure } from '../../packages/bot-answer-proxy/src/proxy/errors.js';
+import type { NormalisedEvent } from '../../packages/bot-answer-proxy/src/proxy/normalise.js';
+import { memoryAnswerCache } from '../../packages/bot-answer-proxy/src/proxy/stores/memory-cache.js';
+import type { AnswerCacheStore, CachedAnswer } from '../../packages/bot-answer-proxy/src/proxy/stores/types.js';
+import type { AnswerRequest } from '../../packages/bot-answer/src/protocol/types.js';
 import { sleep } from './helpers.js';
 
 const ANSWER: AnswerResult = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
-import { optionsFrom } from '../../src/proxy/cli-options.js';
+import { optionsFrom } from '../../packages/bot-answer-proxy/src/proxy/cli-options.js';
 import { ask } from './helpers.js';
 import { startTestRedis, type TestRedis } from './redis-server.js';
 
@@ -12,7 +12,7 @@ after(() => redis.close());
 
 /** Starts the command in demo mode; resolves with its URL once it logs that it listens. */
 async function startCli(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--port', '0'], { env: { PATH: process.env.PATH!, RATE_LIMIT_PER_MINUTE: '100', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts', '--port', '0'], { env: { PATH: process.env.PATH!, RATE_LIMIT_PER_MINUTE: '100', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -37,7 +37,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 function clearCache(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', timeout: 20_000 });
 }
 
 describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
@@ -74,11 +74,11 @@ describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
     assert.match(cleared.stderr, /in memory without REDIS_URL/);
   });
 
-  it('checks the new settings and says which one is wrong, without echoing a Redis URL', () => {
-    assert.throws(() => optionsFrom([], { REDIS_FAILURE_MODE: 'maybe' }), /REDIS_FAILURE_MODE.*fallback or refuse/);
-    assert.throws(() => optionsFrom([], { REDIS_URL: 'http://:pw-secret@host' }), (error: Error) => /REDIS_URL/.test(error.message) && !error.message.includes('pw-secret'));
-    assert.throws(() => optionsFrom([], { CACHE_TTL_SECONDS: 'soon' }), /CACHE_TTL_SECONDS/);
-    const options = optionsFrom(['--cache-ttl-seconds', '30', '--redis-failure-mode', 'refuse'], { REDIS_URL: 'redis://127.0.0.1:6379' });
+  it('checks the new settings and says which one is wrong, without echoing a Redis URL', async () => {
+    await assert.rejects(optionsFrom([], { REDIS_FAILURE_MODE: 'maybe' }), /REDIS_FAILURE_MODE.*fallback or refuse/);
+    await assert.rejects(optionsFrom([], { REDIS_URL: 'http://:pw-secret@host' }), (error: Error) => /REDIS_URL/.test(error.message) && !error.message.includes('pw-secret'));
+    await assert.rejects(optionsFrom([], { CACHE_TTL_SECONDS: 'soon' }), /CACHE_TTL_SECONDS/);
+    const options = await optionsFrom(['--cache-ttl-seconds', '30', '--redis-failure-mode', 'refuse'], { REDIS_URL: 'redis://127.0.0.1:6379' });
     assert.ok(options !== 'help');
     assert.equal(options.cacheTtlSeconds, 30);
     assert.equal(options.redisFailureMode, 'refuse');

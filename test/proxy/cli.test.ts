@@ -5,15 +5,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { optionsFrom } from '../../src/proxy/cli-options.js';
-import { startAnswerApi } from '../../src/upstream/index.js';
+import { optionsFrom } from '../../packages/bot-answer-proxy/src/proxy/cli-options.js';
+import { startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, assertNoKeyLeak, observe, parseStream, remember, replay } from './helpers.js';
 
 after(() => assertNoKeyLeak());
 
 /** Starts the command; resolves with its URL once it logs that it listens. */
 async function startCli(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', ...args], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts', ...args], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -73,11 +73,11 @@ describe('bot-answer-proxy command', () => {
     }
   });
 
-  it('in demo mode refuses a docs folder whose URLs cannot be formed, naming the setting', () => {
-    assert.throws(() => optionsFrom([], { ANSWER_KB: '/docs', ANSWER_KB_URL_EXTENSION: 'html' }), /ANSWER_KB_URL_EXTENSION/);
-    assert.throws(() => optionsFrom([], { ANSWER_KB_ANCHORS: 'sometimes' }), /ANSWER_KB_ANCHORS/);
+  it('in demo mode refuses a docs folder whose URLs cannot be formed, naming the setting', async () => {
+    await assert.rejects(optionsFrom([], { ANSWER_KB: '/docs', ANSWER_KB_URL_EXTENSION: 'html' }), /ANSWER_KB_URL_EXTENSION/);
+    await assert.rejects(optionsFrom([], { ANSWER_KB_ANCHORS: 'sometimes' }), /ANSWER_KB_ANCHORS/);
     // With an API key the local Answer API does not run, so its settings are not read.
-    assert.equal((optionsFrom([], { ANSWER_API_KEY: 'k', ANSWER_KB_ANCHORS: 'sometimes' }) as { localAnswerApi?: unknown }).localAnswerApi, undefined);
+    assert.equal((await optionsFrom([], { ANSWER_API_KEY: 'k', ANSWER_KB_ANCHORS: 'sometimes' }) as { localAnswerApi?: unknown }).localAnswerApi, undefined);
   });
 
   it('with ANSWER_API_KEY forwards to ANSWER_BASE_URL and never prints the key', async () => {
@@ -102,8 +102,8 @@ describe('bot-answer-proxy command', () => {
 });
 
 describe('command options', () => {
-  it('reads the environment, and flags win', () => {
-    const options = optionsFrom(['--port', '9000', '--allowed-origins', 'https://a.example, https://b.example', '--trust-proxy', '2'], {
+  it('reads the environment, and flags win', async () => {
+    const options = await optionsFrom(['--port', '9000', '--allowed-origins', 'https://a.example, https://b.example', '--trust-proxy', '2'], {
       PORT: '1234',
       HOST: '0.0.0.0',
       ANSWER_API_KEY: 'k',
@@ -126,8 +126,8 @@ describe('command options', () => {
     assert.equal(options.debug, false);
   });
 
-  it('defaults to 127.0.0.1:8787, and demo mode without a key', () => {
-    const options = optionsFrom([], {});
+  it('defaults to 127.0.0.1:8787, and demo mode without a key', async () => {
+    const options = await optionsFrom([], {});
     assert.notEqual(options, 'help');
     if (options === 'help') return;
     assert.equal(options.port, 8787);
@@ -135,11 +135,11 @@ describe('command options', () => {
     assert.equal(options.apiKey, undefined);
   });
 
-  it('refuses bad values with a readable message, and has no flag for the key', () => {
-    assert.throws(() => optionsFrom(['--port', 'abc'], {}), /--port/);
-    assert.throws(() => optionsFrom([], { RATE_LIMIT_PER_MINUTE: '-1' }), /RATE_LIMIT_PER_MINUTE/);
-    assert.throws(() => optionsFrom(['--trust-proxy', 'maybe'], {}), /trust-proxy/);
-    assert.throws(() => optionsFrom(['--api-key', 'secret'], {}));
-    assert.equal(optionsFrom(['--help'], {}), 'help');
+  it('refuses bad values with a readable message, and has no flag for the key', async () => {
+    await assert.rejects(optionsFrom(['--port', 'abc'], {}), /--port/);
+    await assert.rejects(optionsFrom([], { RATE_LIMIT_PER_MINUTE: '-1' }), /RATE_LIMIT_PER_MINUTE/);
+    await assert.rejects(optionsFrom(['--trust-proxy', 'maybe'], {}), /trust-proxy/);
+    await assert.rejects(optionsFrom(['--api-key', 'secret'], {}));
+    assert.equal(await optionsFrom(['--help'], {}), 'help');
   });
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { serveNode } from '../../src/proxy/node.js';
+import { serveNode } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 
 /** Sends raw bytes and returns everything the server wrote before closing. */
 function raw(port: number, bytes: string): Promise<string> {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/proxy');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../packages/bot-answer-proxy/src/proxy');
 const builtins = new Set(builtinModules);
 
 /** Every module specifier reachable from `entry` through relative imports, with the files it was found in. */
@@ -25,7 +25,7 @@ function importGraph(entry: string): Map<string, string> {
   return bare;
 }
 
-test('bot-answer/proxy imports no Node built-in, so the handler runs on edge runtimes', () => {
+test('bot-answer-proxy imports no Node built-in, so the handler runs on edge runtimes', () => {
   const bare = importGraph(resolve(root, 'index.ts'));
   const nodeOnly = [...bare].filter(([spec]) => spec.startsWith('node:') || builtins.has(spec.split('/')[0]!));
   assert.deepEqual(nodeOnly, []);
@@ -36,7 +36,7 @@ test('bot-answer/proxy imports no Node built-in, so the handler runs on edge run
   assert.ok(bare.has('stemmer'), 'insights grouping is in it');
 });
 
-test('bot-answer/proxy/node does reach the Node server (the scan can fail)', () => {
+test('bot-answer-proxy/node does reach the Node server (the scan can fail)', () => {
   const bare = importGraph(resolve(root, 'node.ts'));
   assert.ok([...bare.keys()].some((spec) => spec === 'node:http'));
   assert.ok(bare.has('pg') && bare.has('node:worker_threads'), 'the Node entry has the insights stores (SQLite in a worker thread)');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProxyHandler, serveNode, undiciUpstream, type NodeServer, type ProxyConfig, type ProxyHandler } from '../../src/proxy/node.js';
+import { createProxyHandler, serveNode, undiciUpstream, type NodeServer, type ProxyConfig, type ProxyHandler } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 
 /** Every key used in this test file, and every response body, header and log line seen. */
 const keys = new Set<string>();

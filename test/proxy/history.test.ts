@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { optionsFrom } from '../../src/proxy/cli-options.js';
-import { foldHistory } from '../../src/proxy/history.js';
-import { createProxyHandler, startProxy } from '../../src/proxy/node.js';
-import { startAnswerApi } from '../../src/upstream/index.js';
+import { optionsFrom } from '../../packages/bot-answer-proxy/src/proxy/cli-options.js';
+import { foldHistory } from '../../packages/bot-answer-proxy/src/proxy/history.js';
+import { createProxyHandler, startProxy } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import { startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { FIXTURE_KB } from '../upstream/helpers.js';
 import { frames, startFakeModel } from '../upstream/written/fake-model.js';
 import { ask, assertNoKeyLeak, newKey, parseStream, rawUpstream, remember, replay, startTestProxy, type RawUpstream, type TestProxy } from './helpers.js';
@@ -110,10 +110,10 @@ describe('history: what the upstream receives', () => {
     }
   });
 
-  it('the setting is checked at start and read from UPSTREAM_HISTORY', () => {
+  it('the setting is checked at start and read from UPSTREAM_HISTORY', async () => {
     assert.throws(() => createProxyHandler({ apiKey: key, baseUrl: upstream.url, upstreamHistory: 'keep' as never }), /upstreamHistory must be "drop", "fold" or "send"/);
-    assert.throws(() => optionsFrom([], { UPSTREAM_HISTORY: 'keep' }), /UPSTREAM_HISTORY\) must be drop, fold or send/);
-    const options = optionsFrom(['--max-history-chars', '900'], { UPSTREAM_HISTORY: 'fold', MAX_HISTORY_MESSAGES: '6' });
+    await assert.rejects(optionsFrom([], { UPSTREAM_HISTORY: 'keep' }), /UPSTREAM_HISTORY\) must be drop, fold or send/);
+    const options = await optionsFrom(['--max-history-chars', '900'], { UPSTREAM_HISTORY: 'fold', MAX_HISTORY_MESSAGES: '6' });
     assert.ok(options !== 'help');
     assert.equal(options.upstreamHistory, 'fold');
     assert.equal(options.maxHistoryMessages, 6);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createProxyHandler, PROTOCOL_HEADER, type ProxyConfig } from '../../src/proxy/index.js';
+import { createProxyHandler, PROTOCOL_HEADER, type ProxyConfig } from '../../packages/bot-answer-proxy/src/proxy/index.js';
 import { ask, assertNoKeyLeak, newKey, observe, okUpstream, send, startTestProxy, type RawUpstream } from './helpers.js';
 
 let upstream: RawUpstream;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startAnswerApi, STREAM_DIALECTS, type AnswerApiOptions, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { startAnswerApi, STREAM_DIALECTS, type AnswerApiOptions, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, assertNoKeyLeak, parseStream, remember, replay, startTestProxy, type TestProxy } from './helpers.js';
 
 const QUESTION = { message: 'How do I book a hotel for a business trip?', bot_id: 'demo' };

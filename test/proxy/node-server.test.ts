@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { createProxyHandler, serveNode } from '../../src/proxy/node.js';
+import { createProxyHandler, serveNode } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import { ask, assertNoKeyLeak, newKey, observe, parseStream, rawUpstream, replay, send, sleep, startTestProxy } from './helpers.js';
 
 const key = newKey();

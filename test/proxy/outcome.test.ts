@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { cacheKey } from '../../src/proxy/answer-cache.js';
-import { memoryAnswerCache } from '../../src/proxy/stores/memory-cache.js';
+import { cacheKey } from '../../packages/bot-answer-proxy/src/proxy/answer-cache.js';
+import { memoryAnswerCache } from '../../packages/bot-answer-proxy/src/proxy/stores/memory-cache.js';
 import { RAW_SOURCES, SOURCES } from './fixtures.js';
 import { ask, assertNoKeyLeak, chunk, newKey, parseStream, rawUpstream, replay, startTestProxy, writePieces } from './helpers.js';
 

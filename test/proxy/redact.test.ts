@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRedactor } from '../../src/proxy/redact.js';
+import { createRedactor } from '../../packages/bot-answer-proxy/src/proxy/redact.js';
 
 const KEY = 'sk-live-5f2c9e1a7b3d48c6a0e4';
 const redact = createRedactor(KEY);

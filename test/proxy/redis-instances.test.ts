@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { StoreFailureMode } from '../../src/proxy/stores/types.js';
-import { createRedisStores, type RedisStores } from '../../src/proxy/stores/redis.js';
+import type { StoreFailureMode } from '../../packages/bot-answer-proxy/src/proxy/stores/types.js';
+import { createRedisStores, type RedisStores } from '../../packages/bot-answer-proxy/src/proxy/stores/redis.js';
 import { ANSWER, cacheUpstream } from './cache-upstream.js';
 import { ask, assertNoKeyLeak, newKey, parseStream, replay, sleep, startTestProxy, type RawUpstream, type TestProxy } from './helpers.js';
 import { startTestRedis, type TestRedis } from './redis-server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkRateLimit } from '../../src/proxy/rate-limit.js';
-import { createRedisStores, type RedisStores } from '../../src/proxy/stores/redis.js';
+import { checkRateLimit } from '../../packages/bot-answer-proxy/src/proxy/rate-limit.js';
+import { createRedisStores, type RedisStores } from '../../packages/bot-answer-proxy/src/proxy/stores/redis.js';
 import { sleep } from './helpers.js';
 import { startTestRedis, type TestRedis } from './redis-server.js';
 

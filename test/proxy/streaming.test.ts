@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createProxyHandler, type ProxyConfig } from '../../src/proxy/index.js';
+import { createProxyHandler, type ProxyConfig } from '../../packages/bot-answer-proxy/src/proxy/index.js';
 import { ANSWER, FIXTURES, RAW_SOURCES, SOURCES } from './fixtures.js';
 import { assertNoKeyLeak, chunk, newKey, observe, parseStream, replay } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RequestTimers } from '../../src/proxy/timers.js';
+import { RequestTimers } from '../../packages/bot-answer-proxy/src/proxy/timers.js';
 import { sleep } from './helpers.js';
 
 /** Runs `timers` until the upstream is aborted or `waitMs` pass; returns the reason and when. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { NO_ANSWER_TEXT, type RunningAnswerApi } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { NO_ANSWER_TEXT, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURES, startFixtureApi } from './helpers.js';
 
 const CITATION = /\[\[(\d+)\]\]\((https?:\/\/[^)\s]+)\)/g;

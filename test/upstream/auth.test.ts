@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURE_KB, KEY } from './helpers.js';
 
 const OTHER_KEY = 'second-key-abcdef';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cleanInline, cleanMarkdown, linkDefinitions } from '../../src/upstream/folder/clean-markdown.js';
+import { cleanInline, cleanMarkdown, linkDefinitions } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 
 const clean = (...lines: string[]): string => cleanMarkdown(lines.join('\n'));
 

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CliOptionsError, parseCliOptions } from '../../src/upstream/cli-options.js';
+import { CliOptionsError, parseCliOptions } from '../../packages/bot-answer-engine/src/upstream/cli-options.js';
 import { FIXTURE_KB } from './helpers.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'upstream', 'cli.ts');
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'bot-answer-engine', 'src', 'upstream', 'cli.ts');
 
 /** Starts the CLI, collects its output lines until `until` matches one, and returns them with the process. */
 async function startCli(env: Record<string, string>, args: string[] = [], until = /API key/) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { STREAM_DIALECTS, type AnswerApiOptions, type RunningAnswerApi, type StreamDialect } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { STREAM_DIALECTS, type AnswerApiOptions, type RunningAnswerApi, type StreamDialect } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ABORT_SEEN_WITHIN_MS, ask, KEY, readEvents, readLive, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Lexer, type Token } from 'marked';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { composeAnswer } from '../../src/upstream/compose/extractive.js';
-import { sentencesOf } from '../../src/upstream/compose/passage-units.js';
-import { linkDefinitions } from '../../src/upstream/folder/clean-markdown.js';
-import type { KbDocument, Passage } from '../../src/upstream/folder/knowledge-base.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
+import { sentencesOf } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
+import { linkDefinitions } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
+import type { KbDocument, Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURES, KEY } from './helpers.js';
 
 const URL = 'https://docs.example.com/guide';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES } from '../../src/upstream/http/validate.js';
-import type { RunningAnswerApi } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES } from '../../packages/bot-answer-engine/src/upstream/http/validate.js';
+import type { RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, readEvents, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../../src/upstream/index.js';
+import { startAnswerApi, type AnswerApiOptions, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 export const FIXTURE_KB = join(FIXTURES, 'kb');

@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadBots } from '../../src/upstream/bots.js';
-import { loadKnowledgeBase, parseHtmlDocument } from '../../src/upstream/folder/knowledge-base.js';
-import { readHtmlPage } from '../../src/upstream/folder/html-page.js';
+import { loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import { loadKnowledgeBase, parseHtmlDocument } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { readHtmlPage } from '../../packages/bot-answer-engine/src/upstream/folder/html-page.js';
 
 /** A page as docs generators build them: the content amid navigation, banners and footers. */
 function page(main: string, head = ''): string {

@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { createBot, loadBots, type Bot } from '../../src/upstream/bots.js';
-import { resolveSettings } from '../../src/upstream/folder/knowledge-base.js';
-import { KbIndex, type KbIndexOptions } from '../../src/upstream/index/kb-index.js';
-import { passageTerms, storedTerms } from '../../src/upstream/retrieval/analyzer.js';
+import { createBot, loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { KbIndex, type KbIndexOptions } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
+import { passageTerms, storedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 
 const BASE = 'https://docs.example.com/';
 const FILES = 150;

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { loadBots, type Bot } from '../../src/upstream/bots.js';
-import { defaultIndexFolder } from '../../src/upstream/index/index-file.js';
-import { countTerm, FIELDS, fieldText, passageTerms, storedFields, storedTerms } from '../../src/upstream/retrieval/analyzer.js';
-import { termsOf } from '../../src/upstream/retrieval/terms.js';
+import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import { defaultIndexFolder } from '../../packages/bot-answer-engine/src/upstream/index/index-file.js';
+import { countTerm, FIELDS, fieldText, passageTerms, storedFields, storedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { termsOf } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 
 const BASE = 'https://docs.example.com/';
 

@@ -3,13 +3,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BotsConfigError, loadBots } from '../../src/upstream/bots.js';
-import { composeAnswer, snippetOf } from '../../src/upstream/compose/extractive.js';
-import { checkUrlSettings, documentUrl } from '../../src/upstream/folder/document-url.js';
-import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, resolveSettings, splitSections, type Passage } from '../../src/upstream/folder/knowledge-base.js';
-import { KbIndex } from '../../src/upstream/index/kb-index.js';
-import { scanWords, stem } from '../../src/upstream/retrieval/analyzer.js';
-import { Retriever } from '../../src/upstream/retrieval/retriever.js';
+import { BotsConfigError, loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import { composeAnswer, snippetOf } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
+import { checkUrlSettings, documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
+import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, resolveSettings, splitSections, type Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
+import { scanWords, stem } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const FRONT = `---

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIXTURE_KB } from './helpers.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'upstream', 'cli.ts');
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'bot-answer-engine', 'src', 'upstream', 'cli.ts');
 
 /** Runs the CLI until it serves (then stops it) or exits; its output and exit code. */
 async function runCli(env: Record<string, string>, preload: string[] = []) {
@@ -70,7 +70,7 @@ describe('start-up when the SQLite module does not load in this Node.js', { time
 
 describe('start-up on a Node.js older than the SQLite module needs', () => {
   it('says which Node.js it needs before loading the module (below Node-API 10 loading it crashes the process)', async () => {
-    const { checkSqliteRuntime } = await import('../../src/upstream/index/schema.js');
+    const { checkSqliteRuntime } = await import('../../packages/bot-answer-engine/src/upstream/index/schema.js');
     assert.throws(() => checkSqliteRuntime(9), /needs Node\.js 22\.14 or later \(Node-API 10\); this is Node\.js v\d+.*Switch to a current Node\.js/);
     assert.doesNotThrow(() => checkSqliteRuntime(10));
   });

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { Source } from '../../src/protocol/types.js';
-import type { StreamDialect } from '../../src/upstream/index.js';
+import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
+import type { StreamDialect } from '../../packages/bot-answer-engine/src/upstream/index.js';
 
 /** What a client makes of one dialect's stream: the text pieces, the whole text, sources, answer_found, end marker. */
 export interface Reassembled {

@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadBots, type Bot } from '../../src/upstream/bots.js';
-import type { RetrievalSettings } from '../../src/upstream/retrieval/retriever.js';
+import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 
 const BASE = 'https://docs.example.com/';
 

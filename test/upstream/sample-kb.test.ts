@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { loadKnowledgeBase } from '../../src/upstream/folder/knowledge-base.js';
-import { sampleKnowledgeBaseDir } from '../../src/upstream/package-root.js';
-import { NO_ANSWER_TEXT, NOT_SURE_TEXT, startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { loadKnowledgeBase } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
+import { NO_ANSWER_TEXT, NOT_SURE_TEXT, startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURES, KEY, readEvents } from './helpers.js';
 import { reassemble } from './reassemble.js';
 

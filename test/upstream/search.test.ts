@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { SearchResponse } from '../../src/protocol/search.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import type { SearchResponse } from '../../packages/bot-answer/src/protocol/search.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { KEY } from './helpers.js';
 
 const REVOKED = 'revoked-key-0123456';

@@ -5,9 +5,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { loadBots } from '../../src/upstream/bots.js';
-import { crawlSite, type CrawlOptions } from '../../src/upstream/site/crawl-site.js';
-import { SiteMirror } from '../../src/upstream/site/site-mirror.js';
+import { loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
+import { crawlSite, type CrawlOptions } from '../../packages/bot-answer-engine/src/upstream/site/crawl-site.js';
+import { SiteMirror } from '../../packages/bot-answer-engine/src/upstream/site/site-mirror.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 

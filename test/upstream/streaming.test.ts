@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { NO_ANSWER_TEXT, STREAM_DIALECTS, type RunningAnswerApi, type StreamDialect } from '../../src/upstream/index.js';
-import { splitIntoPieces } from '../../src/upstream/http/stream-answer.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { NO_ANSWER_TEXT, STREAM_DIALECTS, type RunningAnswerApi, type StreamDialect } from '../../packages/bot-answer-engine/src/upstream/index.js';
+import { splitIntoPieces } from '../../packages/bot-answer-engine/src/upstream/http/stream-answer.js';
 import { ask, readEvents, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 

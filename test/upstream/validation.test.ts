@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { RunningAnswerApi } from '../../src/upstream/index.js';
+import type { RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY, startFixtureApi } from './helpers.js';
 
 interface Detail {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../src/protocol/types.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../src/upstream/index.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY, readLive } from './helpers.js';
 import { reassemble } from './reassemble.js';
 

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { AnswerError, fetchAnswer } from '../../src/widget/answer-client.js';
-import type { Source } from '../../src/protocol/types.js';
+import { AnswerError, fetchAnswer } from '../../packages/bot-answer/src/widget/answer-client.js';
+import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
 import { scripted } from './stub.js';
 
 const ENDPOINT = '/stub/answer';

@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { $, $$, bot, count, make, record, scripted, settled } from './helpers.js';
 // @ts-expect-error plain JS test fixture
 import { ANSWER, SOURCES } from './stub-endpoint.mjs';

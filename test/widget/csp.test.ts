@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { bot } from './helpers.js';
 
 type CspWindow = Window & typeof globalThis & { violations: string[] };

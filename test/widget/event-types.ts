@@ -2,7 +2,7 @@
  * Type-level test, compiled by `npm run typecheck` (never run): the events of `<bot-answer>` are typed
  * where pages listen to them, on the element, the document and the window, and a wrong detail field fails.
  */
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 
 declare const el: BotAnswer;
 declare const any: HTMLElement;

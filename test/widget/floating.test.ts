@@ -1,6 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { $, bot } from './helpers.js';
 
 /** Whether the panel takes room or paints anywhere on the page. */

@@ -1,7 +1,7 @@
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { bot } from './stub.js';
-import '../../src/widget/index.js';
-import type { BotAnswer } from '../../src/widget/index.js';
+import '../../packages/bot-answer/src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 
 // The element's box and chat in the page from the start, as they are once a visitor has shown intent (or a
 // page called load()): these suites test the chat, and count the requests a question makes. Loading on

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { HistoryMessage } from '../../src/protocol/types.js';
-import type { BotAnswer } from '../../src/widget/index.js';
-import { historyBefore, type Turn } from '../../src/widget/thread.js';
+import type { HistoryMessage } from '../../packages/bot-answer/src/protocol/types.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
+import { historyBefore, type Turn } from '../../packages/bot-answer/src/widget/thread.js';
 import { scripted, settled } from './helpers.js';
 
 /** The `history` of the last request the stub received for `id`. */

@@ -1,7 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { Source } from '../../src/protocol/types.js';
-import type { BotAnswer } from '../../src/widget/index.js';
-import { exceedsCaps } from '../../src/widget/markdown/markdown.js';
+import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
+import { exceedsCaps } from '../../packages/bot-answer/src/widget/markdown/markdown.js';
 import { $$, bot, scripted } from './helpers.js';
 
 /** The shared hostile answer texts: none may run script, link to javascript:/data:, or load anything. */

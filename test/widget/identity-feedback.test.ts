@@ -1,5 +1,5 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { $, $$, bot, record, settled } from './helpers.js';
 
 /** The headers of the last answer request the stub received for a bot id. */

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { BotAnswer } from '../../src/widget/index.js';
-import { STRINGS } from '../../src/widget/strings.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
+import { STRINGS } from '../../packages/bot-answer/src/widget/strings.js';
 import { $, bot, settled } from './helpers.js';
 
 const heading = (el: BotAnswer) => $(el, 'h2').textContent;
@@ -44,8 +44,8 @@ describe('<bot-answer> translations', () => {
     const box = (id: string) => wrap.querySelector<BotAnswer>(`#${id}`)!;
     // Nothing loaded yet: English.
     expect(['de', 'fr', 'ja'].map((id) => heading(box(id)))).to.deep.equal([STRINGS.heading, STRINGS.heading, STRINGS.heading]);
-    await import('../../src/widget/locales/de.js');
-    await import('../../src/widget/locales/fr.js');
+    await import('../../packages/bot-answer/src/widget/locales/de.js');
+    await import('../../packages/bot-answer/src/widget/locales/fr.js');
     await Promise.all(['de', 'fr', 'own', 'ja'].map((id) => box(id).updateComplete));
     expect([heading(box('de')), placeholder(box('de'))]).to.deep.equal(['Stellen Sie eine Frage', 'Stellen Sie eine Frage…']);
     expect(heading(box('fr'))).to.equal('Posez une question');
@@ -60,12 +60,12 @@ describe('<bot-answer> translations', () => {
 
   it('every translation module defines every string, each in its own language', async () => {
     await Promise.all([
-      import('../../src/widget/locales/de.js'),
-      import('../../src/widget/locales/fr.js'),
-      import('../../src/widget/locales/es.js'),
-      import('../../src/widget/locales/pt.js'),
-      import('../../src/widget/locales/ja.js'),
-      import('../../src/widget/locales/zh.js'),
+      import('../../packages/bot-answer/src/widget/locales/de.js'),
+      import('../../packages/bot-answer/src/widget/locales/fr.js'),
+      import('../../packages/bot-answer/src/widget/locales/es.js'),
+      import('../../packages/bot-answer/src/widget/locales/pt.js'),
+      import('../../packages/bot-answer/src/widget/locales/ja.js'),
+      import('../../packages/bot-answer/src/widget/locales/zh.js'),
     ]);
     const all = globalThis.botAnswerLocales!;
     for (const lang of ['de', 'fr', 'es', 'pt', 'ja', 'zh']) {

@@ -1,6 +1,6 @@
 import { aTimeout, expect, waitUntil } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { framePage, type FramePage } from './frame-page.js';
 import { bot, count } from './stub.js';
 
@@ -15,7 +15,7 @@ type Page = FramePage & { fetched(part: 'box' | 'chat'): number };
 async function page(body: string, head = ''): Promise<Page> {
   const p = await framePage(body, { head });
   const fetched = (part: 'box' | 'chat') =>
-    p.w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/src/widget/${part}/index.ts`)).length;
+    p.w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/packages/bot-answer/src/widget/${part}/index.ts`)).length;
   return { ...p, fetched };
 }
 
@@ -154,7 +154,7 @@ describe('<bot-answer> loader', () => {
   });
 
   it('two boxes and a second copy of the script: each file fetched once, the element defined once', async () => {
-    const p = await page(floating() + inline() + '<script type="module" src="/src/widget/index.ts?copy"></script>');
+    const p = await page(floating() + inline() + '<script type="module" src="/packages/bot-answer/src/widget/index.ts?copy"></script>');
     const [a, b] = [...p.doc.querySelectorAll('bot-answer')] as BotAnswer[];
     // The second copy ran, and defined nothing: the class is the first copy's.
     await waitUntil(() => p.w.performance.getEntriesByType('resource').some((e) => e.name.endsWith('index.ts?copy')), 'second copy loaded');

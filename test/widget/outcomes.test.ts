@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { $, $$, record, scripted, settled } from './helpers.js';
 
 /** axe in the light and the dark theme. */
@@ -119,12 +119,12 @@ describe('<bot-answer> the three outcomes of an answer', () => {
 
   it('says "Related pages" in every language', async () => {
     await Promise.all([
-      import('../../src/widget/locales/de.js'),
-      import('../../src/widget/locales/es.js'),
-      import('../../src/widget/locales/fr.js'),
-      import('../../src/widget/locales/ja.js'),
-      import('../../src/widget/locales/pt.js'),
-      import('../../src/widget/locales/zh.js'),
+      import('../../packages/bot-answer/src/widget/locales/de.js'),
+      import('../../packages/bot-answer/src/widget/locales/es.js'),
+      import('../../packages/bot-answer/src/widget/locales/fr.js'),
+      import('../../packages/bot-answer/src/widget/locales/ja.js'),
+      import('../../packages/bot-answer/src/widget/locales/pt.js'),
+      import('../../packages/bot-answer/src/widget/locales/zh.js'),
     ]);
     const names: Record<string, string> = { en: 'Related pages', de: 'Verwandte Seiten', es: 'Páginas relacionadas', fr: 'Pages associées', ja: '関連ページ', pt: 'Páginas relacionadas', zh: '相关页面' };
     for (const [lang, name] of Object.entries(names)) {

@@ -1,10 +1,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../src/widget/index.js';
-import { BotAnswer } from '../../src/widget/index.js';
+import '../../packages/bot-answer/src/widget/index.js';
+import { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 
 describe('<bot-answer> registration', () => {
   it('defines the custom element once, even when imported twice', async () => {
-    await import('../../src/widget/index.js');
+    await import('../../packages/bot-answer/src/widget/index.js');
     expect(customElements.get('bot-answer')).to.equal(BotAnswer);
   });
 

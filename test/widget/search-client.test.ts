@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { highlightPieces, highlightRanges, searchEndpoint, searchResults } from '../../src/widget/search-client.js';
+import { highlightPieces, highlightRanges, searchEndpoint, searchResults } from '../../packages/bot-answer/src/widget/search-client.js';
 
 describe('search client', () => {
   it('finds the search beside the answer endpoint', () => {

@@ -1,6 +1,6 @@
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import type { BotAnswer } from '../../src/widget/index.js';
+import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { $, $$, bot, count, record } from './helpers.js';
 
 /** What the stub's search received for a bot id. */

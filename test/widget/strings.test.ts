@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { STRINGS, errorMessage } from '../../src/widget/strings.js';
+import { STRINGS, errorMessage } from '../../packages/bot-answer/src/widget/strings.js';
 
 describe('strings', () => {
   it('explains every error code of the protocol, and the client, to the visitor', () => {

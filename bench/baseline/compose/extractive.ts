@@ -1,4 +1,4 @@
-import type { AnswerResponse, Source } from '../../../src/protocol/types.js';
+import type { AnswerResponse, Source } from '../../../packages/bot-answer/src/protocol/types.js';
 import type { Passage } from '../folder/knowledge-base.js';
 import { plainHeading } from '../folder/markdown-text.js';
 

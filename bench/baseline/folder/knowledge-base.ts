@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Source } from '../../../src/protocol/types.js';
+import type { Source } from '../../../packages/bot-answer/src/protocol/types.js';
 import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';

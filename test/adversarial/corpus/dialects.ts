@@ -1,4 +1,4 @@
-import type { Source } from '../../../src/protocol/types.js';
+import type { Source } from '../../../packages/bot-answer/src/protocol/types.js';
 import { chunkBytes, type Rng } from '../support/prng.js';
 import type { Script } from '../support/hostile-upstream.js';
 

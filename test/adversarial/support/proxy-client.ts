@@ -1,6 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { createParser } from 'eventsource-parser';
-import type { ErrorBody, Source } from '../../../src/protocol/types.js';
+import type { ErrorBody, Source } from '../../../packages/bot-answer/src/protocol/types.js';
 
 /** One client call to the proxy, with everything it received. */
 export interface ProxyReply {

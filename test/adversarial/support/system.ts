@@ -1,5 +1,5 @@
-import type { ProxyHandler, WebHandler } from '../../../src/proxy/handler.js';
-import { startProxy as startRealProxy, type StartProxyOptions } from '../../../src/proxy/server.js';
+import type { ProxyHandler, WebHandler } from '../../../packages/bot-answer-proxy/src/proxy/handler.js';
+import { startProxy as startRealProxy, type StartProxyOptions } from '../../../packages/bot-answer-proxy/src/proxy/server.js';
 
 /** The real proxy (handler, pooled upstream client and node:http adapter) on a loopback port, its log lines captured. */
 export interface RunningProxy {

@@ -1,6 +1,6 @@
 // A Cloudflare Worker as the README's Scaling out recipe shows it: the proxy with its answer
 // cache on the Workers Cache API.
-import { cacheApiAnswerCache, createProxyHandler, type ProxyHandler } from 'bot-answer/proxy';
+import { cacheApiAnswerCache, createProxyHandler, type ProxyHandler } from 'bot-answer-proxy';
 
 interface Env {
   ANSWER_API_KEY: string;

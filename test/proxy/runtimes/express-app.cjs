@@ -1,6 +1,6 @@
 // An Express 5 app in CommonJS serving the proxy beside its own routes (the README recipe).
 const express = require('express');
-const { createNodeListener, createProxyHandler } = require('bot-answer/proxy/node');
+const { createNodeListener, createProxyHandler } = require('bot-answer-proxy/node');
 
 const proxy = createNodeListener(
   createProxyHandler({

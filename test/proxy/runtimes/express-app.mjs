@@ -1,6 +1,6 @@
 // The same Express 5 app as an ES module.
 import express from 'express';
-import { createNodeListener, createProxyHandler } from 'bot-answer/proxy/node';
+import { createNodeListener, createProxyHandler } from 'bot-answer-proxy/node';
 
 const proxy = createNodeListener(createProxyHandler({ apiKey: process.env.ANSWER_API_KEY, baseUrl: process.env.ANSWER_BASE_URL }));
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { startAnswerApi, type RunningAnswerApi } from '../../../src/upstream/index.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay, send } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -76,7 +76,7 @@ describe('Express 5, CommonJS and ES modules, on the built package', { timeout: 
   }
 
   it('require() loads both entries from CommonJS', () => {
-    const loaded = spawnSync(process.execPath, ['-e', "const a = require('bot-answer/proxy'); const b = require('bot-answer/proxy/node'); console.log(typeof a.createProxyHandler, typeof b.startProxy, typeof b.createNodeListener)"], { cwd: root, encoding: 'utf8' });
+    const loaded = spawnSync(process.execPath, ['-e', "const a = require('bot-answer-proxy'); const b = require('bot-answer-proxy/node'); console.log(typeof a.createProxyHandler, typeof b.startProxy, typeof b.createNodeListener)"], { cwd: root, encoding: 'utf8' });
     assert.equal(loaded.stderr, '');
     assert.equal(loaded.stdout.trim(), 'function function function');
   });

@@ -1,7 +1,7 @@
 // A Hono app on Node serving the proxy beside its own routes (the README recipe).
 import { serve, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createProxyHandler } from 'bot-answer/proxy';
+import { createProxyHandler } from 'bot-answer-proxy';
 
 export function startHonoApp(env: { ANSWER_API_KEY: string; ANSWER_BASE_URL: string; PORT?: string }) {
   const proxy = createProxyHandler({ apiKey: env.ANSWER_API_KEY, baseUrl: env.ANSWER_BASE_URL });

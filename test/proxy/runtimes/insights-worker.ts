@@ -1,6 +1,6 @@
 // A Cloudflare Worker serving the proxy with insights in D1 (the README recipe). Secrets come
 // from the Worker's environment: `wrangler secret put ANSWER_API_KEY` and `INSIGHTS_TOKEN`.
-import { createProxyHandler, d1InsightsStore, type D1DatabaseLike, type ProxyHandler } from 'bot-answer/proxy';
+import { createProxyHandler, d1InsightsStore, type D1DatabaseLike, type ProxyHandler } from 'bot-answer-proxy';
 
 interface Env {
   ANSWER_API_KEY: string;

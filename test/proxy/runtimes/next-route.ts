@@ -1,6 +1,6 @@
 // app/api/answer/[[...feedback]]/route.ts in a Next.js app (the README recipe): the App Router's
 // route handlers take a Request and return a Response, which is what the proxy is.
-import { createProxyHandler } from 'bot-answer/proxy';
+import { createProxyHandler } from 'bot-answer-proxy';
 
 const proxy = createProxyHandler({
   apiKey: process.env.ANSWER_API_KEY!,

@@ -1,6 +1,6 @@
 // A Cloudflare Worker serving the proxy (the README recipe). Secrets come from the Worker's
 // environment: `wrangler secret put ANSWER_API_KEY`, and ANSWER_BASE_URL as a var.
-import { createProxyHandler, type ProxyHandler } from 'bot-answer/proxy';
+import { createProxyHandler, type ProxyHandler } from 'bot-answer-proxy';
 
 interface Env {
   ANSWER_API_KEY: string;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { bundleWorker } from './bundle-worker.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../../src/upstream/index.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));

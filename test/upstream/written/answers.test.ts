@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../../src/protocol/types.js';
-import { NO_ANSWER_SENTINEL, SYSTEM_PROMPT } from '../../../src/upstream/compose/written/prompt.js';
-import { NO_ANSWER_TEXT, NOT_SURE_TEXT, STREAM_DIALECTS, type StreamDialect } from '../../../src/upstream/index.js';
+import type { AnswerResponse } from '../../../packages/bot-answer/src/protocol/types.js';
+import { NO_ANSWER_SENTINEL, SYSTEM_PROMPT } from '../../../packages/bot-answer-engine/src/upstream/compose/written/prompt.js';
+import { NO_ANSWER_TEXT, NOT_SURE_TEXT, STREAM_DIALECTS, type StreamDialect } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, readEvents } from '../helpers.js';
 import { reassemble } from '../reassemble.js';
 import { awkward, frames, stream, type FakeModel } from './fake-model.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CitationFilter } from '../../../src/upstream/compose/written/citations.js';
+import { CitationFilter } from '../../../packages/bot-answer-engine/src/upstream/compose/written/citations.js';
 
 const A = 'https://docs.example.com/a';
 const B = 'https://docs.example.com/b#deploys';

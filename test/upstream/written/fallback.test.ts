@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { AnswerResponse } from '../../../src/protocol/types.js';
+import type { AnswerResponse } from '../../../packages/bot-answer/src/protocol/types.js';
 import { ABORT_SEEN_WITHIN_MS, ask, readEvents, startFixtureApi } from '../helpers.js';
 import { reassemble } from '../reassemble.js';
 import { frames, httpError, startFakeModel, stream, type FakeModel, type Script } from './fake-model.js';

@@ -1,4 +1,4 @@
-import type { AnswerApiOptions, RunningAnswerApi } from '../../../src/upstream/index.js';
+import type { AnswerApiOptions, RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { startFixtureApi } from '../helpers.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PROMPT_PASSAGE_CHARS } from '../../../src/upstream/compose/written/prompt.js';
+import { PROMPT_PASSAGE_CHARS } from '../../../packages/bot-answer-engine/src/upstream/compose/written/prompt.js';
 import { ask, readEvents } from '../helpers.js';
 import { reassemble } from '../reassemble.js';
 import { stream } from './fake-model.js';

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer } from '../../../demo/server.js';
-import { optionsFrom } from '../../../src/proxy/cli-options.js';
+import { optionsFrom } from '../../../packages/bot-answer-proxy/src/proxy/cli-options.js';
 import { FIXTURE_KB } from '../helpers.js';
 import { startFakeModel, stream, type FakeModel } from './fake-model.js';
 
@@ -33,7 +33,7 @@ describe('README recipes for written answers', { timeout: 30_000 }, () => {
   for (const name of ['ollama', 'openai'] as const) {
     it(`${name}: npm start answers with the model, and the demo page says which`, async () => {
       const model = await startFakeModel();
-      const options = optionsFrom([], { ...at(model, RECIPES[name]), ANSWER_KB: FIXTURE_KB, ANSWER_KB_WATCH: 'false' });
+      const options = await optionsFrom([], { ...at(model, RECIPES[name]), ANSWER_KB: FIXTURE_KB, ANSWER_KB_WATCH: 'false' });
       assert.ok(options !== 'help');
       const demo = await startDemoServer({ ...options, port: 0, log: false, handleSignals: false });
       try {
@@ -54,7 +54,7 @@ describe('README recipes for written answers', { timeout: 30_000 }, () => {
 
   it('any OpenAI-compatible server: npm run upstream answers with it', async () => {
     const model = await startFakeModel();
-    const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'upstream', 'cli.ts');
+    const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'bot-answer-engine', 'src', 'upstream', 'cli.ts');
     const child = spawn(process.execPath, ['--import', 'tsx', cli], {
       env: { ...process.env, ...at(model, RECIPES.compatible), PORT: '0', ANSWER_KB: FIXTURE_KB, ANSWER_API_KEYS: 'recipe-key' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,4 +1,4 @@
-import { renderMarkdown, type RenderOptions } from '../../../src/widget/markdown/markdown.js';
+import { renderMarkdown, type RenderOptions } from '../../../packages/bot-answer/src/widget/markdown/markdown.js';
 
 /** Renders Markdown in one piece into a detached element and returns it. */
 export function render(src: string, opts?: RenderOptions): HTMLElement {

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { exceedsCaps } from '../../../src/widget/markdown/markdown.js';
-import { sanitize } from '../../../src/widget/markdown/sanitizer.js';
+import { exceedsCaps } from '../../../packages/bot-answer/src/widget/markdown/markdown.js';
+import { sanitize } from '../../../packages/bot-answer/src/widget/markdown/sanitizer.js';
 import { dangerous, render } from './helpers.js';
 
 describe('renderMarkdown', () => {

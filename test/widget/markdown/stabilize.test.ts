@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { stabilize } from '../../../src/widget/markdown/stabilize.js';
+import { stabilize } from '../../../packages/bot-answer/src/widget/markdown/stabilize.js';
 
 describe('stabilize', () => {
   const cases: [string, string][] = [

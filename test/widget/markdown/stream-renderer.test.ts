@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { STREAMING_CLASS, StreamRenderer } from '../../../src/widget/markdown/stream-renderer.js';
+import { STREAMING_CLASS, StreamRenderer } from '../../../packages/bot-answer/src/widget/markdown/stream-renderer.js';
 import { CORPUS, EDGE_CORPUS } from './corpus.js';
 import { chunks, dangerous, frame, render, rng } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
  * `bot-answer` policy, and returns what the frame reported.
  */
 function runInTrustedTypesPage(): Promise<{ violations: string[]; html: string; tt: boolean }> {
-  const url = (path: string) => JSON.stringify(new URL(`../../../src/widget/markdown/${path}`, import.meta.url).href);
+  const url = (path: string) => JSON.stringify(new URL(`../../../packages/bot-answer/src/widget/markdown/${path}`, import.meta.url).href);
   const frame = document.createElement('iframe');
   frame.srcdoc = `<!doctype html>
 <meta http-equiv="Content-Security-Policy" content="require-trusted-types-for 'script'; trusted-types bot-answer">

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { renderMarkdown } from '../../../src/widget/markdown/markdown.js';
-import { StreamRenderer } from '../../../src/widget/markdown/stream-renderer.js';
+import { renderMarkdown } from '../../../packages/bot-answer/src/widget/markdown/markdown.js';
+import { StreamRenderer } from '../../../packages/bot-answer/src/widget/markdown/stream-renderer.js';
 import { chunks, dangerous, frame, render, rng } from './helpers.js';
 
 // The shared test vectors (a copy of the team's xss.json), loaded before the resource observer starts.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { SearchResult } from '../protocol/search.js';
-import type { AnswerResponse } from '../protocol/types.js';
+import type { SearchResult } from '../../../bot-answer/src/protocol/search.js';
+import type { AnswerResponse } from '../../../bot-answer/src/protocol/types.js';
 import { composeAnswer, composeNotSure } from './compose/extractive.js';
 import { checkUrlSettings } from './folder/document-url.js';
 import { KnowledgeBaseError, resolveSettings, type KnowledgeBaseSettings, type Passage, type SkippedFile } from './folder/knowledge-base.js';

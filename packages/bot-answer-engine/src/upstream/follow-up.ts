@@ -1,4 +1,4 @@
-import type { HistoryMessage } from '../protocol/types.js';
+import type { HistoryMessage } from '../../../bot-answer/src/protocol/types.js';
 
 /** The visitor's questions before this one that a follow-up is searched with, newest last. */
 const CONTEXT_QUESTIONS = 2;

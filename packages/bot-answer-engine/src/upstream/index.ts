@@ -6,3 +6,4 @@ export { startAnswerApi } from './http/server.js';
 export type { AnswerApiOptions, FaultOptions, RecordedRequest, RunningAnswerApi, StreamDialect } from './options.js';
 export { STREAM_DIALECTS } from './http/dialects.js';
 export { NO_ANSWER_TEXT, NOT_SURE_TEXT } from './compose/extractive.js';
+export { knowledgeBaseOptions } from './cli-options.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE_NAME = 'bot-answer';
+const PACKAGE_NAME = 'bot-answer-engine';
 
 /**
  * The folder holding this package's package.json, found by walking up from this module,

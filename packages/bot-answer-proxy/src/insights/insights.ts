@@ -1,4 +1,4 @@
-import type { AnswerRequest, Outcome, Source } from '../protocol/types.js';
+import type { AnswerRequest, Outcome, Source } from '../../../bot-answer/src/protocol/types.js';
 import type { AccessLog } from '../proxy/access-log.js';
 import type { AnswerEvents, AnswerResult } from '../proxy/answer.js';
 import type { ResolvedConfig } from '../proxy/config.js';

@@ -1,4 +1,4 @@
-import type { AnswerRequest } from '../protocol/types.js';
+import type { AnswerRequest } from '../../../bot-answer/src/protocol/types.js';
 import { withOutcome, type Answer, type AnswerEvents, type AnswerResult } from './answer.js';
 import { ProxyError, toProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import { deriveOutcome } from '../protocol/outcome.js';
-import type { AnswerRequest, AnswerResponse, Outcome } from '../protocol/types.js';
+import { deriveOutcome } from '../../../bot-answer/src/protocol/outcome.js';
+import type { AnswerRequest, AnswerResponse, Outcome } from '../../../bot-answer/src/protocol/types.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import type { RequestContext } from './context.js';
 import { ProxyError, type Failure } from './errors.js';

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { knowledgeBaseOptions } from '../upstream/cli-options.js';
 import { MIN_TOKEN_CHARS } from '../insights/auth.js';
-import type { StartProxyOptions } from './server.js';
+import { loadAnswerEngine, type StartProxyOptions } from './server.js';
 
 type Kind = 'text' | 'int' | 'list';
 
@@ -84,8 +83,11 @@ ANSWER_LLM_TIMEOUT_MS, ANSWER_LLM_TEMPERATURE, ANSWER_LLM_MAX_TOKENS, ANSWER_LLM
 /** What the command was asked to do: serve (the options), print help, or clear the answer cache. */
 export type CommandOptions = StartProxyOptions & { clearCache?: boolean };
 
-/** Options from flags and environment; throws a readable error for a bad value. */
-export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOptions | 'help' {
+/**
+ * Options from flags and environment; rejects with a readable error for a bad value. Without
+ * ANSWER_API_KEY (demo mode) it loads the local Answer API engine to read its settings.
+ */
+export async function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): Promise<CommandOptions | 'help'> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -132,6 +134,6 @@ export function optionsFrom(argv: string[], env: NodeJS.ProcessEnv): CommandOpti
     handleSignals: true,
     clearCache: values['clear-cache'] === true,
     // Demo mode serves the documents ANSWER_KB names, set up as for `npm run upstream`.
-    localAnswerApi: env.ANSWER_API_KEY ? undefined : knowledgeBaseOptions(env),
+    localAnswerApi: env.ANSWER_API_KEY ? undefined : (await loadAnswerEngine()).knowledgeBaseOptions(env),
   };
 }

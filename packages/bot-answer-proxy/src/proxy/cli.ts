@@ -4,9 +4,9 @@ import { startProxy } from './server.js';
 import { clearRedisCache } from './stores/redis.js';
 
 async function main(): Promise<void> {
-  let options: ReturnType<typeof optionsFrom>;
+  let options: Awaited<ReturnType<typeof optionsFrom>>;
   try {
-    options = optionsFrom(process.argv.slice(2), process.env);
+    options = await optionsFrom(process.argv.slice(2), process.env);
   } catch (error) {
     console.error(`bot-answer-proxy: ${(error as Error).message}\n\n${HELP}`);
     process.exit(2);

@@ -1,4 +1,4 @@
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../protocol/stream-events.js';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../bot-answer/src/protocol/stream-events.js';
 import type { AccessLog, LogRecord } from './access-log.js';
 import type { HandlerContext, ResolvedConfig } from './config.js';
 import { corsHeaders, type OriginDecision } from './cors.js';

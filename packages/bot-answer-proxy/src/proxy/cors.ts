@@ -1,4 +1,4 @@
-import { PROTOCOL_HEADER } from '../protocol/stream-events.js';
+import { PROTOCOL_HEADER } from '../../../bot-answer/src/protocol/stream-events.js';
 
 /** How a request's `Origin` relates to the configured origins. */
 export type OriginDecision = 'none' | 'same' | 'allowed' | 'forbidden';

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '../protocol/types.js';
+import type { ErrorBody, ErrorCode } from '../../../bot-answer/src/protocol/types.js';
 
 /** What a failure looks like to the client: status (before a stream starts), code and message. */
 export interface FailureInfo {

@@ -1,4 +1,4 @@
-import type { AnswerRequest } from '../protocol/types.js';
+import type { AnswerRequest } from '../../../bot-answer/src/protocol/types.js';
 import { createAccessLog } from './access-log.js';
 import { fetchAnswer } from './answer.js';
 import { upstreamRequest } from './history.js';

@@ -1,4 +1,4 @@
-import type { AnswerRequest, HistoryMessage } from '../protocol/types.js';
+import type { AnswerRequest, HistoryMessage } from '../../../bot-answer/src/protocol/types.js';
 import type { UpstreamHistory } from './config.js';
 
 /** Longest earlier question, and answer, folded into a message, in characters (their start kept). */

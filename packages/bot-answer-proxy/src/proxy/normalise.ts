@@ -1,5 +1,5 @@
-import { deriveOutcome, isOutcome } from '../protocol/outcome.js';
-import type { Outcome, Source } from '../protocol/types.js';
+import { deriveOutcome, isOutcome } from '../../../bot-answer/src/protocol/outcome.js';
+import type { Outcome, Source } from '../../../bot-answer/src/protocol/types.js';
 import type { Failure } from './errors.js';
 import { findSources, isObject, normaliseSources, type Obj } from './sources.js';
 

@@ -1,4 +1,4 @@
-import type { AnswerRequest, HistoryMessage } from '../protocol/types.js';
+import type { AnswerRequest, HistoryMessage } from '../../../bot-answer/src/protocol/types.js';
 import { ProxyError } from './errors.js';
 import { isObject } from './sources.js';
 

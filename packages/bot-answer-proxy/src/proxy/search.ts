@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_CHARS, MAX_SEARCH_LIMIT, type SearchResult } from '../protocol/search.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_CHARS, MAX_SEARCH_LIMIT, type SearchResult } from '../../../bot-answer/src/protocol/search.js';
 import { checkCaller } from './checks.js';
 import type { RateLimiter, ResolvedConfig } from './config.js';
 import { JSON_HEADERS, type RequestContext } from './context.js';

@@ -6,7 +6,8 @@ import { undiciUpstream } from './node-upstream.js';
 import { exitOnSignals, serveNode, type NodeServer, type ServeNodeOptions } from './node-server.js';
 import { describeInsightsDb, openInsightsAtStart, openInsightsStore } from '../insights/sql/open.js';
 import { openStores, type SharedStateOptions } from './stores/redis.js';
-import type { AnswerApiOptions } from '../upstream/options.js';
+import type { AnswerApiOptions } from 'bot-answer-engine';
+import { importPeer } from './optional-peer.js';
 
 /** Options of {@link startProxy}: the handler's options (key and base URL optional) plus the server's. */
 export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl'>, Omit<ServeNodeOptions, 'log' | 'onShutdown'>, SharedStateOptions {
@@ -29,6 +30,11 @@ export interface StartProxyOptions extends Omit<ProxyConfig, 'apiKey' | 'baseUrl
   insightsDb?: string;
 }
 
+/** The local Answer API engine (`bot-answer-engine`, an optional peer dependency), loaded for demo mode only. */
+export function loadAnswerEngine(): Promise<typeof import('bot-answer-engine')> {
+  return importPeer('bot-answer-engine', 'Demo mode (ANSWER_API_KEY unset) runs the local Answer API, which', () => import('bot-answer-engine'));
+}
+
 /** A running proxy server. */
 export interface RunningProxy extends NodeServer {
   handler: ProxyHandler;
@@ -49,7 +55,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   let closeUpstream: (() => Promise<void>) | undefined;
   const demo = !apiKey;
   if (demo) {
-    const { startAnswerApi } = await import('../upstream/index.js');
+    const { startAnswerApi } = await loadAnswerEngine();
     const upstream = await startAnswerApi({ ...options.localAnswerApi, port: 0, host: '127.0.0.1' });
     apiKey = upstream.keys[0]!;
     baseUrl = upstream.url;

@@ -1,4 +1,4 @@
-import type { Source, SourceAuthor } from '../protocol/types.js';
+import type { Source, SourceAuthor } from '../../../bot-answer/src/protocol/types.js';
 
 /** Field names under which upstreams put their sources, in order of preference. */
 const SOURCE_FIELDS = ['sources', 'source', 'citations', 'references', 'sourceDocuments'] as const;

@@ -1,4 +1,4 @@
-import { HEARTBEAT, formatStreamEvent } from '../protocol/stream-events.js';
+import { HEARTBEAT, formatStreamEvent } from '../../../bot-answer/src/protocol/stream-events.js';
 import type { AnswerEvents, AnswerResult } from './answer.js';
 import { FAILURES, ProxyError, type Failure } from './errors.js';
 import type { NormalisedEvent } from './normalise.js';

@@ -1,4 +1,4 @@
-import type { AnswerRequest } from '../protocol/types.js';
+import type { AnswerRequest } from '../../../bot-answer/src/protocol/types.js';
 import type { RequestContext } from './context.js';
 import { ProxyError, type Failure } from './errors.js';
 import type { RequestTimers } from './timers.js';

@@ -1,4 +1,4 @@
-import type { AnswerResponse, Source } from '../../protocol/types.js';
+import type { AnswerResponse, Source } from '../../../../bot-answer/src/protocol/types.js';
 import { cleanInline, cleanMarkdown, type LinkDefinitions } from '../folder/clean-markdown.js';
 import type { DocumentUrlSettings } from '../folder/document-url.js';
 import type { KbDocument, Passage } from '../folder/knowledge-base.js';

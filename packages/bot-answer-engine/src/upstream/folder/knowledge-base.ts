@@ -3,7 +3,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
-import type { Source } from '../../protocol/types.js';
+import type { Source } from '../../../../bot-answer/src/protocol/types.js';
 import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';

@@ -1,4 +1,4 @@
-import type { AnswerResponse } from '../../protocol/types.js';
+import type { AnswerResponse } from '../../../../bot-answer/src/protocol/types.js';
 import type { StreamDialect } from '../options.js';
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_CHARS, MAX_SEARCH_LIMIT } from '../../protocol/search.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_CHARS, MAX_SEARCH_LIMIT } from '../../../../bot-answer/src/protocol/search.js';
 import type { ValidationIssue } from './validate.js';
 
 /** The path of search as you type. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AnswerResponse, Source } from '../../protocol/types.js';
+import type { AnswerResponse, Source } from '../../../../bot-answer/src/protocol/types.js';
 import { closingEvents, errorEvent, HEARTBEAT_COMMENT, malformedEvent, oversizedEvent, pieceEvent, type SseDialect } from './dialects.js';
 import { splitInsideCharacters, triggerAfter } from './faults.js';
 import type { FaultOptions } from '../options.js';

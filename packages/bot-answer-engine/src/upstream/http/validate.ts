@@ -1,4 +1,4 @@
-import type { AnswerRequest, HistoryMessage } from '../../protocol/types.js';
+import type { AnswerRequest, HistoryMessage } from '../../../../bot-answer/src/protocol/types.js';
 
 /** One validation problem, shaped like FastAPI's (pydantic's) 422 details. */
 export interface ValidationIssue {

@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../protocol/search.js';
+import type { SearchResult } from '../../../../bot-answer/src/protocol/search.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { requirePeer } from '../../proxy/optional-peer.js';
 import { SqlInsightsStore } from './store.js';
 import { newerSchemaError, VERSION_TABLE, type Migration, type SqlClient, type SqlResult, type SqlStatement } from './client.js';
 
@@ -38,7 +39,7 @@ export function postgresClient(options: PostgresInsightsOptions): SqlClient {
   if (own && !options.url) throw new TypeError('bot-answer insights: PostgreSQL needs a url or a pool');
   const pool =
     options.pool ??
-    new pg.Pool({
+    new (requirePeer<typeof pg>('pg', 'A PostgreSQL INSIGHTS_DB').Pool)({
       connectionString: options.url,
       max: 4,
       connectionTimeoutMillis: 2_000,

@@ -3,14 +3,16 @@
  * and the page's aggregates run here, so none of them ever blocks the thread serving answers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { importPeer } from '../../proxy/optional-peer.js';
 import { newerSchemaError, VERSION_TABLE, type Migration, type SqlResult, type SqlStatement } from './client.js';
 
 type Request = { id: number } & ({ op: 'run'; statements: SqlStatement[]; transaction: boolean } | { op: 'migrate'; migrations: Migration[] } | { op: 'close' });
 
 let db: Database.Database;
 try {
-  db = new Database((workerData as { path: string }).path);
+  const { default: Sqlite } = await importPeer('better-sqlite3', 'A SQLite INSIGHTS_DB', () => import('better-sqlite3'));
+  db = new Sqlite((workerData as { path: string }).path);
   // WAL: readers (the page) and the writer do not block each other; NORMAL is durable across
   // application crashes, and loses at most the last transactions on a power cut.
   db.pragma('journal_mode = WAL');

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import { logLine } from '../access-log.js';
 import { DEFAULTS, type RateLimiter } from '../config.js';
+import { requirePeer } from '../optional-peer.js';
 import { memoryRateLimiter } from '../rate-limit.js';
 import type { AnswerCacheStore, CachedAnswer, CachedSearch, StoreConfig, StoreFailureMode } from './types.js';
 
@@ -56,7 +57,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   if (own && !options.url) throw new TypeError('bot-answer proxy: createRedisStores needs a url or a client');
   const client =
     options.client ??
-    new Redis(options.url!, {
+    new (requirePeer<typeof import('ioredis')>('ioredis', 'Redis (REDIS_URL)').Redis)(options.url!, {
       enableOfflineQueue: false,
       commandTimeout: 1_000,
       connectTimeout: 2_000,

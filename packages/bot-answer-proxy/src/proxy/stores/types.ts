@@ -1,5 +1,5 @@
-import type { SearchResponse } from '../../protocol/search.js';
-import type { AnswerResponse } from '../../protocol/types.js';
+import type { SearchResponse } from '../../../../bot-answer/src/protocol/search.js';
+import type { AnswerResponse } from '../../../../bot-answer/src/protocol/types.js';
 
 /** A complete answer, as the cache keeps it: exactly what a JSON answer carries (answers kept by older releases lack `outcome`). */
 export type CachedAnswer = AnswerResponse;

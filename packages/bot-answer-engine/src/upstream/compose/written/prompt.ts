@@ -1,4 +1,4 @@
-import type { HistoryMessage, Source } from '../../../protocol/types.js';
+import type { HistoryMessage, Source } from '../../../../../bot-answer/src/protocol/types.js';
 import type { Passage } from '../../folder/knowledge-base.js';
 import { plainHeading } from '../../folder/markdown-text.js';
 import type { ChatMessage } from '../../model/chat-completions.js';

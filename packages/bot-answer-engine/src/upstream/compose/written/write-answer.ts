@@ -1,4 +1,4 @@
-import type { AnswerResponse, HistoryMessage } from '../../../protocol/types.js';
+import type { AnswerResponse, HistoryMessage } from '../../../../../bot-answer/src/protocol/types.js';
 import type { Passage } from '../../folder/knowledge-base.js';
 import type { AnswerSource } from '../../http/stream-answer.js';
 import type { AnswerNote } from '../../options.js';
