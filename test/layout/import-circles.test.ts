@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SOURCES = ['src'].map((dir) => join(ROOT, dir));
+const SOURCES = readdirSync(join(ROOT, 'packages')).map((name) => join(ROOT, 'packages', name, 'src'));
 
 /** Every TypeScript module under `dir`. */
 function modules(dir: string): string[] {

@@ -11,6 +11,9 @@ test('package.json, the README and CI name the same Node.js versions', () => {
   const floor = /^>=(\d+)\.(\d+)$/.exec(pkg.engines.node);
   assert.ok(floor, `engines.node is a floor: ${pkg.engines.node}`);
   const [, major, minor] = floor;
+  for (const name of ['bot-answer', 'bot-answer-proxy', 'bot-answer-engine']) {
+    assert.equal((JSON.parse(read(`packages/${name}/package.json`)) as { engines: { node: string } }).engines.node, pkg.engines.node, `${name} says the same engines`);
+  }
   const readme = read('README.md');
   assert.match(readme, new RegExp(`Node\\.js ${major}\\.${minor} or later \\(tested on 24 and 26\\)`));
   assert.doesNotMatch(readme, /Node(\.js)? (>= ?)?(1\d|20|21)\.\d+/, 'no older floor left in the README');

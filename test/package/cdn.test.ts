@@ -17,9 +17,10 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../e2e/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const ELEMENT = join(ROOT, 'packages', 'bot-answer');
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(await readFile(join(ELEMENT, 'package.json'), 'utf8')) as { version: string };
 
 let work: string;
 let browser: Browser;
@@ -38,7 +39,7 @@ async function listen(server: Server): Promise<string> {
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'bot-answer-cdn-'));
-  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT });
+  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ELEMENT });
   const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
   await run('tar', ['-xzf', join(work, filename!), '-C', work]);
   const pkg = join(work, 'package');

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const WIDGET = join(ROOT, 'packages', 'bot-answer', 'src', 'widget');
+const ELEMENT = join(ROOT, 'packages', 'bot-answer');
+const WIDGET = join(ELEMENT, 'src', 'widget');
 
 interface Described {
   name: string;
@@ -67,9 +68,9 @@ const unique = (names: Iterable<string>) => [...new Set(names)].sort();
 const matches = (text: string, re: RegExp) => [...text.matchAll(re)].map((m) => m[1]!);
 
 function loadManifest(): Declaration {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { customElements?: string };
+  const pkg = JSON.parse(readFileSync(join(ELEMENT, 'package.json'), 'utf8')) as { customElements?: string };
   assert.ok(pkg.customElements, 'package.json names the manifest in "customElements"');
-  const manifest = JSON.parse(readFileSync(join(ROOT, pkg.customElements), 'utf8')) as Manifest;
+  const manifest = JSON.parse(readFileSync(join(ELEMENT, pkg.customElements), 'utf8')) as Manifest;
   assert.match(manifest.schemaVersion, /^\d+\.\d+/);
   const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement);
   assert.deepEqual(elements.map((d) => d.tagName), ['bot-answer']);

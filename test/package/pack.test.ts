@@ -1,14 +1,17 @@
 /**
- * The package as a user gets it: `npm pack` (of the current build), installed into a fresh
- * folder with npm, and used from there: the proxy and the element imported in Node, the
- * manifest found through package.json, and both bundles loaded in Chromium from the install.
+ * The three packages as users get them: `npm pack` of each workspace (the current build), each
+ * installed into a fresh folder with npm, and what the install pulled in checked: the element
+ * brings no native module and no server dependency; the proxy alone brings none of its optional
+ * peers (Redis, PostgreSQL, SQLite, the engine) and names the one to install when a setting needs
+ * it; the proxy and the engine together answer, through their commands, as `npm start` does.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
@@ -19,84 +22,212 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 const QUESTION = 'How do I verify a webhook signature?';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const PACKAGES = ['bot-answer', 'bot-answer-proxy', 'bot-answer-engine'] as const;
+type PackageName = (typeof PACKAGES)[number];
+/** What the server side brings; none of it may come with the element. */
+const SERVER_PACKAGES = ['hono', '@hono/node-server', 'undici', 'ioredis', 'pg', 'better-sqlite3', 'rate-limiter-flexible', 'bot-answer-proxy', 'bot-answer-engine'];
 
 let work: string;
-let app: string;
+/** One consumer app per install: the element alone, the proxy alone, the proxy with the engine. */
+const apps = { element: '', proxy: '', server: '' };
 let installed: string;
-let packed: { filename: string; size: number; files: Array<{ path: string }> };
+const packed = {} as Record<PackageName, { filename: string; size: number; files: Array<{ path: string }> }>;
+
+/** A fresh app folder with the given tarballs installed by npm, as a user installs them. */
+async function app(name: string, packages: PackageName[]): Promise<string> {
+  const dir = join(work, name);
+  await mkdir(dir);
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module' }));
+  // The npm cache usually has every dependency; CI with a registry fetches what it lacks.
+  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages.map((p) => join(work, packed[p].filename))], { cwd: dir });
+  return dir;
+}
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'bot-answer-pack-'));
   // The build is the test script's first step; packing again here would build a second time.
-  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT });
-  packed = (JSON.parse(stdout) as Array<typeof packed>)[0]!;
-  app = join(work, 'app');
-  await run('mkdir', [app]);
-  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // The npm cache usually has every dependency; CI with a registry fetches what it lacks.
-  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], { cwd: app });
-  installed = join(app, 'node_modules', 'bot-answer');
+  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: ROOT });
+  for (const entry of JSON.parse(stdout) as Array<(typeof packed)[PackageName] & { name: PackageName }>) packed[entry.name] = entry;
+  [apps.element, apps.proxy, apps.server] = await Promise.all([app('element', ['bot-answer']), app('proxy', ['bot-answer-proxy']), app('server', ['bot-answer-proxy', 'bot-answer-engine'])]);
+  installed = join(apps.element, 'node_modules', 'bot-answer');
 });
 
 after(() => rm(work, { recursive: true, force: true }));
 
-/** Runs an ES module script with plain Node in the consumer's folder. */
-async function inApp(script: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
+/** Every package installed in an app's node_modules (nested ones too), by name. */
+function installedPackages(dir: string): string[] {
+  const names: string[] = [];
+  const walk = (modules: string) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules)) {
+      if (entry.startsWith('.')) continue;
+      const folders = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((name) => `${entry}/${name}`) : [entry];
+      for (const name of folders) {
+        names.push(name);
+        walk(join(modules, name, 'node_modules'));
+      }
+    }
+  };
+  walk(join(dir, 'node_modules'));
+  return [...new Set(names)].sort();
+}
+
+/** Native code in an app's node_modules: compiled addons and the build files that make them. */
+function nativeFiles(dir: string): string[] {
+  return readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.node') || path.endsWith('binding.gyp'));
+}
+
+/** Runs an ES module script with plain Node in a consumer's folder. */
+async function inApp(dir: string, script: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir });
   return stdout.trim();
 }
 
-test('the tarball holds the bundles, types, manifest, licence and changelog, and no screenshots', () => {
-  const paths = packed.files.map((f) => f.path);
-  for (const path of ['dist/bot-answer.js', 'dist/bot-answer.iife.js', 'dist/custom-elements.json', 'dist/types/widget/index.d.ts', 'dist/ssr/widget/index.js', 'dist/node/proxy/index.js', 'LICENSE', 'CHANGELOG.md', 'README.md']) {
-    assert.ok(paths.includes(path), `${path} is in the tarball`);
+/** Starts an installed command; resolves once a line of its output matches `ready`, with that match. */
+async function command(dir: string, name: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(join(dir, 'node_modules', '.bin', name), [], { cwd: dir, env: { PATH: process.env.PATH!, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        lines.push(line);
+        const found = ready.exec(line);
+        if (found) resolve(found);
+      });
+    }
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${lines.join('\n')}`)));
+  });
+  return { child, match };
+}
+
+/** Asks a proxy a question (JSON, no stream) and returns its answer. */
+async function ask(url: string): Promise<{ answer: string; answer_found: boolean }> {
+  const response = await fetch(`${url}/api/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: QUESTION, bot_id: 'demo', stream: false }) });
+  assert.equal(response.status, 200, await response.clone().text());
+  return (await response.json()) as { answer: string; answer_found: boolean };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+test('each tarball holds its build, licence and README, and no screenshots', () => {
+  const expected: Record<PackageName, string[]> = {
+    'bot-answer': ['dist/bot-answer.js', 'dist/bot-answer.iife.js', 'dist/custom-elements.json', 'dist/types/widget/index.d.ts', 'dist/ssr/widget/index.js'],
+    'bot-answer-proxy': ['dist/bot-answer-proxy/src/proxy/index.js', 'dist/bot-answer-proxy/src/proxy/node.d.ts', 'dist/bot-answer-proxy/src/proxy/cli.js', 'dist/bot-answer/src/protocol/stream-events.js'],
+    'bot-answer-engine': ['dist/bot-answer-engine/src/upstream/index.js', 'dist/bot-answer-engine/src/upstream/cli.js', 'src/upstream/sample-kb/api-rate-limits.md'],
+  };
+  for (const name of PACKAGES) {
+    const paths = packed[name].files.map((f) => f.path);
+    for (const path of [...expected[name], 'LICENSE', 'README.md', 'package.json']) assert.ok(paths.includes(path), `${path} is in ${name}'s tarball`);
+    assert.deepEqual(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/.test(p)), [], name);
   }
-  assert.deepEqual(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/.test(p)), []);
+  // The element ships no server code.
+  assert.deepEqual(packed['bot-answer'].files.map((f) => f.path).filter((p) => /proxy|upstream|insights/.test(p)), []);
 });
 
-test('bot-answer/proxy works from the install', async () => {
-  const out = await inApp(`
-    import { createProxyHandler } from 'bot-answer/proxy';
+test('installing the element adds no native module and no server dependency', () => {
+  const names = installedPackages(apps.element);
+  assert.deepEqual(names.filter((name) => SERVER_PACKAGES.includes(name)), []);
+  assert.deepEqual(nativeFiles(apps.element), []);
+  // Exactly its libraries and theirs: lit's packages, marked, DOMPurify (and its Trusted Types typings), eventsource-parser.
+  assert.deepEqual(names, ['@lit-labs/ssr-dom-shim', '@lit/reactive-element', '@types/trusted-types', 'bot-answer', 'dompurify', 'eventsource-parser', 'lit', 'lit-element', 'lit-html', 'marked']);
+});
+
+test('installing the proxy alone adds none of its optional peers, and no native module', () => {
+  const names = installedPackages(apps.proxy);
+  for (const name of ['bot-answer-proxy', 'hono', '@hono/node-server', 'undici', 'rate-limiter-flexible']) assert.ok(names.includes(name), `${name} is installed`);
+  assert.deepEqual(names.filter((name) => ['ioredis', 'pg', 'better-sqlite3', 'bot-answer-engine', 'bot-answer', 'lit'].includes(name)), []);
+  assert.deepEqual(nativeFiles(apps.proxy), []);
+});
+
+test('bot-answer-proxy works from the install', async () => {
+  const out = await inApp(apps.proxy, `
+    import { createProxyHandler } from 'bot-answer-proxy';
+    import { startProxy } from 'bot-answer-proxy/node';
     const handler = createProxyHandler({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9', log: false });
     const response = await handler(new Request('http://localhost/healthz'));
-    console.log(response.status, await response.text());
+    console.log(typeof startProxy, response.status, await response.text());
   `);
-  assert.equal(out, '200 {"ok":true}');
+  assert.equal(out, 'function 200 {"ok":true}');
 });
 
-test('the bot-answer-proxy command is installed and runs', async () => {
-  const { stdout } = await run(join(app, 'node_modules', '.bin', 'bot-answer-proxy'), ['--help'], { cwd: app });
+test('the proxy alone names the package a setting needs: the engine for demo mode, the drivers for Redis and insights', async () => {
+  const bin = join(apps.proxy, 'node_modules', '.bin', 'bot-answer-proxy');
+  const { stdout } = await run(bin, ['--help'], { cwd: apps.proxy });
   assert.match(stdout, /ANSWER_API_KEY/);
+  const failure = (env: Record<string, string>) =>
+    run(bin, ['--port', '0'], { cwd: apps.proxy, env: { PATH: process.env.PATH!, ...env } }).then(
+      () => assert.fail('the command started'),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+  const demo = await failure({});
+  assert.equal(demo.code, 1);
+  assert.match(demo.stderr, /Demo mode \(ANSWER_API_KEY unset\).*needs the bot-answer-engine package.*npm install bot-answer-engine/);
+  const upstream = { ANSWER_API_KEY: 'k', ANSWER_BASE_URL: 'http://127.0.0.1:9' };
+  assert.match((await failure({ ...upstream, REDIS_URL: 'redis://127.0.0.1:9' })).stderr, /REDIS_URL.*needs the ioredis package.*npm install ioredis/);
+  assert.match((await failure({ ...upstream, INSIGHTS_DB: 'postgres://127.0.0.1:9/x' })).stderr, /PostgreSQL INSIGHTS_DB needs the pg package.*npm install pg/);
+  assert.match((await failure({ ...upstream, INSIGHTS_DB: join(work, 'insights.sqlite') })).stderr, /SQLite INSIGHTS_DB needs the better-sqlite3 package.*npm install better-sqlite3/);
+});
+
+test('the engine command answers, and the proxy command forwards to it', async (t) => {
+  const engine = await command(apps.server, 'bot-answer-engine', { ANSWER_API_KEYS: 'engine-key' }, /listening on (http:\/\/[^\s/]+:\d+)/);
+  t.after(() => stop(engine.child));
+  const proxy = await command(apps.server, 'bot-answer-proxy', { ANSWER_API_KEY: 'engine-key', ANSWER_BASE_URL: engine.match[1]! }, /"url":"(http:\/\/[^"]+)"/);
+  t.after(() => stop(proxy.child));
+  const got = await ask(proxy.match[1]!);
+  assert.equal(got.answer_found, true);
+  assert.doesNotMatch(JSON.stringify(got), /engine-key/);
+});
+
+test('the proxy command in demo mode runs the installed engine in-process, as npm start does', async (t) => {
+  const proxy = await command(apps.server, 'bot-answer-proxy', {}, /"url":"(http:\/\/[^"]+)"/);
+  t.after(() => stop(proxy.child));
+  const got = await ask(proxy.match[1]!);
+  assert.equal(got.answer_found, true);
+  assert.ok(got.answer.length > 20);
 });
 
 test('bot-answer imports in Node (no DOM) from the install', async () => {
-  const out = await inApp(`
+  const out = await inApp(apps.element, `
     const { BotAnswer } = await import('bot-answer');
     console.log(typeof BotAnswer, customElements.get('bot-answer') === BotAnswer, import.meta.resolve('bot-answer').includes('/dist/ssr/'));
   `);
   assert.equal(out, 'function true true');
 });
 
-test('the installed types check in a TypeScript app', async () => {
-  await writeFile(
-    join(app, 'main.ts'),
+test('the installed types check in TypeScript apps: the element, and the proxy', async () => {
+  const check = async (dir: string, source: string) => {
+    await writeFile(join(dir, 'main.ts'), source);
+    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, types: [], skipLibCheck: true }, files: ['main.ts'] };
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir }).catch((error: { stdout?: string }) => {
+      assert.fail(`tsc in the consumer app:\n${error.stdout}`);
+    });
+  };
+  await check(
+    apps.element,
     `import 'bot-answer';
 import type { BotAnswer, BotAnswerDoneDetail } from 'bot-answer';
-import { createProxyHandler } from 'bot-answer/proxy';
 const box: BotAnswer = document.createElement('bot-answer');
 box.suggestions = ['How?'];
 box.addEventListener('bot-answer-done', (event) => {
   const detail: BotAnswerDoneDetail = event.detail;
   console.log(detail.answer_found);
 });
-export const handler = createProxyHandler({ apiKey: 'k', baseUrl: 'https://answers.example.com' });
 `,
   );
-  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, types: [] }, files: ['main.ts'] };
-  await writeFile(join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
-  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app }).catch((error: { stdout?: string }) => {
-    assert.fail(`tsc in the consumer app:\n${error.stdout}`);
-  });
+  await check(
+    apps.proxy,
+    `import { createProxyHandler } from 'bot-answer-proxy';
+import { startProxy } from 'bot-answer-proxy/node';
+export const handler = createProxyHandler({ apiKey: 'k', baseUrl: 'https://answers.example.com' });
+export const start = () => startProxy({ apiKey: 'k', baseUrl: 'https://answers.example.com', port: 0 });
+`,
+  );
 });
 
 test('the manifest is found through package.json and describes <bot-answer>', async () => {
@@ -107,9 +238,9 @@ test('the manifest is found through package.json and describes <bot-answer>', as
   // The CDN fields and the ./iife export name the same classic script.
   assert.equal(pkg.unpkg, './dist/bot-answer.iife.js');
   assert.equal(pkg.jsdelivr, pkg.unpkg);
-  assert.equal(await inApp(`console.log(import.meta.resolve('bot-answer/iife').endsWith('/dist/bot-answer.iife.js'))`), 'true');
+  assert.equal(await inApp(apps.element, `console.log(import.meta.resolve('bot-answer/iife').endsWith('/dist/bot-answer.iife.js'))`), 'true');
   // Translations are their own files, named by language.
-  const german = await inApp(`console.log(import.meta.resolve('bot-answer/locales/de'))`);
+  const german = await inApp(apps.element, `console.log(import.meta.resolve('bot-answer/locales/de'))`);
   assert.ok(german.endsWith('/dist/locales/de.js'), german);
   assert.ok(existsSync(new URL(german)), 'the translation is in the tarball');
 });

@@ -31,7 +31,7 @@ test('importing bot-answer in Node (no DOM) neither throws nor needs a global', 
 test('the node condition comes before import in the exports map, so Node never gets the browser bundle', () => {
   const pkg = runNode(`
     import { readFileSync } from 'node:fs';
-    const { exports } = JSON.parse(readFileSync('package.json', 'utf8'));
+    const { exports } = JSON.parse(readFileSync('packages/bot-answer/package.json', 'utf8'));
     console.log(JSON.stringify(exports['.']));
   `);
   assert.equal(pkg.status, 0, pkg.stderr);

@@ -55,9 +55,11 @@ async function startApp(file: string): Promise<{ url: string; child: ChildProces
 
 describe('Express 5, CommonJS and ES modules, on the built package', { timeout: 120_000 }, () => {
   before(() => {
-    // What `npm run build` makes of the server side; the apps load it through the package's exports.
-    const built = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stdout + built.stderr);
+    // What `npm run build` makes of the server side (the engine first: the proxy reads its types); the apps load it through the package's exports.
+    for (const dir of ['packages/bot-answer-engine', 'packages/bot-answer-proxy']) {
+      const built = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: root + dir, encoding: 'utf8' });
+      assert.equal(built.status, 0, built.stdout + built.stderr);
+    }
   });
 
   for (const file of ['./express-app.cjs', './express-app.mjs']) {
