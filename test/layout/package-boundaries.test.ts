@@ -21,12 +21,25 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
+/** The modules a file names: static imports and re-exports, `import()` and `import('x')` types (parsed, so comments never count). */
+function specifiers(file: string): string[] {
+  const names: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) names.push(node.moduleSpecifier.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) names.push(node.arguments[0].text);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) names.push(node.argument.literal.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
+  return names;
+}
+
 /** What each package's modules import: relative paths resolved, package names as written. */
 function importsOf(dir: string): Array<{ file: string; name: string }> {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => join(entry.parentPath, entry.name))
-    .flatMap((file) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map(({ fileName: name }) => ({ file, name })));
+    .flatMap((file) => specifiers(file).map((name) => ({ file, name })));
 }
 
 /** `@scope/name/sub` and `name/sub` as the package's name. */

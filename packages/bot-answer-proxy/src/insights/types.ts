@@ -138,7 +138,7 @@ export interface ExportCursor {
 
 /**
  * Where insights are kept. `sqliteInsightsStore` and `postgresInsightsStore`
- * (`bot-answer/proxy/node`) and `d1InsightsStore` (`bot-answer/proxy`, for Cloudflare Workers)
+ * (`bot-answer-proxy/node`) and `d1InsightsStore` (`bot-answer-proxy`, for Cloudflare Workers)
  * implement it; any object with these methods works. A method that fails rejects: the
  * recorder keeps its rows and tries again, the page answers 503.
  */

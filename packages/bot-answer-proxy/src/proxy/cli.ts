@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { HELP, optionsFrom } from './cli-options.js';
+import { MissingPeerError } from './optional-peer.js';
 import { startProxy } from './server.js';
 import { clearRedisCache } from './stores/redis.js';
 
@@ -8,6 +9,11 @@ async function main(): Promise<void> {
   try {
     options = await optionsFrom(process.argv.slice(2), process.env);
   } catch (error) {
+    // A package to install is not a bad setting: no help text, the exit code of a failed start.
+    if (error instanceof MissingPeerError) {
+      console.error(`bot-answer-proxy: ${error.message}`);
+      process.exit(1);
+    }
     console.error(`bot-answer-proxy: ${(error as Error).message}\n\n${HELP}`);
     process.exit(2);
   }

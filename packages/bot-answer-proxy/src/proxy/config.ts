@@ -110,7 +110,7 @@ export interface ProxyConfig extends StoreConfig {
   /**
    * Where every answer request and rating is recorded for the owner's insights (questions
    * redacted). Default: nothing is recorded. On Node, `sqliteInsightsStore(path)` or
-   * `postgresInsightsStore(url)` from `bot-answer/proxy/node`; on Workers, `d1InsightsStore(env.DB)`.
+   * `postgresInsightsStore(url)` from `bot-answer-proxy/node`; on Workers, `d1InsightsStore(env.DB)`.
    */
   insightsStore?: InsightsStore;
   /** The owner's token for the insights page and its CSV (16 characters or more). Unset: every insights route answers 404. */

@@ -1,8 +1,8 @@
 /**
- * `bot-answer/proxy`: the key-holding proxy for the `<bot-answer>` element, as a Web-standard
+ * `bot-answer-proxy`: the key-holding proxy for the `<bot-answer>` element, as a Web-standard
  * handler that runs anywhere `Request`/`Response` do (Node, Deno, Bun, Hono, Next.js route
  * handlers, Cloudflare Workers). Nothing here imports a Node built-in; the Node server lives in
- * `bot-answer/proxy/node`.
+ * `bot-answer-proxy/node`.
  *
  * - {@link createProxyHandler}: `(Request, {clientAddress}?) => Promise<Response>`, serving answers,
  *   feedback and search as you type.

@@ -8,8 +8,15 @@ function isMissing(name: string, error: unknown): boolean {
   return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && message.includes(`'${name}'`);
 }
 
-function missingPeer(name: string, purpose: string, cause: unknown): Error {
-  return new Error(`${purpose} needs the ${name} package, which is not installed: npm install ${name}`, { cause });
+/** An optional peer dependency that a setting needs is not installed; the message names both and the command to run. */
+export class MissingPeerError extends Error {
+  /** The package to install. */
+  readonly package: string;
+  constructor(name: string, purpose: string, cause: unknown) {
+    super(`${purpose} needs the ${name} package, which is not installed: npm install ${name}`, { cause });
+    this.name = 'MissingPeerError';
+    this.package = name;
+  }
 }
 
 /**
@@ -21,7 +28,7 @@ export function requirePeer<T>(name: string, purpose: string): T {
   try {
     return require(name) as T;
   } catch (error) {
-    throw isMissing(name, error) ? missingPeer(name, purpose, error) : error;
+    throw isMissing(name, error) ? new MissingPeerError(name, purpose, error) : error;
   }
 }
 
@@ -34,6 +41,6 @@ export async function importPeer<T>(name: string, purpose: string, load: () => P
   try {
     return await load();
   } catch (error) {
-    throw isMissing(name, error) ? missingPeer(name, purpose, error) : error;
+    throw isMissing(name, error) ? new MissingPeerError(name, purpose, error) : error;
   }
 }

@@ -9,7 +9,7 @@ export type CachedSearch = SearchResponse;
 
 /**
  * Where the answer cache keeps answers (and the search cache, with `T` = `CachedSearch`, its
- * results): in memory (the default), Redis (`bot-answer/proxy/node`), the Workers Cache API, or
+ * results): in memory (the default), Redis (`bot-answer-proxy/node`), the Workers Cache API, or
  * anything with these methods. A method that fails rejects; the proxy then skips the cache or
  * refuses, as `storeFailure` says.
  */
