@@ -1,6 +1,6 @@
 /**
- * The held-out evaluation sets: documentation folders no engine was tuned on, with questions
- * written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
+ * The held-out evaluation sets: documentation folders no engine was tuned on before issue 27,
+ * with questions written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
  * version with `npm pack` and checked against the integrity the set pins, then unpacked into
  * bench/out/held-out/ once. They are not devDependencies: npm's own package would link `npm`
  * and `npx` into node_modules/.bin and shadow the npm that runs the scripts. A set whose docs
