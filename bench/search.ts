@@ -13,6 +13,7 @@ import { nodeBuild } from './lib/build-node.js';
 import { startBuiltChild } from './lib/child.js';
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
+import { soundSets } from './retrieval/check-sets.js';
 import { fetchHeldOut, heldOutSets, type HeldOutOptions } from './retrieval/held-out.js';
 import { questionSets, type Question, type QuestionSet } from './retrieval/sets.js';
 
@@ -118,7 +119,7 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
 }
 
 async function quality(report: Report, which: HeldOutOptions): Promise<void> {
-  const sets = [...questionSets(), ...heldOutSets(which)];
+  const sets = [...questionSets(), ...(await soundSets(heldOutSets(which), 'search'))];
   let right = 0;
   let total = 0;
   let answered = 0;

@@ -90,6 +90,7 @@ export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
       followUps: file.followUps ?? [],
       heldOut: true,
       ...(file.kind === 'sealed' ? { sealed: true } : {}),
+      ...('package' in file ? { package: file.package } : {}),
     }));
 }
 
