@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from './lib/report.js';
 import { summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
+import { soundSets } from './retrieval/check-sets.js';
 import { fetchHeldOut, heldOutSets } from './retrieval/held-out.js';
 import { questionSets, type QuestionSet } from './retrieval/sets.js';
 import type { WorkerResult } from './retrieval/worker.js';
@@ -45,7 +46,7 @@ export async function benchRetrieval(report: Report): Promise<void> {
   const which = { sealed: process.env.BENCH_SEALED === '1' };
   for (const problem of await fetchHeldOut(which)) process.stderr.write(`bench: retrieval: a held-out set is left out: ${problem}\n`);
   try {
-    for (const set of [...questionSets(), ...heldOutSets(which)]) {
+    for (const set of [...questionSets(), ...(await soundSets(heldOutSets(which), 'retrieval'))]) {
       const current = await runWorker(set, 'current', join(folder, set.id));
       const baseline = await runWorker(set, 'baseline', join(folder, `${set.id}-baseline`));
       addSet(report, set, current, baseline);

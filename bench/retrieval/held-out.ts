@@ -1,16 +1,19 @@
 /**
- * The held-out evaluation sets: documentation folders no engine was tuned on, with questions
- * written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
+ * The held-out evaluation sets: documentation folders no engine was tuned on before issue 27,
+ * with questions written before any engine ran on them (held-out/*.json). Their packages are fetched by exact
  * version with `npm pack` and checked against the integrity the set pins, then unpacked into
  * bench/out/held-out/ once. They are not devDependencies: npm's own package would link `npm`
  * and `npx` into node_modules/.bin and shadow the npm that runs the scripts. A set whose docs
  * no package ships names a `folder` of the repository instead, beside its JSON file.
  *
- * Only the benchmark reads them. The tuning loop (tune.ts) never does.
+ * Since issue 27 they are tuned on like the other sets: npm's and markdownlint's were held out
+ * until then, semantic-release's, the AI SDK's and the handbook's were sealed until they were
+ * read once for it (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
- * when asked for (`{ sealed: true }`), and come marked `sealed` as well as `heldOut`.
+ * when asked for (`{ sealed: true }`), and come marked `sealed` as well as `heldOut`. Once read,
+ * they move to held-out/ with a `heldUntil`, and new sealed sets take their place.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -44,6 +47,8 @@ interface FolderDocs {
 type HeldOutFile = (PackagedDocs | FolderDocs) & {
   id: string;
   label: string;
+  /** Until when a held-out set was kept from tuning, for its label; `held out until issue 27` when absent. */
+  heldUntil?: string;
   settings: KnowledgeBaseSettings;
   questions: Question[];
   offTopic: string[];
@@ -77,7 +82,7 @@ export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
     .filter((file) => existsSync(docsDir(file)))
     .map((file) => ({
       id: file.id,
-      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : 'held out until issue 27, now tuned on'}`,
+      label: `${file.label}; ${file.kind === 'sealed' ? 'sealed: read once' : `${file.heldUntil ?? 'held out until issue 27'}, now tuned on`}`,
       dir: docsDir(file),
       settings: file.settings,
       questions: file.questions,
@@ -85,6 +90,7 @@ export function heldOutSets(options: HeldOutOptions = {}): QuestionSet[] {
       followUps: file.followUps ?? [],
       heldOut: true,
       ...(file.kind === 'sealed' ? { sealed: true } : {}),
+      ...('package' in file ? { package: file.package } : {}),
     }));
 }
 

@@ -46,6 +46,8 @@ export interface QuestionSet {
    * A sealed set is also `heldOut`.
    */
   sealed?: boolean;
+  /** The npm package (`name@version`) the docs are fetched from; absent when they are kept in the repository. */
+  package?: string;
 }
 
 /** The real documentation set of the scale benchmark: the Markdown docs the fastify package ships (a devDependency), used as they are. */
