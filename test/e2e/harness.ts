@@ -12,6 +12,7 @@ import { build } from 'vite';
 import { startDemoServer, type DemoServerOptions, type RunningDemo } from '../../demo/server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const ELEMENT = join(ROOT, 'packages', 'bot-answer');
 
 /** Builds the widget bundles from the current sources into a fresh temporary folder (dist/ is left alone). */
 export async function buildWidget(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -20,7 +21,7 @@ export async function buildWidget(): Promise<{ dir: string; remove(): Promise<vo
   const log = console.log;
   console.log = () => {};
   try {
-    await build({ configFile: join(ROOT, 'vite.config.ts'), root: ROOT, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+    await build({ configFile: join(ELEMENT, 'vite.config.ts'), root: ELEMENT, logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
   } finally {
     console.log = log;
   }
