@@ -22,7 +22,7 @@ const started = Date.now();
 const env = { ...process.env, ADVERSARIAL_TALLY: tally, ADVERSARIAL_BUNDLE_DIR: bundle, ADVERSARIAL_KEY: key, ...(full ? { ADVERSARIAL_FULL: '1' } : {}) };
 
 console.log(`adversarial: building the element (${full ? 'full' : 'default'} run)`);
-const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', bundle, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ANSWER_API_KEY: key } });
+const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', bundle, '--emptyOutDir', '--logLevel', 'error'], { cwd: join(ROOT, 'packages', 'bot-answer'), stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ANSWER_API_KEY: key } });
 if (build.status !== 0) {
   console.error('adversarial: building the element failed');
   process.exit(1);

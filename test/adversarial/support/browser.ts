@@ -23,7 +23,7 @@ export function bundleDir(): string {
   const given = process.env.ADVERSARIAL_BUNDLE_DIR;
   if (given && existsSync(join(given, 'bot-answer.iife.js'))) return given;
   const out = mkdtempSync(join(tmpdir(), 'bot-answer-adv-'));
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: join(ROOT, 'packages', 'bot-answer'), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`building the element failed:\n${result.stderr}`);
   process.env.ADVERSARIAL_BUNDLE_DIR = out;
   return out;
