@@ -5,9 +5,9 @@
  *
  *   node --import tsx bench/retrieval/tune.ts [--sets=undici,pino] [--settings='{"prefix":false}'] [--misses] [--eval]
  *
- * With `BENCH_SEALED=1`, the sealed sets too. With `--by-place`, a set whose answerable questions
- * are all `eval` (held out or sealed once, tune sets now) is split by place, even places tune,
- * odd eval, as unanswerable questions are: so it has a tune half to tune on.
+ * It never reads the sealed sets. With `--by-place`, a set whose answerable questions are all
+ * `eval` (held out or sealed once, tune sets now) is split by place, even places tune, odd eval,
+ * as unanswerable questions are: so it has a tune half to tune on.
  *
  * `--eval` adds the eval half's figures (never its misses): for the final report and for the
  * table of what each idea gained or cost, once an idea has been decided on the tune half.
@@ -33,8 +33,6 @@ const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSe
 const withEval = args.has('eval');
 const misses = args.has('misses');
 const byPlace = args.has('by-place');
-// The sets sealed last session are tune sets now; still read only when asked for, as the benchmark does.
-const which = { sealed: process.env.BENCH_SEALED === '1' };
 // A hash of every answer's pages and text, both halves: tells a change that should alter nothing (a speed-up) from one that does, without showing the eval half.
 const fingerprint = createHash('sha256');
 
@@ -68,8 +66,8 @@ function describe(q: QuestionOutcome): string {
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
 const totals = { top1: 0, confident: 0, wrong: 0, links: 0, key: 0, offTopic: 0, offTopicOf: 0 };
 try {
-  await fetchHeldOut(which);
-  for (const set of [...questionSets(), ...heldOutSets(which)]) {
+  await fetchHeldOut();
+  for (const set of [...questionSets(), ...heldOutSets()]) {
     if (only && !only.includes(set.id)) continue;
     const engine = await startEngine('current', set, join(folder, set.id), settings);
     // One warm-up pass, so the timings are of a warm engine.
