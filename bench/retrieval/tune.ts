@@ -5,6 +5,10 @@
  *
  *   node --import tsx bench/retrieval/tune.ts [--sets=undici,pino] [--settings='{"prefix":false}'] [--misses] [--eval]
  *
+ * It never reads the sealed sets. With `--by-place`, a set whose answerable questions are all
+ * `eval` (held out or sealed once, tune sets now) is split by place, even places tune, odd eval,
+ * as unanswerable questions are: so it has a tune half to tune on.
+ *
  * `--eval` adds the eval half's figures (never its misses): for the final report and for the
  * table of what each idea gained or cost, once an idea has been decided on the tune half.
  */
@@ -14,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { startEngine } from './engines.js';
-import { evaluate, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
+import { evaluate, offTopicSplit, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
 
@@ -28,6 +32,7 @@ const only = args.get('sets')?.split(',');
 const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSettings>;
 const withEval = args.has('eval');
 const misses = args.has('misses');
+const byPlace = args.has('by-place');
 // A hash of every answer's pages and text, both halves: tells a change that should alter nothing (a speed-up) from one that does, without showing the eval half.
 const fingerprint = createHash('sha256');
 
@@ -70,6 +75,7 @@ try {
     const cpu = process.cpuUsage();
     const outcome = evaluate(engine, set);
     const used = process.cpuUsage(cpu);
+    if (byPlace && outcome.questions.every((q) => q.split === 'eval')) outcome.questions.forEach((q, place) => (q.split = offTopicSplit(place)));
     const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4;
     const cpuPerAnswer = (used.user + used.system) / 1000 / asked;
     engine.close();

@@ -195,3 +195,21 @@ describe('a focused answer over API docs, through the HTTP API', () => {
     assert.ok(!result.answer.includes('[`new URL()`][]'), result.answer);
   });
 });
+
+describe('a focused answer over a guide, through the HTTP API', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    api = await startAnswerApi({ kb: join(FIXTURES, 'guide-docs'), keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://guide.example/' });
+  });
+  after(() => api.close());
+
+  it('quotes the table beside the sentence that answers, with the codes asked about, not the section introduction', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'Which deprecation warnings can the server emit?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.ok(result.answer.includes('These are the deprecation warnings the server can emit:\n\n| Code | What is deprecated | What to do instead |'), result.answer);
+    for (const code of ['SRV_DEP_001', 'SRV_DEP_002', 'SRV_DEP_003']) assert.ok(result.answer.includes(code), code);
+    assert.ok(!result.answer.includes('silenced'), result.answer);
+    assertValidMarkdown(result.answer);
+  });
+});

@@ -237,4 +237,35 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(first(bots[2]!, 'How do I make a UUID?'), undefined);
     });
   });
+
+  describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
+      const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
+      const made = await folder({
+        ...steps,
+        'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ tellingEnough: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"reference already exists when it tries to push the new tag" is answered, "tries" aside', () => {
+      const question = "I get 'reference already exists' when it tries to push the new tag";
+      assert.equal(first(bots[0]!, question), 'troubleshooting.md');
+      // Control: every telling word the docs lack must be matched, so it is only "not sure".
+      assert.equal(first(bots[1]!, question), undefined);
+      assert.equal(bots[1]!.find(question).outcome, 'not_sure');
+    });
+
+    it('still refuses what the docs never name ("FIFA")', () => {
+      assert.equal(first(bots[0]!, 'Who won the 2018 FIFA World Cup?'), undefined);
+    });
+  });
 });

@@ -50,6 +50,8 @@ const LENGTH_UNIT = 400;
  * a request"): they weigh this much, so the leaf holding the topic's words wins.
  */
 const FRAME_TERM_WEIGHT = 0.3;
+/** A code span in a sentence: a name, option or value the reader can use. */
+const CODE_SPAN = /`[^`\n]+`/;
 const FRAME_TERMS = new Set(termsOf('use using make get set create add run work need want way find write handle change configure possible able'));
 
 interface Candidate {
@@ -71,7 +73,9 @@ interface Candidate {
  * 3. for a heading the question names: its opening sentence when it is a signature or code,
  *    and the section's code block when it has only one;
  * 4. a short section that matches, whole;
- * 5. leaves worth nearly as much as the best.
+ * 5. leaves worth nearly as much as the best;
+ * 6. the lists, tables and code blocks (and sentences naming code) right after a quoted part
+ *    that matches: the option names, codes and values beside the sentence that answers.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -186,6 +190,24 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   // Then what is worth nearly as much as the best, while there is room.
   const best = Math.max(0, ...candidates.map((c) => value(c)));
   byValue(candidates.filter((c) => value(c) >= best * FILL_SHARE)).forEach((c) => add(c));
+
+  // Last, the lists, tables and code right after a quoted part that matches: the option
+  // names, values and steps beside the sentence that answers, rather than more of the section.
+  passages.forEach((passage, i) => {
+    const { parts } = passage.parts;
+    const matching = new Set(byPassage[i]!.filter((c) => selections[i]!.has(c.leaf.id)).map((c) => c.leaf));
+    parts.forEach((part, p) => {
+      if (!partLeaves(part).some((leaf) => matching.has(leaf))) return;
+      for (const next of parts.slice(p + 1)) {
+        if (next.type === 'block') break;
+        if (holds(next, selections[i]!)) continue;
+        // Prose goes on only where it names code (`Bun.build`); a paragraph without it ends the run.
+        const leaves = next.type === 'paragraph' ? next.sentences.filter((s) => CODE_SPAN.test(s.markdown)) : partLeaves(next);
+        if (leaves.length === 0) break;
+        if (!leaves.every((leaf) => duplicate(i, leaf) || tryAdd(i, [leaf.id]))) return;
+      }
+    });
+  });
 
   return renders;
 }

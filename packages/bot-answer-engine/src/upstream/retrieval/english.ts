@@ -44,7 +44,8 @@ function zipfOf(term: string): number {
   const cached = known.get(term);
   if (cached !== undefined) return cached;
   const { words: sorted, counts } = words();
-  const prefix = term.length > 3 ? term.slice(0, -1) : term;
+  // A three-letter stem too: "sai" stands for "say", which "sai" does not begin.
+  const prefix = term.length > 2 ? term.slice(0, -1) : term;
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -123,6 +123,8 @@ export interface RetrievalSettings {
   tellingCredit: number;
   /** Only the telling words the docs lack (in no passage) must be matched (by a typo fixed or the lexicon); those the docs hold elsewhere count by their weight alone. */
   tellingLacking: boolean;
+  /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
+  tellingEnough: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -156,6 +158,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
+  tellingEnough: 0.75,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -280,7 +283,8 @@ export class Retriever {
     // Each telling word must be matched by a passage that answers: by the best one, or (a question
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
-    const best = passing.find((hit) => followUp || hit.missing.every((term) => matched.has(term)));
+    // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
+    const best = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
     if (!best) {
       const pages = new Set<number>();
       const closest: ScoredHit[] = [];
