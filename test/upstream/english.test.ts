@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stem } from '../../src/upstream/retrieval/analyzer.js';
-import { englishRarity } from '../../src/upstream/retrieval/english.js';
+import { stem } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 
 describe('English rarity of a term (SUBTLEX-US)', () => {
   it('counts the words a short stem stands for though its last letter changed ("say": "sai")', () => {
