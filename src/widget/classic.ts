@@ -12,10 +12,11 @@ declare const __BOT_ANSWER_VERSION__: string;
 
 const folder = stageFolder((document.currentScript as HTMLScriptElement | null)?.src || document.baseURI, __BOT_ANSWER_VERSION__);
 // Modules loaded from a classic script: they inherit the script's nonce, and need no Trusted Types policy.
-register({
-  box: () => import(/* @vite-ignore */ new URL(STAGE_FILES.box, folder).href) as Promise<BoxModule>,
-  chat: () => import(/* @vite-ignore */ new URL(STAGE_FILES.chat, folder).href) as Promise<ChatModule>,
-});
+const [box, chat] = [STAGE_FILES.box, STAGE_FILES.chat].map((file) => new URL(file, folder).href) as [string, string];
+register(
+  { box: () => import(/* @vite-ignore */ box) as Promise<BoxModule>, chat: () => import(/* @vite-ignore */ chat) as Promise<ChatModule> },
+  () => [box, chat],
+);
 
 // The class defined (a second copy of the script defines nothing, and exposes the first one's).
 (globalThis as { BotAnswer?: unknown }).BotAnswer = customElements.get('bot-answer');
