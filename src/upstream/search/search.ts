@@ -21,7 +21,7 @@ const SCAN = 400;
  * reads every body term a prefix begins whole, which in a large folder costs most of a search
  * for a short one ("fas": fastify, in every page).
  */
-const BODY_PREFIX = 5;
+const BODY_PREFIX = 4;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
 /** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
@@ -38,7 +38,8 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, then (when fewer than `limit` hold them all) those holding all but one; each page's
+ * first, then (when fewer than `limit` hold them all) those holding all but one, and when
+ * none does, those holding the most of three words or more; each page's
  * best section before a page's other sections; at most `limit`, one result per section.
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
@@ -104,7 +105,8 @@ interface Scored {
 /**
  * Ids of the sections holding every typed word, best first; when fewer than `limit` do, those
  * holding all but one follow (a question's words typed as they come: "spend hotels meal" has a
- * word no page holds).
+ * word no page holds); when none holds all but one of three words or more, those holding the most
+ * ("sure tests neve": only "tests" is the docs' word), from each word's best candidates.
  */
 function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
   const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table)).join(' AND ');
@@ -120,7 +122,14 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
     const more = leftOut.flatMap((left) => best('body', rest(left, 'body'), CANDIDATES.mixed));
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
-  const least = Math.max(1, typed.length - 1);
+  let least = Math.max(1, typed.length - 1);
+  // Nothing holds all the words but one ("sure tests neve"): the sections holding the most of them, each word's best heading paths, then texts.
+  if (typed.length > 2 && !scored.some((hit) => hit.matched >= least)) {
+    const seen = new Set(scored.map((hit) => hit.id));
+    const more = typed.flatMap((word) => [...best('headings', query([word], 'headings'), CANDIDATES.mixed), ...best('body', query([word], 'body'), CANDIDATES.mixed)]);
+    scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
+    least = 1;
+  }
   // A page that matches has more than one section that does: each section gains a share of its page's others, as answers weigh them.
   const byPage = new Map<number, number>();
   for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);
