@@ -5,7 +5,7 @@ import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { defaults, loadStage, loaded, preload, type Box, type Chat, type ShellView } from './stage.js';
+import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
 import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
@@ -282,7 +282,6 @@ export class BotAnswer extends ReactiveElement {
   override connectedCallback() {
     super.connectedCallback();
     addEventListener(LOCALE_EVENT, this._onLocale);
-    preload();
   }
 
   disconnectedCallback() {

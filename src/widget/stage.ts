@@ -100,32 +100,25 @@ export interface Chat {
 
 type Loaders = { [K in keyof Stages]: () => Promise<Stages[K]> };
 let loaders: Loaders;
-/** The stages' URLs, to fetch them before they are needed (none known: nothing is fetched early). */
-let urls: (() => (string | false | undefined)[]) | undefined;
 const pending: { [K in keyof Stages]?: Promise<unknown> } = {};
 /** The files loaded so far (every element on the page shares them). */
 export const loaded: Partial<Stages> = {};
 /** The default strings of the loader and the files loaded so far. */
 export const defaults = { ...LOADER_STRINGS } as Strings;
 
-/**
- * Sets how the files are loaded: bundler-visible `import()`s for the ES module, URLs beside the classic script;
- * `u` gives the same files' URLs, for `preload`.
- */
-export function setLoaders(l: Loaders, u: typeof urls) {
+/** Sets how the files are loaded: bundler-visible `import()`s for the ES module, URLs beside the classic script. */
+export function setLoaders(l: Loaders) {
   loaders = l;
-  urls = u;
 }
 
 /**
- * Once per page, when it is idle: fetches the files after the loader (a `modulepreload` link each, which
- * fetches and compiles a module without running it), so that intent costs only running them.
+ * When the page is idle: fetches the files after the loader (a `modulepreload` link each, which fetches and
+ * compiles a module without running it), so that intent costs only running them. (A second copy of the script
+ * adds links to the same files: the browser fetches each once.)
  */
-export function preload() {
-  // Once: the first call takes the URLs. Where idle callbacks are missing (Safari), a moment later.
-  const u = urls;
-  urls = undefined;
-  (self.requestIdleCallback ?? setTimeout)(() => u?.().map((href) => href && document.head.append(h('link', { rel: 'modulepreload', href }))));
+export function preload(urls: (string | false | undefined)[]) {
+  // Where idle callbacks are missing (Safari), a moment later.
+  (self.requestIdleCallback ?? setTimeout)(() => urls.map((href) => href && document.head.append(h('link', { rel: 'modulepreload', href }))));
 }
 
 /** Loads `stage` once for the page; after a failure, the next call tries again. */
