@@ -1,4 +1,5 @@
 import type { SearchResult } from '../../protocol/search.js';
+import type { LinkDefinitions } from '../folder/clean-markdown.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
@@ -60,11 +61,27 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
         const key = `${passage.url}\u0000${title}`;
         if (seen.has(key) || results.length >= limit) continue;
         seen.add(key);
-        results.push({ title, url: passage.url, ...snippetFor(plainText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
+        results.push({ title, url: passage.url, ...snippetFor(excerptText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
       }
     }
     return results;
   });
+}
+
+/** Plain text of the excerpts shown last, by their Markdown: a word typed letter by letter shows the same sections again. */
+const recentTexts = new Map<string, string>();
+const RECENT_TEXTS = 256;
+
+/** `plainText` of an excerpt, remembered for the excerpts shown last (those of a page without link definitions, which the text alone decides). */
+function excerptText(markdown: string, links: LinkDefinitions | undefined): string {
+  if (links?.size) return plainText(markdown, links);
+  let text = recentTexts.get(markdown);
+  if (text === undefined) {
+    text = plainText(markdown);
+    if (recentTexts.size >= RECENT_TEXTS) recentTexts.delete(recentTexts.keys().next().value!);
+  } else recentTexts.delete(markdown);
+  recentTexts.set(markdown, text);
+  return text;
 }
 
 /**
