@@ -23,6 +23,14 @@ const SCAN = 400;
  * for a short one ("fas": fastify, in every page).
  */
 const BODY_PREFIX = 4;
+/**
+ * In the bodies, a word being typed matches the most frequent terms it begins, this many, rather than
+ * every one: FTS5 merges the lists of every term a prefix query begins before reading any, which for a
+ * beginning of a word in most passages ("fasti": fastify) costs most of a search in a large folder; the
+ * terms' own lists are read only as far as the candidates need. Candidates only: scoring counts every
+ * term a typed beginning begins.
+ */
+const BODY_EXPANSIONS = 8;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
 /** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
@@ -104,9 +112,14 @@ export function excerptAround(markdown: string, typed: readonly TypedWord[]): st
   return markdown.slice(from, from + EXCERPT_CHARS);
 }
 
-/** The FTS5 expression of one typed word: any of its forms; in the bodies, a short beginning of a word as a word of its own. */
-function expression(forms: readonly TermForm[], table: FullTextTable): string {
-  const terms = forms.map(({ form, prefix }) => `"${form}"${prefix && (table === 'headings' || form.length >= BODY_PREFIX) ? '*' : ''}`);
+/**
+ * The FTS5 expression of one typed word: any of its forms. In the bodies, a short beginning of a word
+ * is a word of its own, and a longer one its `BODY_EXPANSIONS` most frequent terms (`expand`).
+ */
+function expression(forms: readonly TermForm[], table: FullTextTable, expand: (prefix: string) => string[]): string {
+  const terms = forms.flatMap(({ form, prefix }) =>
+    !prefix ? [`"${form}"`] : table === 'headings' ? [`"${form}"*`] : form.length >= BODY_PREFIX ? expand(form).map((term) => `"${term}"`) : [`"${form}"`],
+  );
   return `(${[...new Set(terms)].join(' OR ')})`;
 }
 
@@ -126,7 +139,14 @@ interface Scored {
  * ("sure tests neve": only "tests" is the docs' word), from each word's best candidates.
  */
 function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
-  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table)).join(' AND ');
+  const expansions = new Map<string, string[]>();
+  const expand = (prefix: string): string[] => {
+    let terms = expansions.get(prefix);
+    if (!terms) expansions.set(prefix, (terms = index.termsBeginning(prefix, BODY_EXPANSIONS).map(({ term }) => term)));
+    // A beginning no term of the bodies has: itself, which matches nothing (the heading paths may hold it).
+    return terms.length > 0 ? terms : [prefix];
+  };
+  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table, expand)).join(' AND ');
   const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
   const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
   const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
