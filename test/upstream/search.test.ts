@@ -116,6 +116,18 @@ describe('GET /v1/search (local Answer API)', () => {
     assert.deepEqual(await results('bot_id=demo&q=sabba%20'), []);
   });
 
+  it('matches a word being typed by its first 4 letters in the text too ("appr": approval)', async () => {
+    const hits = await results('bot_id=demo&q=appr');
+    assert.equal(hits[0]?.title, 'Leave guide › Sabbatical');
+    assert.deepEqual(hits[0]!.highlights.map(([s, e]) => hits[0]!.snippet.slice(s, e)), ['approval']);
+  });
+
+  it('with three words or more, none held but one, finds the sections holding the most of them', async () => {
+    const hits = await results('bot_id=demo&q=sure%20sabbatical%20neve');
+    assert.equal(hits[0]?.title, 'Leave guide › Sabbatical');
+    assert.ok(hits.every((hit) => hit.highlights.length > 0), 'each hit shows a word typed');
+  });
+
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {
     const hits = await results('bot_id=demo&q=validat');
     assert.equal(hits[0]?.title, 'Leave guide › Input validation');

@@ -1,4 +1,5 @@
 import type { SearchResult } from '../../../../bot-answer/src/protocol/search.js';
+import type { LinkDefinitions } from '../folder/clean-markdown.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
@@ -21,7 +22,15 @@ const SCAN = 400;
  * reads every body term a prefix begins whole, which in a large folder costs most of a search
  * for a short one ("fas": fastify, in every page).
  */
-const BODY_PREFIX = 5;
+const BODY_PREFIX = 4;
+/**
+ * In the bodies, a word being typed matches the most frequent terms it begins, this many, rather than
+ * every one: FTS5 merges the lists of every term a prefix query begins before reading any, which for a
+ * beginning of a word in most passages ("fasti": fastify) costs most of a search in a large folder; the
+ * terms' own lists are read only as far as the candidates need. Candidates only: scoring counts every
+ * term a typed beginning begins.
+ */
+const BODY_EXPANSIONS = 8;
 /** A match in the heading path (title, headings, path) weighs this much more than one in the body. */
 const HEADING_BOOST = 3;
 /** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
@@ -38,7 +47,8 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding every typed
  * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, then (when fewer than `limit` hold them all) those holding all but one; each page's
+ * first, then (when fewer than `limit` hold them all) those holding all but one, and when
+ * none does, those holding the most of three words or more; each page's
  * best section before a page's other sections; at most `limit`, one result per section.
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
@@ -59,11 +69,27 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
         const key = `${passage.url}\u0000${title}`;
         if (seen.has(key) || results.length >= limit) continue;
         seen.add(key);
-        results.push({ title, url: passage.url, ...snippetFor(plainText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
+        results.push({ title, url: passage.url, ...snippetFor(excerptText(excerptAround(passage.markdown, typed), passage.document.links), typed) });
       }
     }
     return results;
   });
+}
+
+/** Plain text of the excerpts shown last, by their Markdown: a word typed letter by letter shows the same sections again. */
+const recentTexts = new Map<string, string>();
+const RECENT_TEXTS = 256;
+
+/** `plainText` of an excerpt, remembered for the excerpts shown last (those of a page without link definitions, which the text alone decides). */
+function excerptText(markdown: string, links: LinkDefinitions | undefined): string {
+  if (links?.size) return plainText(markdown, links);
+  let text = recentTexts.get(markdown);
+  if (text === undefined) {
+    text = plainText(markdown);
+    if (recentTexts.size >= RECENT_TEXTS) recentTexts.delete(recentTexts.keys().next().value!);
+  } else recentTexts.delete(markdown);
+  recentTexts.set(markdown, text);
+  return text;
 }
 
 /**
@@ -86,9 +112,14 @@ export function excerptAround(markdown: string, typed: readonly TypedWord[]): st
   return markdown.slice(from, from + EXCERPT_CHARS);
 }
 
-/** The FTS5 expression of one typed word: any of its forms; in the bodies, a short beginning of a word as a word of its own. */
-function expression(forms: readonly TermForm[], table: FullTextTable): string {
-  const terms = forms.map(({ form, prefix }) => `"${form}"${prefix && (table === 'headings' || form.length >= BODY_PREFIX) ? '*' : ''}`);
+/**
+ * The FTS5 expression of one typed word: any of its forms. In the bodies, a short beginning of a word
+ * is a word of its own, and a longer one its `BODY_EXPANSIONS` most frequent terms (`expand`).
+ */
+function expression(forms: readonly TermForm[], table: FullTextTable, expand: (prefix: string) => string[]): string {
+  const terms = forms.flatMap(({ form, prefix }) =>
+    !prefix ? [`"${form}"`] : table === 'headings' ? [`"${form}"*`] : form.length >= BODY_PREFIX ? expand(form).map((term) => `"${term}"`) : [`"${form}"`],
+  );
   return `(${[...new Set(terms)].join(' OR ')})`;
 }
 
@@ -104,10 +135,18 @@ interface Scored {
 /**
  * Ids of the sections holding every typed word, best first; when fewer than `limit` do, those
  * holding all but one follow (a question's words typed as they come: "spend hotels meal" has a
- * word no page holds).
+ * word no page holds); when none holds all but one of three words or more, those holding the most
+ * ("sure tests neve": only "tests" is the docs' word), from each word's best candidates.
  */
 function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
-  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table)).join(' AND ');
+  const expansions = new Map<string, string[]>();
+  const expand = (prefix: string): string[] => {
+    let terms = expansions.get(prefix);
+    if (!terms) expansions.set(prefix, (terms = index.termsBeginning(prefix, BODY_EXPANSIONS).map(({ term }) => term)));
+    // A beginning no term of the bodies has: itself, which matches nothing (the heading paths may hold it).
+    return terms.length > 0 ? terms : [prefix];
+  };
+  const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table, expand)).join(' AND ');
   const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
   const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
   const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
@@ -120,7 +159,14 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
     const more = leftOut.flatMap((left) => best('body', rest(left, 'body'), CANDIDATES.mixed));
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
-  const least = Math.max(1, typed.length - 1);
+  let least = Math.max(1, typed.length - 1);
+  // Nothing holds all the words but one ("sure tests neve"): the sections holding the most of them, each word's best heading paths, then texts.
+  if (typed.length > 2 && !scored.some((hit) => hit.matched >= least)) {
+    const seen = new Set(scored.map((hit) => hit.id));
+    const more = typed.flatMap((word) => [...best('headings', query([word], 'headings'), CANDIDATES.mixed), ...best('body', query([word], 'body'), CANDIDATES.mixed)]);
+    scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
+    least = 1;
+  }
   // A page that matches has more than one section that does: each section gains a share of its page's others, as answers weigh them.
   const byPage = new Map<number, number>();
   for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);

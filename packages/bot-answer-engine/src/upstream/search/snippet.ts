@@ -63,7 +63,10 @@ export function snippetFor(text: string, typed: readonly TypedWord[], maxChars =
 function findMatches(text: string, typed: readonly TypedWord[]): Match[] {
   const matches: Match[] = [];
   if (typed.length === 0) return matches;
+  // A word's stem begins with its first letter, as every form does: a word whose first letter begins none is not stemmed.
+  const firsts = new Set(typed.flatMap((t) => t.forms.map((f) => f.form[0])));
   const which = (piece: string): number => {
+    if (!firsts.has(piece[0]!.toLowerCase())) return -1;
     const lower = piece.toLowerCase();
     const term = processTerm(piece);
     return typed.findIndex((t) => matchesForm(t.forms, lower, term));
