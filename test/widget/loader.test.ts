@@ -57,7 +57,7 @@ describe('<bot-answer> loader', () => {
     const p = await page(floating());
     await waitUntil(() => p.fetched('box') == 1 && p.fetched('chat') == 1, 'the box and the chat fetched while idle', { timeout: 8000 });
     const links = [...p.doc.head.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname);
-    expect(links).to.deep.equal(['/src/widget/box/index.ts', '/src/widget/chat/index.ts']);
+    expect(links).to.deep.equal(['/packages/bot-answer/src/widget/box/index.ts', '/packages/bot-answer/src/widget/chat/index.ts']);
     // Fetched by the links, not by an import: nothing of them has run.
     await aTimeout(200);
     expect([p.chatRan(), p.el.state, p.el.open]).to.deep.equal([false, 'idle', false]);
