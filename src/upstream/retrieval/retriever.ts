@@ -500,7 +500,7 @@ export class Retriever {
     if (s.sectionTelling > 0) {
       // A section titled with the question's words can outscore the one whose text answers it
       // (Bun's `.query()` above the SQLite page's `bun:sqlite` import); only the order within a
-      // page changes, so which pages rank first, and the gate's figures, stay as they were.
+      // page changes: each page keeps its best score, so the pages rank as they did.
       const byPage = new Map<number, typeof ranked>();
       for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit);
       const key = (hit: (typeof ranked)[number]): number => hit.score * (1 + s.sectionTelling * hit.bodyTelling);
