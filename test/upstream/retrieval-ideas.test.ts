@@ -268,4 +268,31 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(first(bots[0]!, 'Who won the 2018 FIFA World Cup?'), undefined);
     });
   });
+
+  describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // The section titled with the question says nothing of it; the introduction's text shows how.
+      const made = await folder({
+        'storage.md': '# Storage\n\nOpen an encrypted database with `open(path, { key })`: the key encrypts every page of the file.\n\n## Open an encrypted database\n\nReturns a handle; close it when done.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ sectionTelling: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"How do I open an encrypted database?" quotes the introduction showing `open(path, { key })`', () => {
+      const section = (bot: Bot): string[] | undefined => bot.retrieve('How do I open an encrypted database?')[0]?.headings;
+      assert.deepEqual(section(bots[0]!), []);
+      // Control: by score alone, the section whose heading names the question comes first.
+      assert.deepEqual(section(bots[1]!), ['Open an encrypted database']);
+    });
+  });
 });

@@ -83,6 +83,13 @@ export interface RetrievalSettings {
   /** Share of the scores of a passage's page's other matching passages it gains (each counting `pageDecay` of the one before). 0: off. */
   pageWeight: number;
   pageDecay: number;
+  /**
+   * Within each page, its passages are ordered by score x (1 + this x the share of the
+   * question's telling weight their body text matches) and take the page's scores in that
+   * order: the section whose text holds the question's telling words comes first, and the page
+   * ranks among the others as before. 0: off.
+   */
+  sectionTelling: number;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -142,6 +149,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   commonInGate: true,
   pageWeight: 0.4,
   pageDecay: 0.5,
+  sectionTelling: 0.3,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
@@ -417,6 +425,7 @@ export class Retriever {
     const ranked = rows.map((row) => {
       const fields = storedFields(row.terms);
       const got = new Map<string, number>();
+      const inBody = new Set<string>();
       let score = 0;
       for (const scorer of scorers) {
         let fieldScore = 0;
@@ -428,6 +437,7 @@ export class Retriever {
             if (weight !== 0) tf += weight * countTerm(fields[field], scorer.form, scorer.prefix);
           }
           if (tf === 0) continue;
+          if (g === 1) for (const term of scorer.credit) inBody.add(term);
           fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
         if (fieldScore === 0) continue;
@@ -437,9 +447,11 @@ export class Retriever {
       for (const t of common) if (FIELDS.some((field) => countTerm(fields[field], t.term) > 0)) got.set(t.term, 1);
       let weight = 0;
       let telling = 0;
+      let bodyTelling = 0;
       for (const t of [...terms, ...common]) {
         weight += t.idf * (got.get(t.term) ?? 0);
         telling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
+        if (inBody.has(t.term)) bodyTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
       }
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
@@ -459,6 +471,7 @@ export class Retriever {
         strength: (weight + fromContext) / rarest,
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
+        bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
       };
     });
@@ -484,10 +497,23 @@ export class Retriever {
         hit.score += s.pageWeight * others;
       }
     }
+    if (s.sectionTelling > 0) {
+      // A section titled with the question's words can outscore the one whose text answers it
+      // (Bun's `.query()` above the SQLite page's `bun:sqlite` import); only the order within a
+      // page changes: each page keeps its best score, so the pages rank as they did.
+      const byPage = new Map<number, typeof ranked>();
+      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit);
+      const key = (hit: (typeof ranked)[number]): number => hit.score * (1 + s.sectionTelling * hit.bodyTelling);
+      for (const list of byPage.values()) {
+        const scores = list.map((hit) => hit.score).sort((a, b) => b - a);
+        list.sort((a, b) => key(b) - key(a) || (a.place < b.place ? -1 : 1));
+        list.forEach((hit, i) => (hit.score = scores[i]!));
+      }
+    }
     return ranked
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
-      .map(({ place: _place, ...hit }) => hit);
+      .map(({ place: _place, bodyTelling: _bodyTelling, ...hit }) => hit);
   }
 
   /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
