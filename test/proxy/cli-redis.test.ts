@@ -17,7 +17,11 @@ async function startCli(env: Record<string, string>): Promise<{ child: ChildProc
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${output}`)), 15_000);
+    // Generous (a loaded machine starts it slowly); on giving up, the process goes too, so it cannot hold the run open.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line in: ${output}`));
+    }, 60_000);
     child.stdout!.on('data', () => {
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {
@@ -37,7 +41,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 function clearCache(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
 describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
