@@ -3,6 +3,7 @@
 // the same time (the type check and the build: each one compiler on one core of two, neither
 // reading what the other writes); their output is printed as each one ends.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 const GROUPS = [
   [
@@ -21,14 +22,16 @@ const GROUPS = [
 const times = [];
 const failed = [];
 for (const group of GROUPS) {
+  const cpuBefore = childrenCpu();
   const results = await Promise.all(group.map(([name, command]) => run(name, command, group.length > 1)));
-  for (const { name, seconds, status } of results) {
-    times.push(`  ${name.padEnd(18)} ${String(seconds).padStart(5)} s${status === 0 ? '' : '  FAILED'}`);
+  const cpu = cpuBefore === undefined ? '' : `   cpu ${String(Math.round(childrenCpu() - cpuBefore)).padStart(5)} s${group.length > 1 ? ' (together)' : ''}`;
+  results.forEach(({ name, seconds, status }, i) => {
+    times.push(`  ${name.padEnd(18)} ${String(seconds).padStart(5)} s${i === results.length - 1 ? cpu : ''}${status === 0 ? '' : '  FAILED'}`);
     if (status !== 0) failed.push(name);
-  }
+  });
   if (failed.length) break;
 }
-console.log(`npm test: steps on Node ${process.versions.node}\n${times.join('\n')}`);
+console.log(`npm test: steps on Node ${process.versions.node} (wall time; cpu: user + system of the step's processes)\n${times.join('\n')}`);
 if (failed.length) {
   console.error(`npm test: ${failed.join(', ')} failed`);
   process.exit(1);
@@ -47,4 +50,15 @@ function run(name, command, beside) {
       resolve({ name, seconds: Math.round((Date.now() - began) / 1000), status });
     });
   });
+}
+
+/**
+ * Seconds of CPU (user + system) used by the finished child processes and theirs, where the system
+ * says (Linux: /proc); on a shared machine CPU time holds still where wall time does not.
+ */
+function childrenCpu() {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  // cutime and cstime, fields 16 and 17 of proc(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }

@@ -3,8 +3,9 @@
 // need the built package), through tsx.
 //
 // Several files run at once: most of their time is spent waiting on sockets, child processes
-// (servers, Redis, PostgreSQL, Chromium) and timers, so the runner's default of one file per core
-// but one leaves a 2-core machine mostly idle. Each file has its own process, ports and folders.
+// (servers, Redis, PostgreSQL) and timers, so the runner's default of one file per core but one
+// leaves a 2-core machine mostly idle. Each file has its own process, ports and folders. Files
+// that drive Chromium run two at once: its rendering takes a core while it lasts.
 //
 // The end-to-end tests drive the element built from the current sources: it is built once here,
 // into a temporary folder (dist/ is left alone), for all of them, instead of once per file.
@@ -15,7 +16,6 @@ import { join, sep } from 'node:path';
 
 const BROWSER_DIRS = new Set(['test/widget', 'test/e2e', 'test/adversarial', 'test/package', 'test/frameworks']);
 const E2E_DIR = join('test', 'e2e');
-const CONCURRENCY = 4;
 const args = process.argv.slice(2);
 const roots = args.length ? args : readdirSync('test').map((d) => join('test', d)).filter((d) => statSync(d).isDirectory() && !BROWSER_DIRS.has(d));
 
@@ -28,7 +28,8 @@ if (files.length === 0) {
 const env = { ...process.env };
 const bundle = files.some((f) => f.startsWith(E2E_DIR + sep)) && !env.BOT_ANSWER_E2E_BUNDLE ? buildElement() : undefined;
 if (bundle) env.BOT_ANSWER_E2E_BUNDLE = bundle;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+const concurrency = files.some((f) => BROWSER_DIRS.has(f.split(sep).slice(0, 2).join('/'))) ? 2 : 4;
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit', env });
 if (bundle) rmSync(bundle, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
