@@ -14,8 +14,14 @@ import { startDemoServer, type DemoServerOptions, type RunningDemo } from '../..
 const ROOT = join(import.meta.dirname, '..', '..');
 const ELEMENT = join(ROOT, 'packages', 'bot-answer');
 
-/** Builds the widget bundles from the current sources into a fresh temporary folder (dist/ is left alone). */
+/**
+ * The widget bundles built from the current sources, in a temporary folder (dist/ is left alone):
+ * the one `scripts/test-node.mjs` built for every file of its run (named by `BOT_ANSWER_E2E_BUNDLE`,
+ * removed by that script), else one built here for this file.
+ */
 export async function buildWidget(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const shared = process.env.BOT_ANSWER_E2E_BUNDLE;
+  if (shared) return { dir: shared, remove: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'bot-answer-e2e-'));
   // The library config prints the bundle's gzip size; that line is noise in a test run.
   const log = console.log;

@@ -21,7 +21,8 @@ async function query<T>(url: string, sql: string): Promise<T[]> {
   }
 }
 
-describe('insights in PostgreSQL', { timeout: 120_000 }, () => {
+// A guard against a hang, not a speed bound: starting, stopping and restarting PostgreSQL is slow on a loaded machine.
+describe('insights in PostgreSQL', { timeout: 300_000 }, () => {
   it('two proxy instances share one database: created once as they start together, a rating on one joins a question asked on the other', async () => {
     const url = await server.createDatabase('shared');
     const [a, b] = await Promise.all([startInsightsProxy({ insightsDb: url }), startInsightsProxy({ insightsDb: url })]);

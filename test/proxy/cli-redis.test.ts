@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { optionsFrom } from '../../packages/bot-answer-proxy/src/proxy/cli-options.js';
@@ -17,7 +17,11 @@ async function startCli(env: Record<string, string>): Promise<{ child: ChildProc
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${output}`)), 15_000);
+    // Generous (a loaded machine starts it slowly); on giving up, the process goes too, so it cannot hold the run open.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line in: ${output}`));
+    }, 60_000);
     child.stdout!.on('data', () => {
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {
@@ -36,8 +40,19 @@ async function stop(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-function clearCache(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8', timeout: 20_000 });
+/**
+ * Runs `--clear-cache`. Not with spawnSync: a blocked event loop misses the CLI server closing an idle
+ * pooled connection (its keep-alive timeout passes while the command runs on a loaded machine), and
+ * the next request is sent on the dead socket.
+ */
+async function clearCache(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/bot-answer-proxy/src/proxy/cli.ts', '--clear-cache'], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
 }
 
 describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
@@ -48,7 +63,7 @@ describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
       const question = { message: 'How do I book a hotel for a business trip?', bot_id: 'demo' };
       assert.equal((await ask(url, question)).headers.get('x-cache'), 'MISS');
       assert.equal((await ask(url, question)).headers.get('x-cache'), 'HIT');
-      const cleared = clearCache(env);
+      const cleared = await clearCache(env);
       assert.equal(cleared.status, 0, cleared.stderr);
       assert.match(cleared.stdout, /removed 1 cached answer\b/);
       assert.equal((await ask(url, question)).headers.get('x-cache'), 'MISS');
@@ -68,8 +83,8 @@ describe('bot-answer-proxy with REDIS_URL and CACHE_TTL_SECONDS', () => {
     }
   });
 
-  it('--clear-cache without REDIS_URL says the memory cache goes with the process, and fails', () => {
-    const cleared = clearCache({});
+  it('--clear-cache without REDIS_URL says the memory cache goes with the process, and fails', async () => {
+    const cleared = await clearCache({});
     assert.equal(cleared.status, 1);
     assert.match(cleared.stderr, /in memory without REDIS_URL/);
   });

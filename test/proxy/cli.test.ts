@@ -18,7 +18,11 @@ async function startCli(args: string[], env: Record<string, string>): Promise<{ 
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${output}`)), 15_000);
+    // Generous (a loaded machine starts it slowly); on giving up, the process goes too, so it cannot hold the run open.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line in: ${output}`));
+    }, 60_000);
     const check = () => {
       const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
       if (match) {

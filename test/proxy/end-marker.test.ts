@@ -49,11 +49,10 @@ describe('after the end marker', { timeout: 20_000 }, () => {
     });
     const proxy = await startTestProxy({ apiKey: key, baseUrl: upstream.url });
     try {
-      const started = Date.now();
+      // The upstream never ends: the client's stream can only have ended because the proxy ended it.
       const got = await ask(proxy.url, { message: 'hi', bot_id: 'demo', stream: true });
-      const answeredIn = Date.now() - started;
       assert.equal(replay(parseStream(got.text).events).end?.event, 'done');
-      assert.ok(answeredIn < 1_000, `the client waited ${answeredIn} ms`);
+      const started = Date.now();
       while (upstream.requests[0]!.closedEarly === undefined && Date.now() - started < 5_000) await sleep(10);
       assert.ok(upstream.requests[0]!.closedEarly !== undefined, 'the upstream connection was closed');
     } finally {

@@ -121,7 +121,7 @@ describe('two proxy instances sharing one Redis', () => {
       for (const logs of pair.outageLogs) assert.equal(logs.filter((l) => l.includes('redis unavailable')).length, 1, logs.join('\n'));
 
       await redis.start();
-      for (const s of pair.stores) assert.equal(await s.ready(5_000), true);
+      for (const s of pair.stores) assert.equal(await s.ready(30_000), true);
       for (const logs of pair.outageLogs) {
         assert.equal(logs.filter((l) => l.includes('redis unavailable')).length, 1);
         assert.equal(logs.filter((l) => l.includes('redis available again')).length, 1);
@@ -150,7 +150,7 @@ describe('two proxy instances sharing one Redis', () => {
       assert.equal(got.headers.get('retry-after'), '5');
       assert.equal(upstream.requests.length, before);
       await redis.start();
-      for (const s of pair.stores) assert.equal(await s.ready(5_000), true);
+      for (const s of pair.stores) assert.equal(await s.ready(30_000), true);
       assert.equal((await ask(pair.proxies[1].url, { message: 'refused?', bot_id: 'demo' })).status, 200);
     } finally {
       await redis.start().catch(() => {});

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CliOptionsError, parseCliOptions } from '../../packages/bot-answer-engine/src/upstream/cli-options.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'bot-answer-engine', 'src', 'upstream', 'cli.ts');
+
+/** Every CLI started: whatever a test left running (it failed or timed out) goes at the end, so it cannot hold the run open. */
+const started = new Set<ChildProcess>();
+after(() => {
+  for (const child of started) child.kill('SIGKILL');
+});
 
 /** Starts the CLI, collects its output lines until `until` matches one, and returns them with the process. */
 async function startCli(env: Record<string, string>, args: string[] = [], until = /API key/) {
@@ -18,6 +24,7 @@ async function startCli(env: Record<string, string>, args: string[] = [], until 
     env: { ...process.env, PORT: '0', ANSWER_KB: FIXTURE_KB, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
   const lines: string[] = [];
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -31,7 +38,8 @@ async function startCli(env: Record<string, string>, args: string[] = [], until 
   return { child, lines, url: url! };
 }
 
-describe('npm run upstream (the CLI)', { timeout: 30_000 }, () => {
+// A guard against a hang, not a speed bound: four CLI starts on a loaded machine can take a minute.
+describe('npm run upstream (the CLI)', { timeout: 120_000 }, () => {
   it('prints its URL and the generated key, answers with it, and stops cleanly on SIGTERM', async () => {
     const { child, lines, url } = await startCli({ ANSWER_API_KEYS: '' });
     try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { STREAM_DIALECTS, type AnswerApiOptions, type RunningAnswerApi, type StreamDialect } from '../../packages/bot-answer-engine/src/upstream/index.js';
-import { ABORT_SEEN_WITHIN_MS, ask, KEY, readEvents, readLive, startFixtureApi } from './helpers.js';
+import { ask, KEY, readEvents, readLive, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 
 const QUESTION = 'How do I roll back a release or book a flight?';
@@ -39,7 +39,7 @@ describe('fault modes', { timeout: 30_000 }, () => {
   });
 
   it('headerDelayMs: a client giving up during the delay is recorded as an abort', async () => {
-    await withApi({ faults: { headerDelayMs: 5000 } }, async (api) => {
+    await withApi({ faults: { headerDelayMs: 60_000 } }, async (api) => {
       const controller = new AbortController();
       const pending = ask(api, streamBody(), {}, { signal: controller.signal });
       while (api.requests[0]?.body === undefined) await new Promise((r) => setTimeout(r, 5));
@@ -48,7 +48,9 @@ describe('fault modes', { timeout: 30_000 }, () => {
       await assert.rejects(pending);
       const record = await api.waitForAbort();
       assert.equal(record.id, 1);
-      assert.ok(record.abortedAt! - abortedAt < ABORT_SEEN_WITHIN_MS, `abort seen after ${record.abortedAt! - abortedAt} ms`);
+      // Seen while the headers were still held back (the delay outlasts the test's timeout), not once it ran out.
+      assert.ok(record.abortedAt! >= abortedAt, 'the abort was recorded after the client left');
+      assert.equal(record.finishedAt, undefined);
     });
   });
 
@@ -79,9 +81,9 @@ describe('fault modes', { timeout: 30_000 }, () => {
       const response = await ask(api, streamBody(), {}, { signal: controller.signal });
       const { events, abortedAt } = await readLive(response, { stopAfter: 2, controller });
       assert.equal(events.length, 2);
+      // The stall has no end: the abort can only have been seen while it lasted.
       const record = await api.waitForAbort(1);
-      const latency = record.abortedAt! - abortedAt!;
-      assert.ok(latency < ABORT_SEEN_WITHIN_MS, `abort seen after ${latency} ms`);
+      assert.ok(record.abortedAt! >= abortedAt!, 'the abort was recorded after the client left');
       assert.equal(record.finishedAt, undefined);
     });
   });

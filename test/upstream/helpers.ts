@@ -7,12 +7,6 @@ export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures'
 export const FIXTURE_KB = join(FIXTURES, 'kb');
 export const KEY = 'test-key-0123456789';
 
-/**
- * The proxy relies on the local Answer API seeing a client abort within 100 ms; measured on
- * loopback it takes a few. The bound leaves slack for a loaded machine.
- */
-export const ABORT_SEEN_WITHIN_MS = 150;
-
 /** A local Answer API over the fixture knowledge base with a known key and no pacing, unless overridden. */
 export function startFixtureApi(options: AnswerApiOptions = {}): Promise<RunningAnswerApi> {
   return startAnswerApi({ kb: FIXTURE_KB, keys: [KEY], paceMs: 0, ...options });

@@ -24,7 +24,8 @@ function page(n: number, food = 'freshwater clams'): string {
   return [`# Care of the ${animal}`, '', '## Feeding', '', `The ${animal} eat ${food} twice a day.`, '', '## Housing', '', `Keep the ${animal} in a pen with \`shelterCount\` set to ${n}.`, ''].join('\n');
 }
 
-describe('building the index in a process of its own, on threads', { timeout: 120_000 }, () => {
+// A guard against a hang, not a speed bound: a loaded machine builds slowly.
+describe('building the index in a process of its own, on threads', { timeout: 300_000 }, () => {
   let root: string;
   let docs: string;
   let indexFolder: string;
