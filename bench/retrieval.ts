@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from './lib/report.js';
 import { summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
-import { soundSets } from './retrieval/check-sets.js';
-import { fetchHeldOut, heldOutSets } from './retrieval/held-out.js';
-import { questionSets, type QuestionSet } from './retrieval/sets.js';
+import { evaluationSets } from './retrieval/check-sets.js';
+import type { QuestionSet } from './retrieval/sets.js';
 import type { WorkerResult } from './retrieval/worker.js';
 
 export { FASTIFY_DOCS, FASTIFY_SETTINGS } from './retrieval/sets.js';
@@ -40,13 +39,10 @@ const pct = (n: number, of: number): string => `${n} of ${of} (${of ? Math.round
  * unanswerable questions answered confidently, the right page among the links shown. Every set
  * the loaders give is reported alike, sealed ones (never tuned on) included.
  */
-export async function benchRetrieval(report: Report): Promise<void> {
+export async function benchRetrieval(report: Report, { sets }: { sets?: string[] } = {}): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-retrieval-'));
-  // The sealed sets are read once, when the work they judge is done: only when asked for.
-  const which = { sealed: process.env.BENCH_SEALED === '1' };
-  for (const problem of await fetchHeldOut(which)) process.stderr.write(`bench: retrieval: a held-out set is left out: ${problem}\n`);
   try {
-    for (const set of [...questionSets(), ...(await soundSets(heldOutSets(which), 'retrieval'))]) {
+    for (const set of await evaluationSets('retrieval', sets)) {
       const current = await runWorker(set, 'current', join(folder, set.id));
       const baseline = await runWorker(set, 'baseline', join(folder, `${set.id}-baseline`));
       addSet(report, set, current, baseline);

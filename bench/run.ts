@@ -49,7 +49,9 @@ const SETTINGS = quick
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       memory: { streams: 100, steps: 4, rampMs: 50, rounds: 1, paceMs: 200 },
       kbScale: { sizes: [1], rounds: 1 },
-      search: { sizes: [1], rounds: 1 },
+      // Quick: the sets kept in the repository and node_modules that cover a folder of docs, nothing fetched.
+      retrieval: { sets: ['sample', 'fastify'] },
+      search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'] },
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
       insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
@@ -64,6 +66,7 @@ const SETTINGS = quick
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
       memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
+      retrieval: {},
       search: { sizes: [20, 200], rounds: 2 },
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
@@ -105,7 +108,7 @@ if (single && 'missing' in single) process.stderr.write(`bench: no single-bundle
 const singleEs = single && 'es' in single ? single.es : undefined;
 
 await section('size', () => benchSize(report, dist, floor!, singleEs));
-await section('retrieval', () => benchRetrieval(report));
+await section('retrieval', () => benchRetrieval(report, SETTINGS.retrieval));
 await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
 await section('sites', () => benchSites(report, SETTINGS.sites));
 await section('search', () => benchSearch(report, SETTINGS.search));

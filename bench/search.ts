@@ -13,9 +13,8 @@ import { nodeBuild } from './lib/build-node.js';
 import { startBuiltChild } from './lib/child.js';
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
-import { soundSets } from './retrieval/check-sets.js';
-import { fetchHeldOut, heldOutSets, type HeldOutOptions } from './retrieval/held-out.js';
-import { questionSets, type Question, type QuestionSet } from './retrieval/sets.js';
+import { evaluationSets } from './retrieval/check-sets.js';
+import type { Question, QuestionSet } from './retrieval/sets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -56,11 +55,8 @@ export function typedQuery(question: string, words = 3): string {
  * words (2 in a note), the right page among the first 3 hits, against the answer's first 3
  * sources for the whole question.
  */
-export async function benchSearch(report: Report, { sizes, rounds }: { sizes: number[]; rounds: number }): Promise<void> {
-  // The sealed sets are read once, when the work they judge is done: only when asked for.
-  const which = { sealed: process.env.BENCH_SEALED === '1' };
-  for (const problem of await fetchHeldOut(which)) process.stderr.write(`bench: search: a held-out set is left out: ${problem}\n`);
-  await quality(report, which);
+export async function benchSearch(report: Report, { sizes, rounds, sets }: { sizes: number[]; rounds: number; sets?: string[] }): Promise<void> {
+  await quality(report, await evaluationSets('search', sets));
   const entry = nodeBuild();
   const key = `bench-${randomBytes(12).toString('hex')}`;
   for (const megabytes of sizes) await speed(report, megabytes, rounds, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key });
@@ -118,8 +114,7 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
   }
 }
 
-async function quality(report: Report, which: HeldOutOptions): Promise<void> {
-  const sets = [...questionSets(), ...(await soundSets(heldOutSets(which), 'search'))];
+async function quality(report: Report, sets: QuestionSet[]): Promise<void> {
   let right = 0;
   let total = 0;
   let answered = 0;

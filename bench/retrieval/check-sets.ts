@@ -8,7 +8,8 @@
  */
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { listKnowledgeBase, readDocumentFile, resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import type { Question, QuestionSet } from './sets.js';
+import { fetchHeldOut, heldOutSets } from './held-out.js';
+import { questionSets, type Question, type QuestionSet } from './sets.js';
 
 /** Issue 27: a sealed set has at least 24 answerable questions, 8 unanswerable ones and 4 follow-ups. */
 export const SEALED_MINIMUM = { questions: 24, offTopic: 8, followUps: 4 };
@@ -69,4 +70,16 @@ export async function soundSets(sets: QuestionSet[], section: string): Promise<Q
     if (problems.length === 0) sound.push(set);
   }
   return sound;
+}
+
+/**
+ * The sets a section reads: every set (the held-out ones fetched first; the sealed ones too with
+ * `BENCH_SEALED=1`, read once, when the work they judge is done), each checked as data; or, with
+ * `only`, those of the built-in sets (kept in the repository or in node_modules: nothing fetched).
+ */
+export async function evaluationSets(section: string, only?: string[]): Promise<QuestionSet[]> {
+  if (only) return questionSets().filter((set) => only.includes(set.id));
+  const which = { sealed: process.env.BENCH_SEALED === '1' };
+  for (const problem of await fetchHeldOut(which)) process.stderr.write(`bench: ${section}: a held-out set is left out: ${problem}\n`);
+  return [...questionSets(), ...(await soundSets(heldOutSets(which), section))];
 }
