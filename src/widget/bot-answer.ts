@@ -1,5 +1,5 @@
 import type { HeadersCallback } from './answer-client.js';
-import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
+import { jsonObject, number, present, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
 import { adopt, h, on, text } from './dom.js';
 import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
@@ -82,8 +82,8 @@ export class BotAnswer extends ReactiveElement {
     suggestions: { converter: stringList },
     images: { converter: presentAndNotFalse },
     persist: { converter: presentAndNotFalse },
-    timeout: { type: Number },
-    open: { type: Boolean, reflect: true },
+    timeout: { converter: number },
+    open: { converter: present, reflect: true },
     lang: { reflect: true },
     strings: { converter: jsonObject },
     credentials: {},
@@ -169,7 +169,7 @@ export class BotAnswer extends ReactiveElement {
   private _failed = false;
   /** The box's file on its way for an inline box (its first full render waits for it). */
   private _drawing?: Promise<unknown>;
-  private readonly _launcher = on(h('button', { part: 'launcher', class: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
+  private readonly _launcher = on(h('button', { part: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
   private readonly _retry = on(h('button'), 'click', () => this.load());
   /** The message that the assistant could not be loaded, with Retry: in the box, or in its place when the box is missing too. */
   private readonly _note = h('p', { part: 'error', class: 'note', role: 'alert' }, '', this._retry);

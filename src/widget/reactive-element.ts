@@ -2,9 +2,7 @@
 export interface PropertyDeclaration {
   /** The attribute's name (default: the property's name in kebab case, `botId` → `bot-id`); `false` for a property without one. */
   attribute?: string | false;
-  /** `Boolean`: present is true; `Number`: the attribute's text as a number. Otherwise the text itself. */
-  type?: BooleanConstructor | NumberConstructor;
-  /** Reads the attribute's value (null when it is removed) into the property's. */
+  /** Reads the attribute's value (null when it is removed) into the property's; without it, the text itself. */
   converter?: (value: string | null) => unknown;
   /** Write the property back to its attribute on every update. */
   reflect?: boolean;
@@ -91,14 +89,7 @@ export abstract class ReactiveElement extends HTMLElement {
     const name = classes.get(this.constructor)!.attributes.get(attribute)!;
     const d = (this.constructor as typeof ReactiveElement).properties[name]!;
     if (native(name)) this.requestUpdate();
-    else
-      (this as Record<string, unknown>)[name] = d.converter
-        ? d.converter(value)
-        : d.type == Boolean
-          ? value != null
-          : d.type == Number && value != null
-            ? +value
-            : value;
+    else (this as Record<string, unknown>)[name] = d.converter ? d.converter(value) : value;
   }
 
   /** Renders the element's current state. */
