@@ -5,7 +5,7 @@ import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
+import { defaults, loadStage, loaded, type Box, type Chat } from './stage.js';
 import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
@@ -319,9 +319,8 @@ export class BotAnswer extends ReactiveElement {
     text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
     (this._note.firstChild as Text).data = t.loadFailed + ' ';
     text(this._retry, t.retry);
-    const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
-    const panel = this._box?.render(t, view, note);
-    const nodes = [...(boxed ? [] : [this._launcher]), ...(panel ? [panel] : boxed && note ? [note] : [])];
+    const panel = this._box?.render(t, this._chat?.view(t), note);
+    const nodes = [!boxed && this._launcher, panel || (boxed && note)].filter((n) => n) as HTMLElement[];
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
     if (panel) {
       this._box!.updated();

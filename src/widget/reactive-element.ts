@@ -9,7 +9,7 @@ export interface PropertyDeclaration {
 }
 
 /** Per class, made when it is defined (with its accessors): attribute name to property name, and the reflecting properties with their attribute. */
-const classes = new WeakMap<Function, { attributes: Map<string, string>; reflect: [string, string][] }>();
+const classes = new WeakMap<Function, { attributes: Record<string, string>; reflect: [string, string][] }>();
 
 /** Whether HTMLElement has the property itself (`lang`): it keeps its own accessor, which reflects by itself. */
 const native = (name: string) => name in HTMLElement.prototype;
@@ -29,10 +29,10 @@ export abstract class ReactiveElement extends HTMLElement {
   static get observedAttributes(): string[] {
     let c = classes.get(this);
     if (!c) {
-      classes.set(this, (c = { attributes: new Map(), reflect: [] }));
+      classes.set(this, (c = { attributes: {}, reflect: [] }));
       for (const [name, d] of Object.entries(this.properties)) {
         const attribute = d.attribute || name.replace(/[A-Z]/g, '-$&').toLowerCase();
-        if (d.attribute !== false) c.attributes.set(attribute, name);
+        if (d.attribute !== false) c.attributes[attribute] = name;
         if (!native(name)) {
           if (d.reflect) c.reflect.push([name, attribute]);
           Object.defineProperty(this.prototype, name, {
@@ -48,7 +48,7 @@ export abstract class ReactiveElement extends HTMLElement {
         }
       }
     }
-    return [...c.attributes.keys()];
+    return Object.keys(c.attributes);
   }
 
   private _values: Record<string, unknown> = {};
@@ -86,7 +86,7 @@ export abstract class ReactiveElement extends HTMLElement {
   }
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
-    const name = classes.get(this.constructor)!.attributes.get(attribute)!;
+    const name = classes.get(this.constructor)!.attributes[attribute]!;
     const d = (this.constructor as typeof ReactiveElement).properties[name]!;
     if (native(name)) this.requestUpdate();
     else (this as Record<string, unknown>)[name] = d.converter ? d.converter(value) : value;
@@ -102,9 +102,10 @@ export abstract class ReactiveElement extends HTMLElement {
     if (this.isConnected) {
       for (const [name, attribute] of classes.get(this.constructor)!.reflect) {
         const value = this._values[name];
-        const text = value == null || value === false ? null : value === true ? '' : '' + value;
+        const text = value === true ? '' : '' + value;
         // Writing the attribute sets the property again, to the same value: no further update.
-        if (this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
+        if (value == null || value === false) this.removeAttribute(attribute);
+        else if (this.getAttribute(attribute) !== text) this.setAttribute(attribute, text);
       }
       this.update();
     }
