@@ -53,7 +53,7 @@ export abstract class ReactiveElement extends HTMLElement {
 
   private _values: Record<string, unknown> = {};
   /** Properties set on the element before it was upgraded, applied when it connects. */
-  private _early: [string, unknown][] = [];
+  private _early: Record<string, unknown> = {};
   private _pending?: Promise<boolean>;
 
   constructor() {
@@ -61,7 +61,7 @@ export abstract class ReactiveElement extends HTMLElement {
     // Before the subclass's field initializers, which would otherwise overwrite them.
     for (const name in (this.constructor as typeof ReactiveElement).properties) {
       if (this.hasOwnProperty(name)) {
-        this._early.push([name, this[name as keyof this]]);
+        this._early[name] = this[name as keyof this];
         delete this[name as keyof this];
       }
     }
@@ -81,7 +81,8 @@ export abstract class ReactiveElement extends HTMLElement {
   }
 
   connectedCallback() {
-    for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
+    Object.assign(this, this._early);
+    this._early = {};
     this.requestUpdate();
   }
 
