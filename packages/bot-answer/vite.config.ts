@@ -105,6 +105,7 @@ function otherFiles(): Plugin {
             lib: { entry, formats: [format], name: 'BotAnswer', fileName: () => fileName },
             // No Symbol.toStringTag on window.BotAnswer: bytes every page would pay for nothing.
             rolldownOptions: { ...shared.build.rolldownOptions, output: { generatedCode: { symbols: false } } },
+            ...(entry.endsWith('classic.ts') && { terserOptions: loaderTerser }),
           },
         });
       const locales = readdirSync(LOCALES_DIR).filter((f) => /^[a-z]{2}(-[A-Za-z]+)?\.ts$/.test(f));
@@ -155,10 +156,18 @@ const shared = {
   },
 } satisfies UserConfig;
 
+/**
+ * The loaders' minifier also takes reads of properties to have no side effects (the loaders' code has no getter
+ * that changes anything): about 10 B gzip off each, where the budget is tight. The box and the chat, which
+ * bundle libraries, keep terser's default.
+ */
+const loaderTerser = { ...shared.build.terserOptions, compress: { ...shared.build.terserOptions.compress, pure_getters: true } };
+
 export default defineConfig({
   ...shared,
   build: {
     ...shared.build,
+    terserOptions: loaderTerser,
     sourcemap: true,
     emptyOutDir: true,
     lib: { entry: WIDGET + 'index.ts', formats: ['es'], fileName: () => 'bot-answer.js' },

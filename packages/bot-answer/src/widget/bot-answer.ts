@@ -1,11 +1,11 @@
 import type { HeadersCallback } from './answer-client.js';
-import { jsonObject, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
+import { jsonObject, number, present, presentAndNotFalse, stringList, trueUnlessFalse } from './converters.js';
 import { adopt, h, on, text } from './dom.js';
 import { emit } from './events.js';
 import { loaderStyles } from './loader.styles.js';
 import { LOCALE_EVENT, localeStrings } from './locale.js';
 import { ReactiveElement, type PropertyDeclaration } from './reactive-element.js';
-import { defaults, loadStage, loaded, type Box, type Chat, type ShellView } from './stage.js';
+import { defaults, loadStage, loaded, type Box, type Chat } from './stage.js';
 import type { Strings } from './strings.js';
 import { forgetThread, savedThread } from './thread.js';
 
@@ -82,8 +82,8 @@ export class BotAnswer extends ReactiveElement {
     suggestions: { converter: stringList },
     images: { converter: presentAndNotFalse },
     persist: { converter: presentAndNotFalse },
-    timeout: { type: Number },
-    open: { type: Boolean, reflect: true },
+    timeout: { converter: number },
+    open: { converter: present, reflect: true },
     lang: { reflect: true },
     strings: { converter: jsonObject },
     credentials: {},
@@ -169,7 +169,7 @@ export class BotAnswer extends ReactiveElement {
   private _failed = false;
   /** The box's file on its way for an inline box (its first full render waits for it). */
   private _drawing?: Promise<unknown>;
-  private readonly _launcher = on(h('button', { part: 'launcher', class: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
+  private readonly _launcher = on(h('button', { part: 'launcher', 'aria-haspopup': 'dialog' }), 'click', () => this.show());
   private readonly _retry = on(h('button'), 'click', () => this.load());
   /** The message that the assistant could not be loaded, with Retry: in the box, or in its place when the box is missing too. */
   private readonly _note = h('p', { part: 'error', class: 'note', role: 'alert' }, '', this._retry);
@@ -319,9 +319,8 @@ export class BotAnswer extends ReactiveElement {
     text(this._launcher, note && !box ? `${t.loadFailed} ${t.retry}` : t.open);
     (this._note.firstChild as Text).data = t.loadFailed + ' ';
     text(this._retry, t.retry);
-    const view: ShellView = this._chat?.view(t) ?? { turns: false, state: this.state, status: this._queued ? t.answering : '' };
-    const panel = this._box?.render(t, view, note);
-    const nodes = [...(boxed ? [] : [this._launcher]), ...(panel ? [panel] : boxed && note ? [note] : [])];
+    const panel = this._box?.render(t, this._chat?.view(t), note);
+    const nodes = [!boxed && this._launcher, panel || (boxed && note)].filter((n) => n) as HTMLElement[];
     if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
     if (panel) {
       this._box!.updated();

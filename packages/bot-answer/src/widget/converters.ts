@@ -3,6 +3,12 @@
 /** `"false"` is false, anything else (absent included) true. */
 export const trueUnlessFalse = (v: string | null) => v != 'false';
 
+/** Present, whatever its text (an HTML boolean attribute). */
+export const present = (v: string | null) => v != null;
+
+/** The text as a number (absent: null). */
+export const number = (v: string | null) => (v == null ? v : +v);
+
 /** Present and not `"false"`. */
 export const presentAndNotFalse = (v: string | null) => v != null && v != 'false';
 

@@ -13,6 +13,6 @@ export const loaderStyles =
   `:host([theme=dark]){${dark}}` +
   `@media(prefers-color-scheme:dark){:host([theme=auto]){${dark}}}` +
   'button{border:1px solid;border-radius:var(--r);font:inherit;cursor:pointer}' +
-  '[part=send],.launcher,.note button{color:var(--af);background:var(--ac);border-color:var(--ac)}' +
+  '[part=send],[part=launcher],.note button{color:var(--af);background:var(--ac);border-color:var(--ac)}' +
   ':focus-visible{outline:2px solid var(--ac);outline-offset:1px}' +
-  '.launcher{position:fixed;inset-inline-end:24px;bottom:24px;z-index:var(--bot-answer-z-index,999999);padding:var(--s) calc(var(--s)*2)}';
+  '[part=launcher]{position:fixed;inset-inline-end:24px;bottom:24px;z-index:var(--bot-answer-z-index,999999);padding:var(--s) calc(var(--s)*2)}';

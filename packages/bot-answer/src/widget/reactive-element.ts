@@ -2,16 +2,14 @@
 export interface PropertyDeclaration {
   /** The attribute's name (default: the property's name in kebab case, `botId` → `bot-id`); `false` for a property without one. */
   attribute?: string | false;
-  /** `Boolean`: present is true; `Number`: the attribute's text as a number. Otherwise the text itself. */
-  type?: BooleanConstructor | NumberConstructor;
-  /** Reads the attribute's value (null when it is removed) into the property's. */
+  /** Reads the attribute's value (null when it is removed) into the property's; without it, the text itself. */
   converter?: (value: string | null) => unknown;
   /** Write the property back to its attribute on every update. */
   reflect?: boolean;
 }
 
 /** Per class, made when it is defined (with its accessors): attribute name to property name, and the reflecting properties with their attribute. */
-const classes = new WeakMap<Function, { attributes: Map<string, string>; reflect: [string, string][] }>();
+const classes = new WeakMap<Function, { attributes: Record<string, string>; reflect: [string, string][] }>();
 
 /** Whether HTMLElement has the property itself (`lang`): it keeps its own accessor, which reflects by itself. */
 const native = (name: string) => name in HTMLElement.prototype;
@@ -31,10 +29,10 @@ export abstract class ReactiveElement extends HTMLElement {
   static get observedAttributes(): string[] {
     let c = classes.get(this);
     if (!c) {
-      classes.set(this, (c = { attributes: new Map(), reflect: [] }));
+      classes.set(this, (c = { attributes: {}, reflect: [] }));
       for (const [name, d] of Object.entries(this.properties)) {
         const attribute = d.attribute || name.replace(/[A-Z]/g, '-$&').toLowerCase();
-        if (d.attribute !== false) c.attributes.set(attribute, name);
+        if (d.attribute !== false) c.attributes[attribute] = name;
         if (!native(name)) {
           if (d.reflect) c.reflect.push([name, attribute]);
           Object.defineProperty(this.prototype, name, {
@@ -50,12 +48,12 @@ export abstract class ReactiveElement extends HTMLElement {
         }
       }
     }
-    return [...c.attributes.keys()];
+    return Object.keys(c.attributes);
   }
 
   private _values: Record<string, unknown> = {};
   /** Properties set on the element before it was upgraded, applied when it connects. */
-  private _early: [string, unknown][] = [];
+  private _early: Record<string, unknown> = {};
   private _pending?: Promise<boolean>;
 
   constructor() {
@@ -63,7 +61,7 @@ export abstract class ReactiveElement extends HTMLElement {
     // Before the subclass's field initializers, which would otherwise overwrite them.
     for (const name in (this.constructor as typeof ReactiveElement).properties) {
       if (this.hasOwnProperty(name)) {
-        this._early.push([name, this[name as keyof this]]);
+        this._early[name] = this[name as keyof this];
         delete this[name as keyof this];
       }
     }
@@ -83,22 +81,16 @@ export abstract class ReactiveElement extends HTMLElement {
   }
 
   connectedCallback() {
-    for (const [name, value] of this._early.splice(0)) (this as Record<string, unknown>)[name] = value;
+    Object.assign(this, this._early);
+    this._early = {};
     this.requestUpdate();
   }
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null) {
-    const name = classes.get(this.constructor)!.attributes.get(attribute)!;
+    const name = classes.get(this.constructor)!.attributes[attribute]!;
     const d = (this.constructor as typeof ReactiveElement).properties[name]!;
     if (native(name)) this.requestUpdate();
-    else
-      (this as Record<string, unknown>)[name] = d.converter
-        ? d.converter(value)
-        : d.type == Boolean
-          ? value != null
-          : d.type == Number && value != null
-            ? +value
-            : value;
+    else (this as Record<string, unknown>)[name] = d.converter ? d.converter(value) : value;
   }
 
   /** Renders the element's current state. */
@@ -111,9 +103,10 @@ export abstract class ReactiveElement extends HTMLElement {
     if (this.isConnected) {
       for (const [name, attribute] of classes.get(this.constructor)!.reflect) {
         const value = this._values[name];
-        const text = value == null || value === false ? null : value === true ? '' : '' + value;
+        const text = value === true ? '' : '' + value;
         // Writing the attribute sets the property again, to the same value: no further update.
-        if (this.getAttribute(attribute) !== text) text == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, text);
+        if (value == null || value === false) this.removeAttribute(attribute);
+        else if (this.getAttribute(attribute) !== text) this.setAttribute(attribute, text);
       }
       this.update();
     }

@@ -14,6 +14,8 @@ export type StageHost = HTMLElement & AnswerHost & {
   readonly images: boolean;
   readonly persist: boolean;
   open: boolean;
+  /** `idle`, or the latest turn's state (`answering` while a question waits for the chat). */
+  readonly state: string;
   readonly history?: string;
   /** `off`: no search as you type. */
   readonly search?: string;
@@ -51,10 +53,11 @@ export interface Box {
   /** The question field. */
   readonly input: HTMLTextAreaElement;
   /**
-   * Draws the panel for the element's properties, the strings in use and the chat's view (`note`, the message
-   * that loading failed, goes in it), or the configuration message while there is no bot id.
+   * Draws the panel for the element's properties, the strings in use and the chat's view (none before the chat
+   * is here; `note`, the message that loading failed, goes in it), or the configuration message while there
+   * is no bot id.
    */
-  render(t: Strings, view: ShellView, note?: HTMLElement): HTMLElement;
+  render(t: Strings, view: ShellView | undefined, note?: HTMLElement): HTMLElement;
   /** After the panel is in the page: opens or closes the dialog as `open` says. */
   updated(): void;
 }

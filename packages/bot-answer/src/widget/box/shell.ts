@@ -75,8 +75,10 @@ export class Shell implements Box {
     adopt(root, boxStyles, styles);
   }
 
-  render(t: Strings, view: ShellView, note?: HTMLElement): HTMLElement {
+  render(t: Strings, view: ShellView | undefined, note?: HTMLElement): HTMLElement {
     const host = this._host;
+    // Before the chat is here: no turn yet, and a question asked meanwhile is shown as being answered.
+    view ??= { turns: false, state: host.state, status: host.state == 'answering' ? t.answering : '' };
     if (!host.botId) {
       text(this._config, t.config);
       return this._config;
