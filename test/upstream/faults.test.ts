@@ -56,12 +56,13 @@ describe('fault modes', { timeout: 30_000 }, () => {
 
   it('stallAfterChunks + stallMs: stops writing (silently) for a while, then goes on', async () => {
     const expected = await expectedAnswer(QUESTION);
-    await withApi({ heartbeatMs: 30, faults: { stallAfterChunks: 2, stallMs: 250 } }, async (api) => {
+    await withApi({ heartbeatMs: 30, faults: { stallAfterChunks: 2, stallMs: 600 } }, async (api) => {
       const { events, comments } = await readLive(await ask(api, streamBody()));
       const result = reassemble('named', events);
       assert.equal(result.text, expected.answer);
       assert.equal(result.ended, true);
-      assert.ok(events[2]!.at - events[1]!.at >= 230, `gap ${events[2]!.at - events[1]!.at} ms after the second piece`);
+      // Half the stall: on a loaded machine the second piece itself can reach the client late, which shortens the gap seen.
+      assert.ok(events[2]!.at - events[1]!.at >= 300, `gap ${events[2]!.at - events[1]!.at} ms after the second piece`);
       assert.equal(comments.length, 0, 'the stall is silent');
     });
   });
