@@ -27,25 +27,13 @@ const touchPlugin = {
   },
 };
 
-/**
- * The loader's idle-time fetch names its stages as `import()` does (`./chat/index.js`); the test server
- * serves them from the sources (`.ts`), as it rewrites the `import()`s, so both reach the same module.
- */
-const stageUrlsPlugin = {
-  name: 'stage-urls',
-  transform(context) {
-    if (context.path.endsWith('/src/widget/index.ts')) return { body: context.body.replace(/(import\.meta\.resolve\?\.\(["']\.\/(?:box|chat)\/index)\.js/g, '$1.ts') };
-    return undefined;
-  },
-};
-
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
   // A stand-in for the proxy's answer endpoint (POST /stub/answer), speaking its protocol, and its search (GET /stub/search).
   middleware: [stubEndpoint],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), stageUrlsPlugin, touchPlugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), touchPlugin],
   browsers: [chromeLauncher({ launchOptions: { executablePath, headless: true, args: CHROME_ARGS } })],
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 300000,

@@ -133,10 +133,8 @@ const probe = (row: Row) => `(() => {
 type Kind = 'warm' | 'cold' | 'chat';
 
 interface Load {
-  /** gzip bytes of the JavaScript fetched before any interaction (less `jsIdle`), and once open. */
+  /** gzip bytes of the JavaScript fetched before any interaction, and once open. */
   jsBefore: number;
-  /** gzip bytes of the element's idle-time fetch before any interaction: `modulepreload` links it added, fetched, not run. */
-  jsIdle: number;
   jsOpen?: number;
   /** Renderer main-thread time of the load (TaskDuration, thread time), ms. */
   task: number;
@@ -152,7 +150,7 @@ interface Load {
   /** Longest main-thread task while the chat loads (bot-answer's loader): thread and wall time, ms. */
   chatCpu?: number;
   chatWall?: number;
-  /** Main-thread time of running the box and the chat on intent, ms. */
+  /** Main-thread time of loading the box and the chat (what a page would pay to load them when idle), ms. */
   chatTask?: number;
 }
 
@@ -261,11 +259,8 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
       await page.waitForTimeout(SETTLE_MS);
       const trace = tasks(await browser.stopTracing());
       const metrics = await readMetrics(cdp);
-      const preloaded = await page.evaluate<string[]>(`[...document.querySelectorAll('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname)`);
-      const jsIdle = [...new Set(preloaded)].filter((path) => !row.head.includes(path) && sent.indexOf(path, from) >= 0).reduce((sum, path) => sum + (gzipped.get(path) ?? 0), 0);
       const load: Load = {
-        jsBefore: jsSince(from) - jsIdle,
-        jsIdle,
+        jsBefore: jsSince(from),
         task: metrics.task,
         longestCpu: max(trace.map((t) => t.cpu)),
         longestWall: max(trace.map((t) => t.wall)),
@@ -338,11 +333,10 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
   for (const row of all.filter((r) => r.id != 'none')) {
     const jsBefore = of(row, 1, (l) => l.jsBefore) / KiB;
     const budget = row.id.startsWith('loader-inline') ? 4 : 3;
-    add(row, 1, 'js-before', 'JS fetched before any interaction, less the idle-time fetch (gzip)', jsBefore, 'KiB', {
+    add(row, 1, 'js-before', 'JS fetched before any interaction (gzip)', jsBefore, 'KiB', {
       baseline: base(row, 1, (l) => l.jsBefore / KiB),
       ...(loader(row) ? { goal: `<= ${budget} KiB`, met: jsBefore <= budget } : {}),
     });
-    if (loader(row)) add(row, 1, 'js-idle', 'JS fetched when the page is idle, before any interaction, not run (gzip)', of(row, 1, (l) => l.jsIdle) / KiB, 'KiB');
     const jsOpen = of(row, 1, (l) => l.jsOpen) / KiB;
     add(row, 1, 'js-open', 'JS fetched once the chat is open (gzip)', jsOpen, 'KiB', {
       baseline: base(row, 1, (l) => (l.jsOpen === undefined ? undefined : l.jsOpen / KiB)),
@@ -389,7 +383,7 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
           note: `${note}; thread time (wall time ${of(row, rate, (l) => l.chatWall).toFixed(1)} ms)`,
           ...(rate == 1 ? { goal: '< 50 ms', met: chat < 50 } : {}),
         });
-        add(row, rate, 'chat-main-thread', 'main-thread time of the box and the chat on intent (after the idle-time fetch)', of(row, rate, (l) => l.chatTask), 'ms');
+        add(row, rate, 'chat-main-thread', 'main-thread time of loading the box and the chat (an idle-time preload would cost this)', of(row, rate, (l) => l.chatTask), 'ms');
       }
     }
   }

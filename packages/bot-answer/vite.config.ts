@@ -43,10 +43,7 @@ function dompurifyFromSource(): Plugin {
  * The ES loader (`bot-answer.js`) keeps its `import('./box/index.js')` and `import('./chat/index.js')` as
  * dynamic imports of those files beside it (`bot-answer-box.js`, `bot-answer-chat.js`), so apps that bundle
  * the package split each into a chunk of its own, and a page loading the loader directly fetches them from
- * the same folder (a CDN's version folder included). Their URLs for the idle-time fetch
- * (`import.meta.resolve('./chat/index.js')`) become those files beside the loader, only where the loader is
- * that published file (`…/bot-answer.js`): bundled into an app, whose bundler names the chunks itself, the
- * loader fetches nothing early rather than a file that is not there.
+ * the same folder (a CDN's version folder included).
  */
 function stagesBeside(): Plugin {
   return {
@@ -55,15 +52,6 @@ function stagesBeside(): Plugin {
     resolveId(id, importer) {
       const stage = /^\.\/(box|chat)\/index\.js$/.exec(id)?.[1] as keyof typeof STAGE_FILES | undefined;
       if (stage && importer?.endsWith('src/widget/index.ts')) return { id: `./${STAGE_FILES[stage]}`, external: true };
-    },
-    transform(code, id) {
-      if (!id.endsWith('src/widget/index.ts')) return;
-      const out = code.replace(
-        /import\.meta\.resolve\?\.\('\.\/(box|chat)\/index\.js'\)/g,
-        (_, stage: keyof typeof STAGE_FILES) => `(import.meta.url.endsWith('/bot-answer.js') && import.meta.resolve?.('./${STAGE_FILES[stage]}'))`,
-      );
-      if (out == code) throw new Error('stages-beside: the stages\' import.meta.resolve calls not found in src/widget/index.ts');
-      return { code: out, map: null };
     },
   };
 }

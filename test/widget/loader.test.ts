@@ -5,34 +5,33 @@ import { framePage, type FramePage } from './frame-page.js';
 import { bot, count } from './stub.js';
 
 /**
- * The element as a page first gets it: the loader alone, fetching its box and its chat once the page is
- * idle without running them, and running them when a visitor shows intent. Each test loads a fresh page in
- * an iframe (its own module map: nothing loaded yet), from the sources, and reads the page's own resource
- * timing to see which files it fetched; the chat has run once Lit's templates have (`litHtmlVersions`).
+ * The element as a page first gets it: the loader alone, fetching its box and its chat when a visitor
+ * shows intent. Each test loads a fresh page in an iframe (its own module map: nothing loaded yet), from
+ * the sources, and reads the page's own resource timing to see which files it fetched.
  */
 
-type Page = FramePage & { fetched(part: 'box' | 'chat'): number; chatRan(): boolean };
+type Page = FramePage & { fetched(part: 'box' | 'chat'): number };
 
 async function page(body: string, head = ''): Promise<Page> {
   const p = await framePage(body, { head });
   const fetched = (part: 'box' | 'chat') =>
-    p.w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/packages/bot-answer/src/widget/${part}/index.ts`)).length;
-  return { ...p, fetched, chatRan: () => 'litHtmlVersions' in p.w };
+    p.w.performance.getEntriesByType('resource').filter((e) => e.name.includes(`/src/widget/${part}/index.ts`)).length;
+  return { ...p, fetched };
 }
 
 const floating = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" suggestions='["How?"]'></bot-answer>`;
 const inline = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" suggestions='["How?"]'></bot-answer>`;
 const part = (p: Page, name: string) => p.el.shadowRoot!.querySelector<HTMLElement>(`[part~=${name}]`)!;
-/** Waits until the page has fetched and run the chat (and its box), and the element has attached it. */
+/** Waits until the page has fetched the chat (and its box), and the element has attached it. */
 const chatHere = async (p: Page) => {
-  await waitUntil(() => p.chatRan() && p.fetched('chat') == 1 && p.fetched('box') == 1, 'the box and the chat run', { timeout: 8000 });
+  await waitUntil(() => p.fetched('chat') == 1 && p.fetched('box') == 1, 'the box and the chat fetched', { timeout: 8000 });
   expect(await p.el.load()).to.equal(true);
 };
 
 describe('<bot-answer> loader', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
-  it('draws the floating launcher at once and runs nothing more until the visitor shows intent', async () => {
+  it('draws the floating launcher at once and fetches nothing more until the visitor shows intent', async () => {
     const p = await page(
       floating(),
       '<style>bot-answer{--bot-answer-accent:rgb(1, 2, 3)}bot-answer::part(launcher){bottom:80px}</style>',
@@ -49,28 +48,10 @@ describe('<bot-answer> loader', () => {
     await p.el.updateComplete;
     expect([p.el.getAttribute('theme'), launcher.textContent, p.el.state]).to.deep.equal(['dark', 'Help', 'idle']);
     await aTimeout(300);
-    expect(p.chatRan()).to.equal(false);
-    expect(p.el.shadowRoot!.querySelector('[part=panel]')).to.equal(null);
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([0, 0]);
   });
 
-  it('fetches the box and the chat once the page is idle, as module preloads, without running them; intent runs them without fetching again', async () => {
-    const p = await page(floating());
-    await waitUntil(() => p.fetched('box') == 1 && p.fetched('chat') == 1, 'the box and the chat fetched while idle', { timeout: 8000 });
-    const links = [...p.doc.head.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname);
-    expect(links).to.deep.equal(['/packages/bot-answer/src/widget/box/index.ts', '/packages/bot-answer/src/widget/chat/index.ts']);
-    // Fetched by the links, not by an import: nothing of them has run.
-    await aTimeout(200);
-    expect([p.chatRan(), p.el.state, p.el.open]).to.deep.equal([false, 'idle', false]);
-    expect(p.el.shadowRoot!.querySelector('[part=panel]')).to.equal(null);
-    await p.el.show();
-    expect(await p.el.load()).to.equal(true);
-    expect(p.chatRan()).to.equal(true);
-    expect(p.el.shadowRoot!.activeElement).to.equal(part(p, 'input'));
-    // The imports found the preloaded modules: each file fetched once.
-    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 1]);
-  });
-
-  it('draws an inline box at once (its box run, not the chat), and keeps properties set before it was defined', async () => {
+  it('draws an inline box at once (its box fetched, not the chat), and keeps properties set before it was defined', async () => {
     const p = await page(
       `<bot-answer id="w" endpoint="/stub/answer"></bot-answer><script>
         const el = document.getElementById('w');
@@ -82,7 +63,7 @@ describe('<bot-answer> loader', () => {
     expect([...p.el.shadowRoot!.querySelectorAll('[part=suggestion]')].map((b) => b.textContent)).to.deep.equal(['Early?']);
     expect(part(p, 'input').getAttribute('placeholder')).to.equal('Ask a question…');
     await aTimeout(300);
-    expect(p.chatRan()).to.equal(false);
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 0]);
   });
 
   it('loads the chat when a pointer is over the launcher, before any click', async () => {
@@ -105,7 +86,7 @@ describe('<bot-answer> loader', () => {
     it(`loads the chat on ${intent}`, async () => {
       const p = await page(floating());
       await aTimeout(100);
-      expect(p.chatRan()).to.equal(false);
+      expect(p.fetched('chat')).to.equal(0);
       act(p);
       await chatHere(p);
     });

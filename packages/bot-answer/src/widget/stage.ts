@@ -114,16 +114,6 @@ export function setLoaders(l: Loaders) {
   loaders = l;
 }
 
-/**
- * When the page is idle: fetches the files after the loader (a `modulepreload` link each, which fetches and
- * compiles a module without running it), so that intent costs only running them. (A second copy of the script
- * adds links to the same files: the browser fetches each once.)
- */
-export function preload(urls: (string | false | undefined)[]) {
-  // Where idle callbacks are missing (Safari), a moment later.
-  (self.requestIdleCallback ?? setTimeout)(() => urls.map((href) => href && document.head.append(h('link', { rel: 'modulepreload', href }))));
-}
-
 /** Loads `stage` once for the page; after a failure, the next call tries again. */
 export function loadStage<K extends keyof Stages>(stage: K): Promise<Stages[K]> {
   return (pending[stage] ??= loaders[stage]().then(
