@@ -9,12 +9,14 @@ import { typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
 
 /**
- * Candidates read from each full-text query: the sections whose title holds every typed word,
- * those whose heading path does, those whose text does, and (for each word) those whose heading
- * path, then text, holds all the others; the best by BM25 among the first `SCAN` matches, so a
- * query costs no more in a large folder than in a small one (ranking reads every match).
+ * Candidates read from each full-text query: the sections whose heading path holds every typed
+ * word (the title weighing most, so no query of the titles alone: it found no other page and cost
+ * a query's fixed part, counting every typed term's passages), those whose text does, and (for
+ * each word) those whose heading path, then text, holds all the others; the best by BM25 among
+ * the first `SCAN` matches, so a query costs no more in a large folder than in a small one
+ * (ranking reads every match).
  */
-const CANDIDATES = { title: 30, headings: 30, body: 30, mixed: 10 };
+const CANDIDATES = { headings: 60, body: 30, mixed: 10 };
 const SCAN = 400;
 /**
  * Sections holding every typed word below which the search widens to those holding all but one
@@ -163,7 +165,7 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table, expand)).join(' AND ');
   const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
   const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
-  const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
+  const lists = [best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
   const leftOut = typed.length > 1 ? typed : [];
   for (const left of leftOut) lists.push(best('headings', rest(left, 'headings'), CANDIDATES.mixed));
   // A word's rarity (BM25's idf) weighs its matches; a word being typed weighs as a word of average rarity.
