@@ -4,7 +4,8 @@
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
- * bench/out/results.only.json).
+ * bench/out/results.only.json). `--halves` gives the search section's quality figures by halves of
+ * each set too (even places tune, odd eval).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -36,6 +37,8 @@ const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.u
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+// The search section's quality figures also by halves of each set (even places tune, odd eval).
+const halves = args.includes('--halves');
 const wanted = (section: string) => !only || only.includes(section);
 
 /** Every size the benchmark uses, full and quick. */
@@ -51,7 +54,7 @@ const SETTINGS = quick
       kbScale: { sizes: [1], rounds: 1 },
       // Quick: the sets kept in the repository and node_modules that cover a folder of docs, nothing fetched.
       retrieval: { sets: ['sample', 'fastify'] },
-      search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'] },
+      search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'], halves },
       cache: { distinct: 200, asked: 300, seed: 1 },
       written: { rounds: 1 },
       insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
@@ -67,7 +70,7 @@ const SETTINGS = quick
       memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
       retrieval: {},
-      search: { sizes: [20, 200], rounds: 2 },
+      search: { sizes: [20, 200], rounds: 2, halves },
       cache: { distinct: 200, asked: 2000, seed: 1 },
       written: { rounds: 10 },
       insights: { asked: 2000, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },

@@ -55,8 +55,8 @@ export function typedQuery(question: string, words = 3): string {
  * words (2 in a note), the right page among the first 3 hits, against the answer's first 3
  * sources for the whole question.
  */
-export async function benchSearch(report: Report, { sizes, rounds, sets }: { sizes: number[]; rounds: number; sets?: string[] }): Promise<void> {
-  await quality(report, await evaluationSets('search', sets));
+export async function benchSearch(report: Report, { sizes, rounds, sets, halves = false }: { sizes: number[]; rounds: number; sets?: string[]; halves?: boolean }): Promise<void> {
+  await quality(report, await evaluationSets('search', sets), halves);
   const entry = nodeBuild();
   const key = `bench-${randomBytes(12).toString('hex')}`;
   for (const megabytes of sizes) await speed(report, megabytes, rounds, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key });
@@ -114,10 +114,21 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
   }
 }
 
-async function quality(report: Report, sets: QuestionSet[]): Promise<void> {
+/** A half of a set's questions: `tune` at even places, `eval` at odd ones. */
+type Half = 'tune' | 'eval';
+const HALVES: readonly Half[] = ['tune', 'eval'];
+
+/**
+ * The quality figures; with `halves`, also each set's and every set's by halves: a set's questions
+ * at even places (0, 2, ...) are the tune half, those at odd places the eval half. Ranking is tuned
+ * on the tune half, looking at its misses only (the only ones printed then); the eval half says
+ * whether a change generalises.
+ */
+async function quality(report: Report, sets: QuestionSet[], halves: boolean): Promise<void> {
   let right = 0;
   let total = 0;
   let answered = 0;
+  const byHalf = { tune: { right: 0, total: 0 }, eval: { right: 0, total: 0 } };
   for (const set of sets) {
     const outcome = await searchSet(set);
     right += outcome.top3;
@@ -125,8 +136,22 @@ async function quality(report: Report, sets: QuestionSet[]): Promise<void> {
     total += outcome.questions;
     const note = `${set.label}; typed as the first 2 telling words: ${outcome.top3Two} of ${outcome.questions}; baseline: the answer's first 3 sources for the whole question`;
     report.add({ section: 'search', id: `${set.id}.top3`, label: `${set.id}: right page among the first 3 hits, typed`, value: outcome.top3, unit: `of ${outcome.questions}`, baseline: { label: 'answer to the whole question', value: outcome.answerTop3 }, note });
-    // Misses of held-out sets are left out: looking at them would tune to them.
-    if (!set.heldOut) for (const miss of outcome.misses) process.stderr.write(`bench: search ${set.id}: not in the first 3: ${miss}\n`);
+    if (halves) {
+      for (const half of HALVES) {
+        const count = outcome.halves[half];
+        byHalf[half].right += count.right;
+        byHalf[half].total += count.total;
+        report.add({ section: 'search', id: `${set.id}.top3.${half}`, label: `${set.id}: right page among the first 3 hits, typed (${half} half)`, value: count.right, unit: `of ${count.total}`, note: `${set.label}; questions at ${half === 'tune' ? 'even' : 'odd'} places` });
+      }
+    }
+    // Misses of held-out sets are left out, and by halves those of the eval half: looking at them would tune to them.
+    if (!set.heldOut) for (const miss of outcome.misses.filter((m) => !halves || m.half === 'tune')) process.stderr.write(`bench: search ${set.id}: not in the first 3: ${miss.line}\n`);
+  }
+  if (halves) {
+    for (const half of HALVES) {
+      const count = byHalf[half];
+      report.add({ section: 'search', id: `all.top3.${half}`, label: `every set: right page among the first 3 hits, typed (${half} half)`, value: count.right, unit: `of ${count.total}`, note: `each set's questions at ${half === 'tune' ? 'even' : 'odd'} places` });
+    }
   }
   report.add({
     section: 'search',
@@ -142,7 +167,9 @@ async function quality(report: Report, sets: QuestionSet[]): Promise<void> {
 }
 
 /** One set's questions searched as typed (3 and 2 words), and answered whole, in-process. */
-async function searchSet(set: QuestionSet): Promise<{ questions: number; top3: number; top3Two: number; answerTop3: number; misses: string[] }> {
+async function searchSet(
+  set: QuestionSet,
+): Promise<{ questions: number; top3: number; top3Two: number; answerTop3: number; misses: Array<{ half: Half; line: string }>; halves: Record<Half, { right: number; total: number }> }> {
   const folder = await mkdtemp(join(tmpdir(), 'bench-search-set-'));
   try {
     const bot = (await loadBots(set.dir, undefined, { kbSettings: set.settings, indexFolder: folder, watch: false })).get('demo')!;
@@ -154,17 +181,22 @@ async function searchSet(set: QuestionSet): Promise<{ questions: number; top3: n
       let top3 = 0;
       let top3Two = 0;
       let answerTop3 = 0;
-      const misses: string[] = [];
-      for (const q of set.questions) {
+      const misses: Array<{ half: Half; line: string }> = [];
+      const halves = { tune: { right: 0, total: 0 }, eval: { right: 0, total: 0 } };
+      for (const [place, q] of set.questions.entries()) {
         const typed = typedQuery(q.question);
         const hits = bot.search(typed, 6).map((r) => r.url);
-        if (inTop3(hits, q)) top3++;
-        else misses.push(`${JSON.stringify(typed)} (${q.question}) -> ${hits.slice(0, 3).map(pageOf).join(', ') || 'nothing'}`);
+        const half: Half = place % 2 === 0 ? 'tune' : 'eval';
+        halves[half].total++;
+        if (inTop3(hits, q)) {
+          top3++;
+          halves[half].right++;
+        } else misses.push({ half, line: `${JSON.stringify(typed)} (${q.question}) -> ${hits.slice(0, 3).map(pageOf).join(', ') || 'nothing'}` });
         if (inTop3(bot.search(typedQuery(q.question, 2), 6).map((r) => r.url), q)) top3Two++;
         const answer = bot.answer(q.question, false);
         if (answer.answer_found && inTop3(answer.sources.map((s) => s.url ?? ''), q)) answerTop3++;
       }
-      return { questions: set.questions.length, top3, top3Two, answerTop3, misses };
+      return { questions: set.questions.length, top3, top3Two, answerTop3, misses, halves };
     } finally {
       bot.close();
     }

@@ -75,6 +75,8 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
   it('re-reads only what changed, was added or removed; answers see the change', async () => {
     const bot = await open();
     try {
+      // The terms a typed beginning begins are remembered until a sync changes the index.
+      assert.deepEqual(bot.search('porc', 6), []);
       await writeFile(join(docs, 'kettles.md'), '# Kettles\n\n## Filling\n\nFill the kettle with sparkling mineral water.\n');
       await writeFile(join(docs, 'guide', 'cups.md'), '# Cups\n\nPorcelain cups are warmed before the tea is poured.\n');
       await rm(join(docs, 'guide', 'teapots.md'));
@@ -82,6 +84,7 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
       await bot.reload();
       assert.match(logs.join('\n'), /re-indexed 3 documents \(\d+ passages\) from .* 2 files read, 1 removed, 1 unchanged/);
       assert.ok(bot.answer('How do I fill the kettle?', false).answer.includes('sparkling mineral water'));
+      assert.equal(bot.search('porc', 6)[0]?.title, 'Cups');
       assert.equal(bot.answer('porcelain cups', false).sources[0]?.url, `${BASE}guide/cups`);
       assert.equal(bot.answer('loose leaves teapot', false).answer_found, false);
       // What retrieval scores by is kept with each passage: none left behind by the removed file, none missing.

@@ -52,6 +52,9 @@ describe('GET /v1/search (local Answer API)', () => {
     index = await mkdtemp(join(tmpdir(), 'search-index-'));
     await writeFile(join(dir, 'guide.md'), GUIDE);
     await writeFile(join(dir, 'widgets.md'), `# Widgets\n\n${WIDGETS}`);
+    await writeFile(join(dir, 'quotas.md'), '# Quotas\n\nHow much storage each team may use, and how to ask for more.\n');
+    await writeFile(join(dir, 'billing.md'), '# Billing\n\nInvoices go out monthly. Storage beyond the quotas is billed by the gigabyte, and so is traffic.\n');
+    await writeFile(join(dir, 'repairs.md'), '# Repairs\n\nA dripping tap is fixed within a week.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -126,6 +129,18 @@ describe('GET /v1/search (local Answer API)', () => {
     const hits = await results('bot_id=demo&q=sure%20sabbatical%20neve');
     assert.equal(hits[0]?.title, 'Leave guide › Sabbatical');
     assert.ok(hits.every((hit) => hit.highlights.length > 0), 'each hit shows a word typed');
+  });
+
+  it('ranks a page whose title holds the word before one whose text does', async () => {
+    const hits = await results('bot_id=demo&q=quota');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Quotas', 'Billing']);
+  });
+
+  it('when few sections hold all the words but one, shows those holding fewer too: a rare word the docs use', async () => {
+    // Only "Parental leave" holds two of the three words; the repairs page holds the word being typed alone.
+    const hits = await results('bot_id=demo&q=sixteen%20parent%20drippi');
+    assert.equal(hits[0]?.title, 'Leave guide › Parental leave');
+    assert.ok(hits.some((hit) => hit.title === 'Repairs'), hits.map((hit) => hit.title).join(', '));
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

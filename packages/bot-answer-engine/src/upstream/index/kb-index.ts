@@ -13,7 +13,7 @@ import { forkModule } from './spawn-module.js';
 export { FULL_TEXT, type ColumnWeights, type FullTextTable } from './schema.js';
 export type { SyncOutcome } from './index-writer.js';
 
-/** Terms whose passage counts are remembered between syncs. */
+/** Terms whose passage counts, and beginnings whose terms, are remembered between syncs. */
 const MAX_REMEMBERED = 20_000;
 
 /** How an index file is opened. */
@@ -73,6 +73,7 @@ export class KbIndex {
   #documents = 0;
   #passages = 0;
   readonly #frequencies = new Map<string, { headings: number; body: number }>();
+  readonly #beginnings = new Map<string, ReadonlyArray<{ term: string; df: number }>>();
   #averages = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   #closed = false;
   /** The process of the sync under way. */
@@ -218,13 +219,24 @@ export class KbIndex {
     return Math.max(headings, body);
   }
 
-  /** Terms of the index beginning with `prefix`, with their passage counts: at most `limit`, the most frequent first. */
-  termsBeginning(prefix: string, limit: number): Array<{ term: string; df: number }> {
-    const end = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
-    return this.#prepared('SELECT term, doc AS df FROM passage_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?').all(prefix, end, limit) as Array<{
-      term: string;
-      df: number;
-    }>;
+  /**
+   * Terms of the index beginning with `prefix`, with their passage counts: at most `limit`, the
+   * most frequent first (remembered until the next sync changes the index: counting them reads
+   * every passage list of every term the beginning begins, most of a search in a large folder).
+   */
+  termsBeginning(prefix: string, limit: number): ReadonlyArray<{ term: string; df: number }> {
+    const key = `${limit}:${prefix}`;
+    let terms = this.#beginnings.get(key);
+    if (!terms) {
+      const end = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+      terms = this.#prepared('SELECT term, doc AS df FROM passage_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?').all(prefix, end, limit) as Array<{
+        term: string;
+        df: number;
+      }>;
+      if (this.#beginnings.size >= MAX_REMEMBERED) this.#beginnings.clear();
+      this.#beginnings.set(key, terms);
+    }
+    return terms;
   }
 
   /**
@@ -313,6 +325,7 @@ export class KbIndex {
 
   #count(): void {
     this.#frequencies.clear();
+    this.#beginnings.clear();
     this.#documents = this.#reader.prepare('SELECT count(*) FROM documents WHERE skipped IS NULL').pluck().get() as number;
     this.#passages = this.#reader.prepare('SELECT count(*) FROM passages').pluck().get() as number;
     const totals = new Map((this.#reader.prepare('SELECT field, total FROM field_lengths').all() as Row[]).map((row) => [row.field as string, row.total as number]));

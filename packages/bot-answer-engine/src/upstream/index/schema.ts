@@ -5,7 +5,7 @@ import type { KnowledgeBaseSettings } from '../folder/knowledge-base.js';
 import { ANALYZER_VERSION } from '../retrieval/analyzer.js';
 
 /** The layout of the index file; a file of another layout is rebuilt. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 const FORMAT = 'bot-answer knowledge-base index';
 const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab', 'scoring_terms'];
 
@@ -43,7 +43,9 @@ CREATE TABLE passages (
 CREATE TABLE field_lengths (field TEXT PRIMARY KEY, total INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX passages_by_document ON passages (doc_id);
 CREATE VIRTUAL TABLE passage_terms USING fts5 (${FULL_TEXT.body.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
-CREATE VIRTUAL TABLE passage_headings USING fts5 (${FULL_TEXT.headings.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii');
+-- Search as you type looks the heading paths up by the beginning of the word being typed: a prefix index of 2 to 4 letters
+-- (without it a short one, "re"*, reads every term it begins).
+CREATE VIRTUAL TABLE passage_headings USING fts5 (${FULL_TEXT.headings.join(', ')}, content = '', contentless_delete = 1, tokenize = 'ascii', prefix = '2 3 4');
 CREATE VIRTUAL TABLE passage_vocab USING fts5vocab (passage_terms, 'row');
 CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
 -- Each passage's analysed fields (analyzer's storedTerms): retrieval scores its candidates from them.

@@ -9,13 +9,22 @@ import { typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
 
 /**
- * Candidates read from each full-text query: the sections whose title holds every typed word,
- * those whose heading path does, those whose text does, and (for each word) those whose heading
- * path, then text, holds all the others; the best by BM25 among the first `SCAN` matches, so a
- * query costs no more in a large folder than in a small one (ranking reads every match).
+ * Candidates read from each full-text query: the sections whose heading path holds every typed
+ * word (the title weighing most, so no query of the titles alone: it found no other page and cost
+ * a query's fixed part, counting every typed term's passages), those whose text does, and (for
+ * each word) those whose heading path, then text, holds all the others; the best by BM25 among
+ * the first `SCAN` matches, so a query costs no more in a large folder than in a small one
+ * (ranking reads every match).
  */
-const CANDIDATES = { title: 30, headings: 30, body: 30, mixed: 10 };
+const CANDIDATES = { headings: 60, body: 30, mixed: 10 };
 const SCAN = 400;
+/**
+ * Sections holding every typed word below which the search widens to those holding all but one
+ * (their texts too), and sections holding all but one below which it widens to those holding
+ * fewer: a few typed words of a question often hold one the docs do not use ("long take drippi").
+ * A number of its own, not the results' `limit`, so the order of the hits does not depend on how many are asked for.
+ */
+const ENOUGH = 10;
 /**
  * A word being typed begins this many letters at least before the bodies are searched by its
  * beginning (the heading paths always are; a shorter one is looked up there as a word): FTS5
@@ -35,6 +44,8 @@ const BODY_EXPANSIONS = 8;
 const HEADING_BOOST = 3;
 /** Share of the scores of a section's page's other matching sections it gains (as answers weigh pages: RetrievalSettings.pageWeight). */
 const PAGE_WEIGHT = DEFAULT_RETRIEVAL.pageWeight;
+/** Share of a typed word's weight a section covers when only another matching section of its page holds the word. */
+const PAGE_COVER = 0.5;
 const K1 = 1.2;
 const B = 0.75;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
@@ -45,14 +56,14 @@ const BODY_FIELDS: readonly Field[] = ['code', 'body', 'joined'];
 const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
 
 /**
- * Search as you type over a knowledge base's on-disk index: the sections holding every typed
- * word (in their heading path or their text), the last one as the beginning of a word, best
- * first, then (when fewer than `limit` hold them all) those holding all but one, and when
- * none does, those holding the most of three words or more; each page's
- * best section before a page's other sections; at most `limit`, one result per section.
+ * Search as you type over a knowledge base's on-disk index: the sections holding the typed
+ * words (in their heading path or their text), the last one as the beginning of a word: those
+ * holding every word, those holding all but one, and when few do, those holding fewer; each
+ * page's best section before a page's other sections; at most `limit`, one result per section.
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
- * weights), a match in the title or headings weighing more than one in the text. A result
+ * weights), a match in the title or headings weighing more than one in the text, and ranked by
+ * its score times the square of the share of the typed words' weight it covers. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -60,7 +71,7 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
   return index.read(() => {
     const typed = typedWords(text, (term) => index.documentFrequency(term) > 0);
     if (typed.length === 0 || index.passages === 0) return [];
-    const ranked = rank(index, typed, limit);
+    const ranked = rank(index, typed);
     const results: SearchResult[] = [];
     const seen = new Set<string>();
     for (let at = 0; at < ranked.length && results.length < limit; at += limit) {
@@ -123,22 +134,27 @@ function expression(forms: readonly TermForm[], table: FullTextTable, expand: (p
   return `(${[...new Set(terms)].join(' OR ')})`;
 }
 
-/** A candidate scored: how many typed words it holds, and how well. */
+/** A candidate scored: which typed words it holds, and how well. */
 interface Scored {
   id: number;
   docId: number;
   matched: number;
+  /** Whether it holds each typed word, in order. */
+  held: boolean[];
   score: number;
   place: string;
 }
 
 /**
- * Ids of the sections holding every typed word, best first; when fewer than `limit` do, those
- * holding all but one follow (a question's words typed as they come: "spend hotels meal" has a
- * word no page holds); when none holds all but one of three words or more, those holding the most
- * ("sure tests neve": only "tests" is the docs' word), from each word's best candidates.
+ * Ids of the sections holding the typed words, best first: those holding every word, and when
+ * fewer than `ENOUGH` do, those holding all but one (a question's words typed as they come:
+ * "spend hotels meal" has a word no page holds); when fewer than `ENOUGH` hold all but one,
+ * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
+ * candidates. Ranked by score times the square of the share of the words' weight (their rarity)
+ * a section covers, a word held only by another matching section of its page counting
+ * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones.
  */
-function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
+function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const expansions = new Map<string, string[]>();
   const expand = (prefix: string): string[] => {
     let terms = expansions.get(prefix);
@@ -149,29 +165,45 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
   const query = (words: TypedWord[], table: FullTextTable): string => words.map((word) => expression(word.forms, table, expand)).join(' AND ');
   const rest = (left: TypedWord, table: FullTextTable): string => query(typed.filter((word) => word !== left), table);
   const best = (table: FullTextTable, match: string, limit: number): number[] => index.matchAmong(table, match, WEIGHTS, limit, SCAN).map((hit) => hit.id);
-  const lists = [best('headings', `title : (${query(typed, 'headings')})`, CANDIDATES.title), best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
+  const lists = [best('headings', query(typed, 'headings'), CANDIDATES.headings), best('body', query(typed, 'body'), CANDIDATES.body)];
   const leftOut = typed.length > 1 ? typed : [];
   for (const left of leftOut) lists.push(best('headings', rest(left, 'headings'), CANDIDATES.mixed));
-  const score = scorer(index, typed);
+  // A word's rarity (BM25's idf) weighs its matches; a word being typed weighs as a word of average rarity.
+  const weights = typed.map((word) => rarity(index, word));
+  const score = scorer(index, typed, weights);
   const scored = score([...new Set(lists.flat())]);
-  if (scored.filter((hit) => hit.matched === typed.length).length < limit && leftOut.length > 0) {
+  if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
     const more = leftOut.flatMap((left) => best('body', rest(left, 'body'), CANDIDATES.mixed));
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
   }
   let least = Math.max(1, typed.length - 1);
-  // Nothing holds all the words but one ("sure tests neve"): the sections holding the most of them, each word's best heading paths, then texts.
-  if (typed.length > 2 && !scored.some((hit) => hit.matched >= least)) {
+  // Few sections hold all the words but one ("long take drippi", "sure tests neve"): those holding fewer too, each word's best heading paths, then texts.
+  if (least > 1 && scored.filter((hit) => hit.matched >= least).length < ENOUGH) {
     const seen = new Set(scored.map((hit) => hit.id));
     const more = typed.flatMap((word) => [...best('headings', query([word], 'headings'), CANDIDATES.mixed), ...best('body', query([word], 'body'), CANDIDATES.mixed)]);
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
-    least = 1;
+    least = scored.some((hit) => hit.matched >= least) ? least - 1 : 1;
   }
+  const kept = scored.filter((hit) => hit.matched >= least);
   // A page that matches has more than one section that does: each section gains a share of its page's others, as answers weigh them.
-  const byPage = new Map<number, number>();
-  for (const hit of scored) if (hit.matched >= least) byPage.set(hit.docId, (byPage.get(hit.docId) ?? 0) + hit.score);
-  for (const hit of scored) if (hit.matched >= least) hit.score += PAGE_WEIGHT * (byPage.get(hit.docId)! - hit.score);
-  const ranked = scored.filter((hit) => hit.matched >= least).sort((a, b) => b.matched - a.matched || b.score - a.score || (a.place < b.place ? -1 : 1));
+  const byPage = new Map<number, { score: number; held: boolean[] }>();
+  for (const hit of kept) {
+    const page = byPage.get(hit.docId);
+    if (page) {
+      page.score += hit.score;
+      for (const [w, held] of hit.held.entries()) page.held[w] ||= held;
+    } else byPage.set(hit.docId, { score: hit.score, held: [...hit.held] });
+  }
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const rankOf = new Map<Scored, number>();
+  for (const hit of kept) {
+    const page = byPage.get(hit.docId)!;
+    let covered = 0;
+    for (const [w, weight] of weights.entries()) covered += hit.held[w] ? weight : page.held[w] ? PAGE_COVER * weight : 0;
+    rankOf.set(hit, (hit.score + PAGE_WEIGHT * (page.score - hit.score)) * (covered / total) ** 2);
+  }
+  const ranked = kept.sort((a, b) => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1));
   // Pages before more sections of a page already shown: each page's best section first, in rank order, then the others.
   const pages = new Set<number>();
   const firsts = ranked.filter((hit) => !pages.has(hit.docId) && pages.add(hit.docId));
@@ -180,25 +212,19 @@ function rank(index: KbIndex, typed: TypedWord[], limit: number): number[] {
 }
 
 /** Scores candidates over their stored terms: BM25 per typed word, over the heading path and the body apart, the heading path weighing more. */
-function scorer(index: KbIndex, typed: TypedWord[]): (ids: number[]) => Scored[] {
-  const count = index.passages;
+function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (ids: number[]) => Scored[] {
   const averages = index.averageLengths();
   const groups = [
     { fields: HEADING_FIELDS, boost: HEADING_BOOST, average: Math.max(1, HEADING_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
     { fields: BODY_FIELDS, boost: 1, average: Math.max(1, BODY_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
   ];
-  // A word's rarity weighs its matches; a word being typed weighs as a word of average rarity.
-  const idf = typed.map((word) => {
-    const exact = word.forms.find((f) => !f.prefix);
-    const df = exact ? index.documentFrequency(exact.form) : count / 100;
-    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
-  });
   return (ids) => {
     if (ids.length === 0) return [];
     return index.scoringRows(ids).map((row) => {
       const fields = storedFields(row.terms);
       let score = 0;
       let matched = 0;
+      const held = typed.map(() => false);
       for (const [w, word] of typed.entries()) {
         let wordScore = 0;
         for (const group of groups) {
@@ -210,10 +236,21 @@ function scorer(index: KbIndex, typed: TypedWord[]): (ids: number[]) => Scored[]
           }
           if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
-        if (wordScore > 0) matched++;
+        if (wordScore > 0) {
+          matched++;
+          held[w] = true;
+        }
         score += wordScore;
       }
-      return { id: row.id, docId: row.docId, matched, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
+      return { id: row.id, docId: row.docId, matched, held, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
     });
   };
+}
+
+/** A typed word's rarity, BM25's idf: a word being typed (no exact form) weighs as a word of average rarity. */
+function rarity(index: KbIndex, word: TypedWord): number {
+  const count = index.passages;
+  const exact = word.forms.find((f) => !f.prefix);
+  const df = exact ? index.documentFrequency(exact.form) : count / 100;
+  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
 }
