@@ -95,7 +95,7 @@ try {
     totals.offTopicOf += outcome.offTopic.filter((o) => o.split === 'tune').length;
     if (misses) {
       for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
-      for (const o of outcome.offTopic) if (o.split === 'tune' && !o.refused) process.stdout.write(`    off-topic answered: ${o.question}\n`);
+      for (const o of outcome.offTopic) if (o.split === 'tune' && o.outcome !== 'refused') process.stdout.write(`    off-topic ${o.refused ? 'not sure' : 'answered'}: ${o.question}\n`);
       for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
     }
   }
