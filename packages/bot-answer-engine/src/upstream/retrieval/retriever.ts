@@ -117,7 +117,7 @@ export interface RetrievalSettings {
   gateDecides: boolean;
   /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
   confidentTelling: number;
-  /** Least share a passage must match to be shown as a related page when nothing answers; below it on every passage, the question is refused. */
+  /** Least share a page must match (its passages together, or its best one without `relatedByPage`) to be shown as a related page when nothing answers; below it on every page, the question is refused. */
   relatedTelling: number;
   /** Most related pages given when not sure. */
   relatedPages: number;
