@@ -63,8 +63,9 @@ export interface HeldOutOptions {
 
 type Kind = 'held-out' | 'sealed';
 
+// A kind with no folder (no sealed set written yet) has no sets.
 const filesIn = (kind: Kind): Array<HeldOutFile & { kind: Kind }> =>
-  readdirSync(join(here, kind))
+  (existsSync(join(here, kind)) ? readdirSync(join(here, kind)) : [])
     .filter((name) => name.endsWith('-questions.json'))
     .sort()
     .map((name) => ({ ...(JSON.parse(readFileSync(join(here, kind, name), 'utf8')) as HeldOutFile), kind }));

@@ -64,7 +64,7 @@ function describe(q: QuestionOutcome): string {
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
-const totals = { top1: 0, confident: 0, wrong: 0, links: 0, key: 0, offTopic: 0, offTopicOf: 0 };
+const totals = { top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0 };
 try {
   await fetchHeldOut();
   for (const set of [...questionSets(), ...heldOutSets()]) {
@@ -88,16 +88,18 @@ try {
     totals.confident += tune.confident;
     totals.wrong += tune.wrongPage;
     totals.links += tune.linkAny;
+    totals.first += tune.linkFirst;
     totals.key += tune.keyRight;
     totals.offTopic += outcome.offTopic.filter((o) => o.split === 'tune' && !o.refused).length;
+    totals.offTopicRelated += outcome.offTopic.filter((o) => o.split === 'tune' && o.outcome === 'not_sure').length;
     totals.offTopicOf += outcome.offTopic.filter((o) => o.split === 'tune').length;
     if (misses) {
       for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
-      for (const o of outcome.offTopic) if (o.split === 'tune' && !o.refused) process.stdout.write(`    off-topic answered: ${o.question}\n`);
+      for (const o of outcome.offTopic) if (o.split === 'tune' && o.outcome !== 'refused') process.stdout.write(`    off-topic ${o.refused ? 'not sure' : 'answered'}: ${o.question}\n`);
       for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
     }
   }
-  process.stdout.write(`all tune   top1 ${totals.top1}  confident ${totals.confident}  wrong ${totals.wrong}  links ${totals.links}  key ${totals.key}  unanswerable confident ${totals.offTopic}/${totals.offTopicOf}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
+  process.stdout.write(`all tune   top1 ${totals.top1}  confident ${totals.confident}  wrong ${totals.wrong}  links ${totals.links}  first ${totals.first}  key ${totals.key}  unanswerable confident ${totals.offTopic}/${totals.offTopicOf} (not sure ${totals.offTopicRelated})  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
 } finally {
   await rm(folder, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
 import { startEngine, type EngineName } from './engines.js';
 import { evaluate, type SetOutcome } from './evaluate.js';
 import { heldOutSets } from './held-out.js';
-import { questionSets } from './sets.js';
+import { questionSets, type QuestionSet } from './sets.js';
 
 /** What a worker reports. */
 export interface WorkerResult {
@@ -22,7 +22,9 @@ export interface WorkerResult {
 
 const [setId, engineName, indexFolder] = process.argv.slice(2);
 try {
-  const set = [...questionSets(), ...heldOutSets({ sealed: true })].find((s) => s.id === setId);
+  // The sealed sets are read only when the set asked for is none of the others.
+  const find = (sets: QuestionSet[]): QuestionSet | undefined => sets.find((s) => s.id === setId);
+  const set = find(questionSets()) ?? find(heldOutSets()) ?? find(heldOutSets({ sealed: true }));
   if (!set || !indexFolder || (engineName !== 'current' && engineName !== 'baseline')) throw new Error(`usage: worker.ts SET current|baseline INDEX_FOLDER (got ${process.argv.slice(2).join(' ')})`);
   const engine = await startEngine(engineName as EngineName, set, indexFolder);
   const cold = engine.ready;

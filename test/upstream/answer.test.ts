@@ -66,6 +66,15 @@ describe('JSON answers (stream: false)', () => {
     assert.equal(without.answer, withCitations.answer.replace(CITATION, '').replace(/ +\n/g, '\n'));
   });
 
+  it("answers a question written with contractions as without them (\"I've\", \"doesn't\")", async () => {
+    // "ve" is in no page and no English word list: counted as a word, it was the question's most telling one, never matched.
+    const plain = await answer({ message: 'I have never done it: how do I book a flight?' });
+    const contracted = await answer({ message: "I've never done it: how do I book a flight?" });
+    assert.equal(plain.answer_found, true);
+    assert.equal(contracted.answer_found, true);
+    assert.deepEqual(contracted.sources, plain.sources);
+  });
+
   it('says it found nothing for questions the knowledge base does not cover', async () => {
     for (const message of ['How many moons does Jupiter have?', 'blorf zizzle quantum frobnicate', 'What is the capital of Mongolia?', '???']) {
       assert.deepEqual(await answer({ message }), { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] }, message);

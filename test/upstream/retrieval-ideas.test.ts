@@ -269,6 +269,35 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a page is related by what its sections match together', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // Each section of the garden page names one thing asked about; none names two.
+      const made = await folder({
+        'garden.md': '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedByPage: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"Is there a rule about compost, hoses, ladders, barbecues, trampolines and paddling pools in summer?" shows the garden page as related', () => {
+      const question = 'Is there a rule about compost, hoses, ladders, barbecues, trampolines and paddling pools in summer?';
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['garden.md']);
+      // Control: each section alone matches too little of the question to be shown.
+      assert.equal(bots[1]!.find(question).outcome, 'refused');
+    });
+  });
+
   describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
     let root: string;
     const bots: Bot[] = [];

@@ -117,10 +117,12 @@ export interface RetrievalSettings {
   gateDecides: boolean;
   /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
   confidentTelling: number;
-  /** Least share a passage must match to be shown as a related page when nothing answers; below it on every passage, the question is refused. */
+  /** Least share a page must match (its passages together, or its best one without `relatedByPage`) to be shown as a related page when nothing answers; below it on every page, the question is refused. */
   relatedTelling: number;
   /** Most related pages given when not sure. */
   relatedPages: number;
+  /** A page is related by what its passages match together (`relatedTelling`, `minStrength`), not by its best passage alone. */
+  relatedByPage: boolean;
   /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
@@ -161,8 +163,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relativeScore: 0.5,
   gateDecides: true,
   confidentTelling: 0.5,
-  relatedTelling: 0.3,
+  relatedTelling: 0.2,
   relatedPages: 3,
+  relatedByPage: true,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -197,6 +200,9 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   exact: number;
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
+  /** `telling` and `strength` of what its page's candidate passages match together. */
+  pageTelling: number;
+  pageStrength: number;
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -298,7 +304,8 @@ export class Retriever {
       const closest: ScoredHit[] = [];
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
-        if (hit.matchedTerms.length === 0 || hit.telling < s.relatedTelling || hit.strength < minStrength || pages.has(hit.docId)) continue;
+        const [telling, strength] = s.relatedByPage ? [hit.pageTelling, hit.pageStrength] : [hit.telling, hit.strength];
+        if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || strength < minStrength || pages.has(hit.docId)) continue;
         pages.add(hit.docId);
         closest.push(hit);
       }
@@ -319,7 +326,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, missing: _missing, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
@@ -473,8 +480,30 @@ export class Retriever {
         missing,
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
+        got,
+        pageTelling: 0,
+        pageStrength: 0,
       };
     });
+    // What each page's candidate passages match together: each term at the best credit any of them gives it.
+    const pageGot = new Map<number, Map<string, number>>();
+    for (const hit of ranked) {
+      if (hit.score === 0) continue;
+      const union = pageGot.get(hit.docId) ?? pageGot.set(hit.docId, new Map()).get(hit.docId)!;
+      for (const [term, value] of hit.got) if (!term.startsWith(CONTEXT)) union.set(term, Math.max(union.get(term) ?? 0, value));
+    }
+    for (const hit of ranked) {
+      const union = pageGot.get(hit.docId);
+      if (!union) continue;
+      let weight = 0;
+      let telling = 0;
+      for (const t of [...terms, ...common]) {
+        weight += t.idf * (union.get(t.term) ?? 0);
+        telling += tellingWeight.get(t.term)! * (union.get(t.term) ?? 0);
+      }
+      hit.pageTelling = tellingTotal > 0 ? telling / tellingTotal : 0;
+      hit.pageStrength = weight / rarest;
+    }
     if (s.pageWeight > 0) {
       // A page that answers has more than one passage that matches: each passage gains a share of
       // its page's other matching passages, the best first, each counting half the one before.
@@ -513,7 +542,7 @@ export class Retriever {
     return ranked
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
-      .map(({ place: _place, bodyTelling: _bodyTelling, ...hit }) => hit);
+      .map(({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
   }
 
   /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
