@@ -17,6 +17,8 @@ export interface PageCostOptions {
   rates: number[];
   /** A first round per rate whose figures are dropped (caches, JIT, the machine's first run). */
   warmUp: boolean;
+  /** The rows to run, by id (default: all): the quick run takes the page alone, the loader and the baseline. */
+  rows?: string[];
 }
 
 /** Where the element's files come from: the current build, and today's single bundle (the baseline). */
@@ -180,7 +182,7 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
     '/peers/markprompt.css': require.resolve('@markprompt/css/markprompt.css'),
   };
   const baseline = typeof files.baseline === 'string' ? dirname(files.baseline) : undefined;
-  const all = rows(!!baseline);
+  const all = rows(!!baseline).filter((row) => !options.rows || options.rows.includes(row.id));
   /** gzip size of each file served, by URL path. */
   const gzipped = new Map<string, number>();
   const sent: string[] = [];

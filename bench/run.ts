@@ -46,8 +46,9 @@ const SETTINGS = quick
   ? {
       render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
       searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
-      pageCost: { samples: 1, rates: [1], warmUp: false },
-      startupRepeats: 3,
+      // Quick: one of each code path (a page alone, the floating and inline loader, the baseline); full runs take every row.
+      pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'] },
+      startupRepeats: 1,
       load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
       streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       memory: { streams: 100, steps: 4, rampMs: 50, rounds: 1, paceMs: 200 },

@@ -156,6 +156,7 @@ describe('rate limit holds against a flood from one address, others still served
     const statuses = new Map<number, number>();
     let retryAfterMissing = 0;
     const others: Promise<ProxyReply>[] = [];
+    const began = Date.now();
     const flood = mapPool(
       Array.from({ length: RUN.floodRequests }, (_, i) => i),
       64,
@@ -178,12 +179,14 @@ describe('rate limit holds against a flood from one address, others still served
         }),
     );
     await flood;
+    // The limit is 20 a minute: a flood slowed past a minute (a busy machine) meets a new minute's 20.
+    const minutes = 1 + Math.floor((Date.now() - began) / 60_000);
     const bystanders = await Promise.all(others);
     agent.destroy();
     count('abusiveRequests', RUN.floodRequests);
     count('rateLimited', statuses.get(429) ?? 0);
     count('othersServedDuringFlood', bystanders.filter((b) => b.status === 200).length);
-    assert.ok((statuses.get(200) ?? 0) <= 20, `more than the limit got through: ${JSON.stringify([...statuses])}`);
+    assert.ok((statuses.get(200) ?? 0) <= 20 * minutes, `more than the limit got through in ${minutes} minute(s): ${JSON.stringify([...statuses])}`);
     assert.equal(statuses.get(429), RUN.floodRequests - (statuses.get(200) ?? 0), JSON.stringify([...statuses]));
     assert.equal(retryAfterMissing, 0);
     assert.ok(bystanders.length >= 10);
