@@ -253,11 +253,11 @@ export class BotAnswer extends ReactiveElement {
   async load(): Promise<boolean> {
     this._failed = false;
     try {
-      // The box first, and the chat (its long evaluation) a frame's time later, so a box opening is drawn and
-      // focused first: the visitor types while the chat runs (the box keeps the text, caret and focus). A timer,
-      // not an animation frame, which a hidden tab never gets.
+      // The box first, and the chat (its long evaluation) once the box has been drawn: a box opening is painted
+      // with its field focused before the chat runs, and the visitor types meanwhile (the box keeps the text,
+      // caret and focus). A hidden tab draws no frame: a timer there.
       await this._need('box');
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => (document.hidden ? setTimeout(r) : requestAnimationFrame(() => setTimeout(r))));
       await this._need('chat');
       await this.updateComplete;
       return true;
@@ -321,7 +321,10 @@ export class BotAnswer extends ReactiveElement {
     text(this._retry, t.retry);
     const panel = this._box?.render(t, this._chat?.view(t), note);
     const nodes = [!boxed && this._launcher, panel || (boxed && note)].filter((n) => n) as HTMLElement[];
-    if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
+    // Each node put in its place, and one already there left alone: moving the launcher as the box arrives would
+    // take its focus away, and a press on it would end without a click.
+    nodes.forEach((n, i) => n != root.childNodes[i] && root.insertBefore(n, root.childNodes[i] ?? null));
+    while (root.childNodes.length > nodes.length) root.lastChild!.remove();
     if (panel) {
       this._box!.updated();
       if (this.botId) this._chat?.render(this._box!, t, lang);
