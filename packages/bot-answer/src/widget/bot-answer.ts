@@ -21,9 +21,9 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * The element is a small loader. It draws what a visitor sees before asking at once: the floating
  * launcher, or the inline box's heading, suggestions and question field (the box is a small file of its
  * own, beside the loader, fetched at once for inline boxes). The chat (the thread, Markdown, sanitising and
- * the requests: a file beside it too) is fetched once the page is idle, without being run, and run on
- * intent: a pointer on a control, a finger touching one, focus on one, `show()`, `ask()` or `load()`, or a
- * thread kept with `persist` (fetched then, if it is not here yet). Properties,
+ * the requests: a file beside it too) is fetched and run on intent, once the box has been drawn: a pointer
+ * on a control, a finger touching one, focus on one, `show()`, `ask()` or `load()`, or a thread kept with
+ * `persist`. Properties,
  * methods and events work from the first moment; methods that need the chat wait for it.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
