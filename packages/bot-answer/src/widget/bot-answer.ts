@@ -255,9 +255,9 @@ export class BotAnswer extends ReactiveElement {
     try {
       // The box first, and the chat (its long evaluation) once the box has been drawn: a box opening is painted
       // with its field focused before the chat runs, and the visitor types meanwhile (the box keeps the text,
-      // caret and focus). A hidden tab draws no frame: a timer there.
+      // caret and focus). A page that draws no frame (a hidden tab, a hidden frame) goes on after a timer.
       await this._need('box');
-      await new Promise((r) => (document.hidden ? setTimeout(r) : requestAnimationFrame(() => setTimeout(r))));
+      await new Promise((r) => (requestAnimationFrame(() => setTimeout(r)), setTimeout(r, document.hidden ? 0 : 250)));
       await this._need('chat');
       await this.updateComplete;
       return true;
