@@ -1,5 +1,5 @@
 import { aTimeout, expect, waitUntil } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
+import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import type { BotAnswer } from '../../packages/bot-answer/src/widget/index.js';
 import { framePage, type FramePage } from './frame-page.js';
 import { bot, count } from './stub.js';
@@ -22,6 +22,33 @@ async function page(body: string, head = ''): Promise<Page> {
 const floating = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" suggestions='["How?"]'></bot-answer>`;
 const inline = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" suggestions='["How?"]'></bot-answer>`;
 const part = (p: Page, name: string) => p.el.shadowRoot!.querySelector<HTMLElement>(`[part~=${name}]`)!;
+type Held = Page & { w: { release: Record<'box' | 'chat', () => void>; asked: Partial<Record<'box' | 'chat', true>> } };
+
+/**
+ * A floating box whose files are held back (a slow network) until the test releases each: the real loader, box
+ * and chat, registered again by a script after the element's (whose loaders it replaces).
+ */
+const heldPage = () =>
+  page(
+    floating() +
+      `<script type="module">
+        import { register } from '/packages/bot-answer/src/widget/register.ts';
+        const release = (window.release = {});
+        const asked = (window.asked = {});
+        const held = (stage, file) => {
+          const gate = new Promise((r) => (release[stage] = r));
+          return () => ((asked[stage] = true), gate.then(() => import(file)));
+        };
+        register({ box: held('box', '/packages/bot-answer/src/widget/box/index.ts'), chat: held('chat', '/packages/bot-answer/src/widget/chat/index.ts') });
+      </script>`,
+  ) as Promise<Held>;
+
+/** The centre of `target` in the top page's coordinates (for the mouse). */
+const centre = (p: Page, target: Element): [number, number] => {
+  const frame = p.frame.getBoundingClientRect();
+  const r = target.getBoundingClientRect();
+  return [Math.round(frame.x + r.x + r.width / 2), Math.round(frame.y + r.y + r.height / 2)];
+};
 /** Waits until the page has fetched the chat (and its box), and the element has attached it. */
 const chatHere = async (p: Page) => {
   await waitUntil(() => p.fetched('chat') == 1 && p.fetched('box') == 1, 'the box and the chat fetched', { timeout: 8000 });
@@ -29,7 +56,11 @@ const chatHere = async (p: Page) => {
 };
 
 describe('<bot-answer> loader', () => {
-  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+  afterEach(async () => {
+    document.querySelectorAll('iframe').forEach((f) => f.remove());
+    // A test that failed with the button down would hold up every later one.
+    await resetMouse();
+  });
 
   it('draws the floating launcher at once and fetches nothing more until the visitor shows intent', async () => {
     const p = await page(
@@ -91,6 +122,42 @@ describe('<bot-answer> loader', () => {
       await chatHere(p);
     });
   }
+
+  it('a press whose box arrives before the button is released still opens it: the launcher keeps its place and focus', async () => {
+    const p = await heldPage();
+    const launcher = part(p, 'launcher');
+    await sendMouse({ type: 'move', position: centre(p, launcher) });
+    await sendMouse({ type: 'down' });
+    await waitUntil(() => p.w.asked.box, 'the box asked for');
+    expect(p.el.shadowRoot!.activeElement, 'the press focused the launcher').to.equal(launcher);
+    p.w.release.box();
+    await waitUntil(() => p.el.shadowRoot!.querySelector('dialog'), 'the box arrived while the button is held');
+    expect(p.el.shadowRoot!.activeElement, 'the launcher keeps the focus').to.equal(launcher);
+    await sendMouse({ type: 'up' });
+    await waitUntil(() => p.el.open && p.el.shadowRoot!.activeElement == part(p, 'input'), 'the click opened the dialog, its field focused');
+  });
+
+  it('the field keeps every character typed from the moment it has focus, while the chat is still on its way', async () => {
+    const p = await heldPage();
+    p.w.release.box();
+    await sendMouse({ type: 'move', position: centre(p, part(p, 'launcher')) });
+    await sendMouse({ type: 'down' });
+    await sendMouse({ type: 'up' });
+    await resetMouse();
+    await waitUntil(() => p.el.shadowRoot!.activeElement == part(p, 'input'), 'the field has focus', { timeout: 8000 });
+    await sendKeys({ type: 'How do I' });
+    const input = part(p, 'input') as HTMLTextAreaElement;
+    expect(input.value).to.equal('How do I');
+    await waitUntil(() => p.w.asked.chat, 'the chat asked for, once the box was drawn');
+    p.w.release.chat();
+    // Typed while the chat arrives and runs.
+    await sendKeys({ type: ' rotate keys?' });
+    expect(await p.el.load()).to.equal(true);
+    await sendKeys({ type: '!' });
+    expect(input.value).to.equal('How do I rotate keys?!');
+    expect([p.el.shadowRoot!.activeElement == input, input.selectionStart]).to.deep.equal([true, input.value.length]);
+    expect(p.fetched('chat'), 'the chat came').to.equal(1);
+  });
 
   it('inline: loads the chat when the question field gets focus, or a pointer is over a suggestion', async () => {
     const a = await page(inline());

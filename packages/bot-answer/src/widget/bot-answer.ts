@@ -21,9 +21,9 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * The element is a small loader. It draws what a visitor sees before asking at once: the floating
  * launcher, or the inline box's heading, suggestions and question field (the box is a small file of its
  * own, beside the loader, fetched at once for inline boxes). The chat (the thread, Markdown, sanitising and
- * the requests: a file beside it too) is fetched once the page is idle, without being run, and run on
- * intent: a pointer on a control, a finger touching one, focus on one, `show()`, `ask()` or `load()`, or a
- * thread kept with `persist` (fetched then, if it is not here yet). Properties,
+ * the requests: a file beside it too) is fetched and run on intent, once the box has been drawn: a pointer
+ * on a control, a finger touching one, focus on one, `show()`, `ask()` or `load()`, or a thread kept with
+ * `persist`. Properties,
  * methods and events work from the first moment; methods that need the chat wait for it.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
@@ -253,11 +253,11 @@ export class BotAnswer extends ReactiveElement {
   async load(): Promise<boolean> {
     this._failed = false;
     try {
-      // The box first, and the chat (its long evaluation) a frame's time later, so a box opening is drawn and
-      // focused first: the visitor types while the chat runs (the box keeps the text, caret and focus). A timer,
-      // not an animation frame, which a hidden tab never gets.
+      // The box first, and the chat (its long evaluation) once the box has been drawn: a box opening is painted
+      // with its field focused before the chat runs, and the visitor types meanwhile (the box keeps the text,
+      // caret and focus). A page that draws no frame (a hidden tab, a hidden frame) goes on after a timer.
       await this._need('box');
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => (requestAnimationFrame(() => setTimeout(r)), setTimeout(r, document.hidden ? 0 : 250)));
       await this._need('chat');
       await this.updateComplete;
       return true;
@@ -321,7 +321,10 @@ export class BotAnswer extends ReactiveElement {
     text(this._retry, t.retry);
     const panel = this._box?.render(t, this._chat?.view(t), note);
     const nodes = [!boxed && this._launcher, panel || (boxed && note)].filter((n) => n) as HTMLElement[];
-    if (nodes.length != root.childNodes.length || nodes.some((n, i) => n != root.childNodes[i])) root.replaceChildren(...nodes);
+    // Each node put in its place, and one already there left alone: moving the launcher as the box arrives would
+    // take its focus away, and a press on it would end without a click.
+    nodes.forEach((n, i) => n != root.childNodes[i] && root.insertBefore(n, root.childNodes[i] ?? null));
+    while (root.childNodes.length > nodes.length) root.lastChild!.remove();
     if (panel) {
       this._box!.updated();
       if (this.botId) this._chat?.render(this._box!, t, lang);

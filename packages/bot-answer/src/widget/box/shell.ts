@@ -138,7 +138,8 @@ export class Shell implements Box {
     this._label = h('p', { class: 'sg' });
     this._list = h('ul', { class: 'sg' });
     this._suggestions = undefined;
-    this.input = on(h('textarea', { part: 'input', rows: '2', maxlength: '4000' }), 'keydown', (e) => {
+    // In the dialog, `autofocus`: opening it focuses the field at once, rather than the close button first.
+    this.input = on(h('textarea', { part: 'input', rows: '2', maxlength: '4000', ...(floating && { autofocus: '' }) }), 'keydown', (e) => {
       const k = e as KeyboardEvent;
       if (k.key == 'Enter' && !k.shiftKey && !k.isComposing) this._submit(e);
     });
