@@ -7,10 +7,12 @@ export const SOURCES = [{ url: 'https://wiki.example.com/travel', title: 'Travel
 /**
  * An upstream for the cache tests, answering in the asked mode: a paced stream of
  * {@link PIECES} or one JSON answer. A message containing `fail` gets a 500; one containing
- * `break` gets a stream cut off after its first piece.
+ * `break` gets a stream cut off after its first piece. `holdAfterFirstPiece()` makes the next
+ * stream wait after its first piece until the function it returns is called.
  */
-export function cacheUpstream(paceMs = 20): Promise<RawUpstream> {
-  return rawUpstream(async (_req, res, text) => {
+export async function cacheUpstream(paceMs = 20): Promise<RawUpstream & { holdAfterFirstPiece(): () => void }> {
+  let hold: Promise<void> | undefined;
+  const upstream = await rawUpstream(async (_req, res, text) => {
     const body = JSON.parse(text) as { message: string; stream?: boolean };
     if (body.message.includes('fail')) {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -31,8 +33,20 @@ export function cacheUpstream(paceMs = 20): Promise<RawUpstream> {
         res.destroy();
         return;
       }
+      if (i === 0 && hold) {
+        const held = hold;
+        hold = undefined;
+        await held;
+      }
     }
     res.write(`event: sources\ndata: ${JSON.stringify({ sources: SOURCES })}\n\n`);
     res.end('event: done\ndata: {"answer_found":true}\n\n');
+  });
+  return Object.assign(upstream, {
+    holdAfterFirstPiece(): () => void {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return release;
+    },
   });
 }
