@@ -1,6 +1,6 @@
 // `npm test`: every suite in order, stopping at the first that fails, then each one's time.
 // The build runs once, before the suites that need the built files, and they use it: the
-// end-to-end tests its bundles, the runtime recipes its server packages (no build of their own).
+// runtime recipes its server packages (no build of their own, which would rewrite its files).
 // Steps in one group run at the same time (the type check and the build: each one compiler on one
 // core of two, neither reading what the other writes); their output is printed as each one ends.
 // The other suites run one at a time: side by side on two cores they took more CPU in all (Node
@@ -8,7 +8,6 @@
 // timing, so the run was no shorter.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 
 const GROUPS = [
   [
@@ -48,7 +47,7 @@ if (failed.length) {
 /** Runs one step; beside others, its output is held and printed when it ends, so theirs do not interleave. */
 function run(name, command, beside) {
   const began = Date.now();
-  const built = builtAt !== undefined ? { BOT_ANSWER_E2E_BUNDLE: resolve('packages/bot-answer/dist'), BOT_ANSWER_BUILT: '1' } : {};
+  const built = builtAt !== undefined ? { BOT_ANSWER_BUILT: '1' } : {};
   const child = spawn(command, { stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: true, env: { ...process.env, ...built } });
   const output = [];
   child.stdout?.on('data', (chunk) => output.push(chunk));
