@@ -152,6 +152,8 @@ describe('the answer cache', () => {
     const up = producer('events', 30);
     const again = producer('result', 0);
     const leader = c.answer(question('q', true), new AbortController().signal, up.fetch, () => {});
+    // The follower asks once the first asker holds the question (its fetch has begun), not in a race for it.
+    while (up.state.calls === 0) await sleep(1);
     const follower = ask(c, question('q'), again.fetch);
     (await leader).events!.stop();
     const got = await follower;
