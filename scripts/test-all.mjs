@@ -24,8 +24,8 @@ const GROUPS = [
 ];
 
 const times = [];
-/** Set once the build has passed: the suites after it read its output. */
-let builtAt;
+/** Once the build has passed: the suites after it read its output. */
+let built = false;
 const failed = [];
 for (const group of GROUPS) {
   const cpuBefore = childrenCpu();
@@ -36,7 +36,7 @@ for (const group of GROUPS) {
     if (status !== 0) failed.push(name);
   });
   if (failed.length) break;
-  if (group.some(([name]) => name === 'build')) builtAt = Date.now();
+  if (group.some(([name]) => name === 'build')) built = true;
 }
 console.log(`npm test: steps on Node ${process.versions.node} (wall time; cpu: user + system of the step's processes)\n${times.join('\n')}`);
 if (failed.length) {
@@ -47,8 +47,7 @@ if (failed.length) {
 /** Runs one step; beside others, its output is held and printed when it ends, so theirs do not interleave. */
 function run(name, command, beside) {
   const began = Date.now();
-  const built = builtAt !== undefined ? { BOT_ANSWER_BUILT: '1' } : {};
-  const child = spawn(command, { stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: true, env: { ...process.env, ...built } });
+  const child = spawn(command, { stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: true, env: { ...process.env, ...(built && { BOT_ANSWER_BUILT: '1' }) } });
   const output = [];
   child.stdout?.on('data', (chunk) => output.push(chunk));
   child.stderr?.on('data', (chunk) => output.push(chunk));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ANSWER, cacheUpstream, SOURCES } from './cache-upstream.js';
-import { ask, assertNoKeyLeak, newKey, observe, parseStream, replay, send, sleep, startTestProxy, type Got, type TestProxy } from './helpers.js';
+import { until } from '../upstream/written/helpers.js';
+import { ask, assertNoKeyLeak, newKey, parseStream, received, replay, send, sleep, startTestProxy, type TestProxy } from './helpers.js';
 
 let upstream: Awaited<ReturnType<typeof cacheUpstream>>;
 let proxy: TestProxy;
@@ -22,18 +23,6 @@ const upstreamCount = () => upstream.requests.length;
 
 /** Asks for a stream, resolving at its response's headers (the body not read yet). */
 const post = (body: unknown) => fetch(`${proxy.url}/api/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-/** Reads a response's body, as `send` does. */
-async function got(response: Response): Promise<Got> {
-  const text = await response.text();
-  observe(text);
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await sleep(10);
-  assert.ok(check(), 'waited 5 s in vain');
-}
 
 describe('the answer cache through the proxy', () => {
   it('answers MISS, then HIT for the same question however it is spaced and cased, in either mode', async () => {
@@ -97,7 +86,7 @@ describe('the answer cache through the proxy', () => {
     // The first answer stays open after its first piece until the streaming askers have joined it.
     const release = upstream.holdAfterFirstPiece();
     const first = ask(proxy.url, { message: 'Concurrent?', bot_id: 'demo', stream: true });
-    await waitFor(() => upstreamCount() - before === 1);
+    await until(() => upstreamCount() - before === 1);
     const joining = [
       post({ message: 'concurrent?', bot_id: 'demo', stream: true }),
       ask(proxy.url, { message: 'CONCURRENT?', bot_id: 'demo' }),
@@ -109,7 +98,7 @@ describe('the answer cache through the proxy', () => {
       sleep(10_000).then(() => assert.fail('the later askers got nothing while the first answer was open')),
     ]);
     release();
-    const rest = [await got(streamA), await joining[1], await got(streamB)];
+    const rest = [await received(streamA), await joining[1], await received(streamB)];
     const lead = await first;
     assert.equal(upstreamCount() - before, 1);
     assert.equal(lead.headers.get('x-cache'), 'MISS');

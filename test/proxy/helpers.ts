@@ -77,7 +77,11 @@ export interface Got {
 }
 
 export async function send(url: string, init: RequestInit = {}): Promise<Got> {
-  const response = await fetch(url, init);
+  return received(await fetch(url, init));
+}
+
+/** Reads a response's body, observing it and its headers. */
+export async function received(response: Response): Promise<Got> {
   const text = await response.text();
   observe(text);
   for (const [name, value] of response.headers) observe(`${name}: ${value}`);
