@@ -10,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
+import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
+import { ask, KEY } from './helpers.js';
 
 const BASE = 'https://docs.example.com/';
 
@@ -188,7 +191,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ pageWeight: 0 }));
+      // The two pages fit alike: without `rivalMargin` the answer says which comes first.
+      bots.push(await made.open({ rivalMargin: 0 }), await made.open({ pageWeight: 0, rivalMargin: 0 }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -322,6 +326,52 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.deepEqual(section(bots[0]!), []);
       // Control: by score alone, the section whose heading names the question comes first.
       assert.deepEqual(section(bots[1]!), ['Open an encrypted database']);
+    });
+  });
+
+  describe('two pages fitting the question alike make the answer not sure', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // Two reference pages sharing their words, as an API reference's do: neither tells more of the question.
+      const made = await folder({
+        'config/log.md': '# Logging settings\n\nSet the log level of the whole app with `level`: silent, error, warn, info or verbose.\n',
+        'app/log.md': '# Writing to the log\n\nSet the log level of one message by its method: `log.warn()` writes at the warn level.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ rivalMargin: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('"How do I set the log level?" is not sure, both pages related', () => {
+      const found = bots[0]!.find('How do I set the log level?');
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path).sort(), ['app/log.md', 'config/log.md']);
+      // Control: without the margin, the page scoring a little more answers confidently.
+      assert.equal(bots[1]!.find('How do I set the log level?').outcome, 'answered');
+    });
+
+    it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const response = await ask(api, { message: 'How do I set the log level?', bot_id: 'demo' });
+        const result = (await response.json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title).sort(), ['Logging settings', 'Writing to the log']);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('a page that fits clearly better still answers', () => {
+      assert.equal(bots[0]!.find('Which levels can the whole app log at: silent, error, warn, info or verbose?').outcome, 'answered');
     });
   });
 });

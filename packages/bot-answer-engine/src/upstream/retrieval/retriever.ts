@@ -117,6 +117,13 @@ export interface RetrievalSettings {
   gateDecides: boolean;
   /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
   confidentTelling: number;
+  /**
+   * The passage that answers must score at least this many times the best passage of another
+   * page that matches as much of the question's telling weight (by itself and with its page's
+   * other passages): two pages that fit the question as well and score alike (an API reference's
+   * pages sharing their words) make the answer not sure, the closer first. 0: off.
+   */
+  rivalMargin: number;
   /** Least share a page must match (its passages together, or its best one without `relatedByPage`) to be shown as a related page when nothing answers; below it on every page, the question is refused. */
   relatedTelling: number;
   /** Most related pages given when not sure. */
@@ -163,6 +170,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relativeScore: 0.5,
   gateDecides: true,
   confidentTelling: 0.5,
+  rivalMargin: 1.25,
   relatedTelling: 0.2,
   relatedPages: 3,
   relatedByPage: true,
@@ -298,7 +306,10 @@ export class Retriever {
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
-    const best = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
+    const found = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
+    // A follow-up's passages were found with the conversation's help: their scores are not the question's alone.
+    const rival = found && !followUp && s.rivalMargin > 0 ? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling) : undefined;
+    const best = rival && found!.score < s.rivalMargin * rival.score ? undefined : found;
     if (!best) {
       const pages = new Set<number>();
       const closest: ScoredHit[] = [];
