@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeBuild } from './lib/build-node.js';
+import { cliNodeFlags, nodeBuild } from './lib/build-node.js';
 import { startBuiltChild } from './lib/child.js';
 import type { Figure, Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
@@ -121,7 +121,7 @@ export async function benchKbScale(report: Report, { sizes, rounds }: { sizes: n
   const sampleIndex = await mkdtemp(join(tmpdir(), 'bench-kb-scale-sample-index-'));
   let baselineMemory: Memory;
   try {
-    const baseline = await startBuiltChild('upstream-built', { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key, BENCH_KB_INDEX: sampleIndex }, { quiet: true });
+    const baseline = await startBuiltChild('upstream-built', { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key, BENCH_KB_INDEX: sampleIndex }, { quiet: true, nodeFlags: cliNodeFlags(entry) });
     baselineMemory = await baseline.ask<Memory>('mem');
     await baseline.stop();
   } finally {
@@ -132,7 +132,7 @@ export async function benchKbScale(report: Report, { sizes, rounds }: { sizes: n
 
 /** Starts a server over the folder, waits for it to be ready and asks it the questions `rounds` times. */
 async function serve(env: Record<string, string>, rounds: number, questions: string[]): Promise<Served> {
-  const child = await startBuiltChild('upstream-built', env, { quiet: true });
+  const child = await startBuiltChild('upstream-built', env, { quiet: true, nodeFlags: cliNodeFlags(env.BENCH_UPSTREAM_ENTRY!) });
   try {
     const load = await child.ask<{ wall: number; cpu: number }>('load-ms');
     const times: number[] = [];

@@ -9,7 +9,7 @@ import { documentUrl } from '../packages/bot-answer-engine/src/upstream/folder/d
 import { resolveSettings } from '../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { STOP_WORDS } from '../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { docsFolder } from './kb-scale.js';
-import { nodeBuild } from './lib/build-node.js';
+import { cliNodeFlags, nodeBuild } from './lib/build-node.js';
 import { startBuiltChild } from './lib/child.js';
 import type { Report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
@@ -70,7 +70,7 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
     const typed = typedQuery(q.question);
     return Array.from({ length: Math.max(0, typed.length - 1) }, (_, i) => typed.slice(0, i + 2));
   });
-  const child = await startBuiltChild('upstream-built', { ...server, BENCH_KB: folder.dir, BENCH_KB_BASE_URL: 'https://docs.example.com/', BENCH_KB_INDEX: index }, { quiet: true });
+  const child = await startBuiltChild('upstream-built', { ...server, BENCH_KB: folder.dir, BENCH_KB_BASE_URL: 'https://docs.example.com/', BENCH_KB_INDEX: index }, { quiet: true, nodeFlags: cliNodeFlags(server.BENCH_UPSTREAM_ENTRY!) });
   const headers = { authorization: `Bearer ${server.BENCH_UPSTREAM_KEY}` };
   try {
     const search = async (q: string): Promise<{ ms: number; cpu: number }> => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,4 +29,15 @@ function newestIn(dir: string): number {
     if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
+}
+
+/**
+ * The Node.js flags the package's CLI starts with (its `#!/usr/bin/env -S node ...` line), given
+ * the entry `nodeBuild` returns: a benchmark server started with them runs as a deployment does.
+ */
+export function cliNodeFlags(entry: string): string[] {
+  const shebang = readFileSync(join(dirname(entry), 'cli.js'), 'utf8').split('\n', 1)[0]!;
+  const flags = /^#!\/usr\/bin\/env(?: -S)? node(.*)$/.exec(shebang);
+  if (!flags) throw new Error(`the CLI's first line is not a node shebang: ${shebang}`);
+  return flags[1]!.split(' ').filter(Boolean);
 }

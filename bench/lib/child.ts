@@ -29,12 +29,13 @@ export function startChild(name: string, env: Record<string, string> = {}, optio
 
 /**
  * Starts `bench/servers/<name>.mjs`, plain JavaScript, in a child Node process without the
- * TypeScript loader (GC exposed): a server as the package runs it, whose memory is its own.
+ * TypeScript loader (GC exposed), with the Node.js flags `nodeFlags` (the package CLI's:
+ * `cliNodeFlags`): a server as the package runs it, whose memory is its own.
  */
-export function startBuiltChild(name: string, env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<ServerChild> {
+export function startBuiltChild(name: string, env: Record<string, string> = {}, options: { quiet?: boolean; nodeFlags?: string[] } = {}): Promise<ServerChild> {
   const script = fileURLToPath(new URL(`../servers/${name}.mjs`, import.meta.url));
   const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../out/profiles', import.meta.url))}`] : [];
-  return forkServer(name, script, ['--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
+  return forkServer(name, script, [...(options.nodeFlags ?? []), '--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
 }
 
 function forkServer(

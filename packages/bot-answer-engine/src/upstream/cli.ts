@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// Since Node.js 22, V8 sizes its young generation from the host's memory: 64 MiB of it stayed resident
+// serving 200 MB of docs on a 24 GiB host, for a heap of 21 MiB in use. 4 MiB semi-spaces cap it.
 // `npm run upstream`: the local Answer API alone. Options: see CLI_USAGE (or --help).
 import { CLI_USAGE, CliOptionsError, parseCliOptions } from './cli-options.js';
 import { startAnswerApi } from './http/server.js';
