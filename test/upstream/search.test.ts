@@ -55,6 +55,9 @@ describe('GET /v1/search (local Answer API)', () => {
     await writeFile(join(dir, 'quotas.md'), '# Quotas\n\nHow much storage each team may use, and how to ask for more.\n');
     await writeFile(join(dir, 'billing.md'), '# Billing\n\nInvoices go out monthly. Storage beyond the quotas is billed by the gigabyte, and so is traffic.\n');
     await writeFile(join(dir, 'repairs.md'), '# Repairs\n\nA dripping tap is fixed within a week.\n');
+    // One word each, each in one passage: as rare in these docs, not in English.
+    await writeFile(join(dir, 'announcements.md'), '# Announcements\n\nWe send the newsletter out.\n');
+    await writeFile(join(dir, 'integrations.md'), '# Integrations\n\nA webhook posts each order.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -141,6 +144,12 @@ describe('GET /v1/search (local Answer API)', () => {
     const hits = await results('bot_id=demo&q=sixteen%20parent%20drippi');
     assert.equal(hits[0]?.title, 'Leave guide › Parental leave');
     assert.ok(hits.some((hit) => hit.title === 'Repairs'), hits.map((hit) => hit.title).join(', '));
+  });
+
+  it('of two words as rare in the docs, ranks first the section holding the one rarer in English', async () => {
+    // Without English rarity the two tie, and the page first by path ("announcements") would come first.
+    const hits = await results('bot_id=demo&q=send%20webhook%20');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Integrations', 'Announcements']);
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

@@ -3,6 +3,7 @@ import type { LinkDefinitions } from '../folder/clean-markdown.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
+import { englishRarity } from '../retrieval/english.js';
 import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
 import { plainText } from './plain-text.js';
 import { typedWords, type TermForm, type TypedWord } from './query.js';
@@ -46,6 +47,8 @@ const HEADING_BOOST = 3;
 const PAGE_WEIGHT = DEFAULT_RETRIEVAL.pageWeight;
 /** Share of a typed word's weight a section covers when only another matching section of its page holds the word. */
 const PAGE_COVER = 0.5;
+/** `englishRarity` of a word of average frequency in English (Zipf 4): a word being typed weighs this much. */
+const TYPED_ENGLISH_RARITY = 3;
 const K1 = 1.2;
 const B = 0.75;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
@@ -63,7 +66,8 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
  * weights), a match in the title or headings weighing more than one in the text, and ranked by
- * its score times the square of the share of the typed words' weight it covers. A result
+ * its score times the square of the share of the typed words' weight (rarity in the docs and in
+ * English) it covers. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -150,8 +154,8 @@ interface Scored {
  * fewer than `ENOUGH` do, those holding all but one (a question's words typed as they come:
  * "spend hotels meal" has a word no page holds); when fewer than `ENOUGH` hold all but one,
  * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
- * candidates. Ranked by score times the square of the share of the words' weight (their rarity)
- * a section covers, a word held only by another matching section of its page counting
+ * candidates. Ranked by score times the square of the share of the words' weight (their rarity
+ * in the docs times their rarity in English) a section covers, a word held only by another matching section of its page counting
  * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones.
  */
 function rank(index: KbIndex, typed: TypedWord[]): number[] {
@@ -169,8 +173,10 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const leftOut = typed.length > 1 ? typed : [];
   for (const left of leftOut) lists.push(best('headings', rest(left, 'headings'), CANDIDATES.mixed));
   // A word's rarity (BM25's idf) weighs its matches; a word being typed weighs as a word of average rarity.
-  const weights = typed.map((word) => rarity(index, word));
-  const score = scorer(index, typed, weights);
+  const idf = typed.map((word) => rarity(index, word));
+  const score = scorer(index, typed, idf);
+  // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English.
+  const weights = typed.map((word, w) => idf[w]! * tellingInEnglish(word));
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
@@ -245,6 +251,16 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
       return { id: row.id, docId: row.docId, matched, held, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
     });
   };
+}
+
+/**
+ * How telling a typed word is by its rarity in everyday English (`englishRarity`, as retrieval's
+ * telling words): "keep" or "book" little, "webhook" or "Airbnb" much. A word being typed with no
+ * term of the index it could be yet weighs as a word of average frequency.
+ */
+function tellingInEnglish(word: TypedWord): number {
+  const exact = word.forms.find((f) => !f.prefix);
+  return exact ? englishRarity(exact.form) : TYPED_ENGLISH_RARITY;
 }
 
 /** A typed word's rarity, BM25's idf: a word being typed (no exact form) weighs as a word of average rarity. */
