@@ -58,6 +58,7 @@ describe('GET /v1/search (local Answer API)', () => {
     // One word each, each in one passage: as rare in these docs, not in English.
     await writeFile(join(dir, 'announcements.md'), '# Announcements\n\nWe send the newsletter out.\n');
     await writeFile(join(dir, 'integrations.md'), '# Integrations\n\nA webhook posts each order.\n');
+    await writeFile(join(dir, 'tools.md'), '# Tools\n\nThe quuxbar runs nightly.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -150,6 +151,12 @@ describe('GET /v1/search (local Answer API)', () => {
     // Without English rarity the two tie, and the page first by path ("announcements") would come first.
     const hits = await results('bot_id=demo&q=send%20webhook%20');
     assert.deepEqual(hits.map((hit) => hit.title), ['Integrations', 'Announcements']);
+  });
+
+  it('weighs a word being typed by the English rarity of the word it most often begins ("quux": quuxbar, no English word)', async () => {
+    // As a word of average frequency, "quux" would weigh less than "webhook" and the integrations page would come first.
+    const hits = await results('bot_id=demo&q=webhook%20quux');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Tools', 'Integrations']);
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

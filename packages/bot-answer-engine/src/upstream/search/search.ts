@@ -176,7 +176,7 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const idf = typed.map((word) => rarity(index, word));
   const score = scorer(index, typed, idf);
   // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English.
-  const weights = typed.map((word, w) => idf[w]! * tellingInEnglish(word));
+  const weights = typed.map((word, w) => idf[w]! * tellingInEnglish(index, word));
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
@@ -255,10 +255,15 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
 
 /**
  * How telling a typed word is by its rarity in everyday English (`englishRarity`, as retrieval's
- * telling words): "keep" or "book" little, "webhook" or "Airbnb" much. A word being typed with no
- * term of the index it could be yet weighs as a word of average frequency.
+ * telling words): "keep" or "book" little, "webhook" or "Airbnb" much. A word being typed, from
+ * `BODY_PREFIX` letters, as the most frequent term of the bodies it begins (the terms its body
+ * query already reads: "reque", request); a shorter one as a word of the index it is, else as a
+ * word of average frequency.
  */
-function tellingInEnglish(word: TypedWord): number {
+function tellingInEnglish(index: KbIndex, word: TypedWord): number {
+  const typing = word.partial ? word.forms[0]! : undefined;
+  const completion = typing && typing.form.length >= BODY_PREFIX ? index.termsBeginning(typing.form, BODY_EXPANSIONS)[0] : undefined;
+  if (completion) return englishRarity(completion.term);
   const exact = word.forms.find((f) => !f.prefix);
   return exact ? englishRarity(exact.form) : TYPED_ENGLISH_RARITY;
 }
