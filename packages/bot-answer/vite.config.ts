@@ -15,10 +15,17 @@ const KiB = 1024;
  * Bundles DOMPurify from the TypeScript source its package ships (the same release as its dist files),
  * compiled for our target like our own code. Its dist files are compiled for old browsers and carry
  * Babel helpers (array destructuring, async generators, rest arguments): about 650 B gzip more.
+ *
+ * Its default allow-lists of attributes (HTML, SVG, MathML, XML) and of HTML elements are shipped empty:
+ * DOMPurify reads them only for a configuration without `ALLOWED_ATTR`/`ALLOWED_TAGS` or with `USE_PROFILES`,
+ * and ours (src/widget/markdown/sanitizer.ts) always names both. An empty default allows less, never more.
+ * The SVG and MathML element lists stay: DOMPurify's namespace checks read them.
  */
 function dompurifyFromSource(): Plugin {
   const dir = join(dirname(createRequire(import.meta.url).resolve('dompurify')), '..');
   const entry = join(dir, 'src', 'purify.ts');
+  const attrs = join(dir, 'src', 'attrs.ts');
+  const tags = join(dir, 'src', 'tags.ts');
   const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
   return {
     name: 'bot-answer:dompurify-source',
@@ -29,12 +36,46 @@ function dompurifyFromSource(): Plugin {
       return entry;
     },
     transform(code, id) {
+      if (id == attrs) {
+        const names = [...code.matchAll(/^export const (\w+) = freeze\(\[$/gm)].map((m) => m[1]!);
+        if (!names.length) throw new Error('dompurify: no attribute lists found in src/attrs.ts');
+        return { code: `export const ${names.map((n) => `${n} = []`).join(', ')};`, map: null };
+      }
+      if (id == tags) {
+        // The same number of lines, so the source map can map this file as it is.
+        const out = code.replace(/^export const html = freeze\(\[\n[^\]]*\] as const\);$/m, (m) => 'export const html = [];' + '\n'.repeat(m.split('\n').length - 1));
+        if (out == code) throw new Error('dompurify: the HTML element list not found in src/tags.ts');
+        return { code: out, map: null };
+      }
       if (id != entry) return;
       // Its own build replaces this constant; fail rather than ship a DOMPurify without its version.
       const out = code.replace(/= VERSION;/, `= ${JSON.stringify(version)};`);
       if (out == code) throw new Error('dompurify: DOMPurify.version = VERSION not found in src/purify.ts');
       // One token on one line changes: no line moves, so the source map can map this file as it is.
       return { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * Bundles marked without its default instance (`marked()`, `marked.use()`, `parse`, `lexer`... as functions):
+ * the element makes its own `Marked` instances, and the default one, built when the module loads, kept its code
+ * (about 300 B gzip). Every export of the classes stays; the build fails if marked's file no longer has that shape.
+ */
+function markedWithoutDefaultInstance(): Plugin {
+  return {
+    name: 'bot-answer:marked-classes',
+    transform(code, id) {
+      if (!/\/marked\/lib\/marked\.esm\.js$/.test(id)) return;
+      const start = /var ([\w$]+)=new [\w$]+;function [\w$]+\([\w$]+,[\w$]+\)\{return \1\.parse\(/.exec(code)?.index;
+      const end = code.lastIndexOf('export{');
+      if (start === undefined || end < start) throw new Error('marked: the default instance not found in marked.esm.js');
+      const tail = code.slice(start, end);
+      const gone = new Set([...tail.matchAll(/(?:\bvar |\bfunction |,)([\w$]+)(?:=|\()/g)].map((m) => m[1]));
+      const exports = code.slice(end).replace(/export\{([^}]*)\}/, (_, list: string) =>
+        `export{${list.split(',').filter((e) => !gone.has(e.split(' as ')[0]!)).join(',')}}`,
+      );
+      return { code: code.slice(0, start) + exports, map: null };
     },
   };
 }
@@ -100,7 +141,7 @@ function otherFiles(): Plugin {
       await Promise.all([
         file(WIDGET + 'classic.ts', 'bot-answer.iife.js', 'iife', { define: { __BOT_ANSWER_VERSION__: JSON.stringify(VERSION) } }),
         file(WIDGET + 'box/index.ts', STAGE_FILES.box, 'es'),
-        file(WIDGET + 'chat/index.ts', STAGE_FILES.chat, 'es', { plugins: [dompurifyFromSource()] }),
+        file(WIDGET + 'chat/index.ts', STAGE_FILES.chat, 'es', { plugins: [dompurifyFromSource(), markedWithoutDefaultInstance()] }),
         ...locales.map((f) => file(LOCALES_DIR + f, `locales/${f.slice(0, -3)}.js`, 'iife', {}, false)),
       ]);
       const size = (name: string) => gzipSync(readFileSync(join(outDir, name)), { level: 9 }).length;
