@@ -5,7 +5,10 @@
  * bench/out/results.quick.json instead, leaving the committed results alone.
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json). `--halves` gives the search section's quality figures by halves of
- * each set too (even places tune, odd eval).
+ * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
+ * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
+ * as the two lanes side by side (a quick run's figures are not judged), each writing its own
+ * bench/out/results.quick.<lane>.json.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -39,27 +42,35 @@ const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 // The search section's quality figures also by halves of each set (even places tune, odd eval).
 const halves = args.includes('--halves');
-const wanted = (section: string) => !only || only.includes(section);
+/** The sections that drive Chromium, and the builds they compare with: the `browser` lane; the rest is `servers`. */
+const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box'];
+const lane = args.find((a) => a.startsWith('--lane='))?.slice('--lane='.length);
+if (lane !== undefined && lane !== 'browser' && lane !== 'servers') {
+  console.error(`bench: --lane=${lane}: say browser or servers`);
+  process.exit(2);
+}
+const inLane = (section: string) => lane === undefined || (lane === 'browser') === BROWSER_SECTIONS.includes(section);
+const wanted = (section: string) => (!only || only.includes(section)) && inLane(section);
 
 /** Every size the benchmark uses, full and quick. */
 const SETTINGS = quick
   ? {
-      render: { answerBytes: 10_000, chunks: 400, intervalMs: 2, repeats: 1 },
+      render: { answerBytes: 5_000, chunks: 200, intervalMs: 2, repeats: 1 },
       searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
       // Quick: one of each code path (a page alone, the floating and inline loader, the baseline); full runs take every row.
       pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'] },
       startupRepeats: 1,
-      load: { connections: 50, seconds: 1, warmSeconds: 0.5, rounds: 1, fixedRate: 500, fixedSeconds: 1, fixedRounds: 1 },
-      streams: { streams: 100, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
-      memory: { streams: 100, steps: 4, rampMs: 50, rounds: 1, paceMs: 200 },
+      load: { connections: 50, seconds: 0.5, warmSeconds: 0.25, rounds: 1, fixedRate: 500, fixedSeconds: 0.5, fixedRounds: 1 },
+      streams: { streams: 50, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
+      memory: { streams: 50, steps: 3, rampMs: 50, rounds: 1, paceMs: 100 },
       kbScale: { sizes: [1], rounds: 1 },
       // Quick: the sets kept in the repository and node_modules that cover a folder of docs, nothing fetched.
       retrieval: { sets: ['sample', 'fastify'] },
       search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'], halves },
-      cache: { distinct: 200, asked: 300, seed: 1 },
+      cache: { distinct: 100, asked: 150, seed: 1 },
       written: { rounds: 1 },
-      insights: { asked: 300, rows: 20_000, pageRepeats: 3, outage: { rate: 50, before: 1, down: 2, after: 2 } },
-      sites: { crawlPages: 200 },
+      insights: { asked: 150, rows: 5_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
+      sites: { crawlPages: 100 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
@@ -250,10 +261,10 @@ const load = results.machine.loadAverage;
 console.log(`\n${results.goalsMet} of ${results.goalsTotal} goals met; ${results.mode} run in ${results.durationSeconds} s on ${results.machine.cores} x ${results.machine.cpuModel} (load average ${load.start} -> ${load.end})`);
 
 // Only a full run of every section replaces the committed results.
-const out = quick ? `${OUT_DIR}results.quick.json` : only ? `${OUT_DIR}results.only.json` : root('bench/results.json');
+const out = quick ? `${OUT_DIR}results.quick${lane ? `.${lane}` : ''}.json` : only || lane ? `${OUT_DIR}results.only.json` : root('bench/results.json');
 await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`wrote ${out.replace(root(''), '')}`);
-if (!quick && !only) await updateReadme(results);
+if (!quick && !only && !lane) await updateReadme(results);
 process.exitCode = failures.length ? 1 : 0;
 
 /** Replaces the results section of bench/README.md (between its markers) with this run's table. */

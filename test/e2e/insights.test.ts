@@ -76,6 +76,8 @@ describe('the insights page in a browser', { timeout: 180_000 }, () => {
       await widget.lastTurn.locator('button[aria-label="Not helpful"]').click();
       await widget.root.locator('[part="comment"]').fill(HOSTILE_COMMENT);
       await widget.root.locator('[part="comment"]').press('Enter');
+      // "Thanks" is already shown for the thumb; the field goes once the proxy has taken the comment.
+      await widget.root.locator('[part="comment"]').waitFor({ state: 'detached' });
       await widget.lastTurn.locator('.note', { hasText: 'Thanks' }).waitFor();
       assert.deepEqual(visitor.errors, []);
     } finally {

@@ -18,11 +18,12 @@ test('package.json, the README and CI name the same Node.js versions', () => {
   assert.match(readme, new RegExp(`Node\\.js ${major}\\.${minor} or later \\(tested on 24 and 26\\)`));
   assert.doesNotMatch(readme, /Node(\.js)? (>= ?)?(1\d|20|21)\.\d+/, 'no older floor left in the README');
   const ci = read('.ci/run');
-  assert.match(ci, /on 24 npm test/);
-  assert.match(ci, /on 26 npm run test:node/);
-  // The floor CI installs and starts the packages on is the one engines names.
+  // npm test on 24, with 26 as its other line and, for the install test, the floor engines names.
   assert.match(ci, /FLOOR=\$\(node -p "require\('\.\/package\.json'\)\.engines\.node/);
-  assert.match(ci, /on "\$FLOOR" node scripts\/test-node\.mjs test\/package\/pack\.test\.ts/);
+  assert.match(ci, /on 24 npm test -- --also="\$\(bin 26\)" --floor="\$\(bin "\$FLOOR"\)"/);
+  const all = read('scripts/test-all.mjs');
+  assert.match(all, /\['Node tests', 'npm run test:node', 'also'\]/);
+  assert.match(all, /\['package install', 'node scripts\/test-node\.mjs test\/package\/pack\.test\.ts', 'floor'\]/);
   // Types of the floor's Node.js: an API newer than the floor does not type-check.
   assert.match(pkg.devDependencies['@types/node']!, new RegExp(`^\\^${major}\\.`));
   // The running Node.js is one the package supports (CI runs this on each line).
