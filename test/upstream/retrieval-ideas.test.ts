@@ -373,5 +373,33 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     it('a page that fits clearly better still answers', () => {
       assert.equal(bots[0]!.find('Which levels can the whole app log at: silent, error, warn, info or verbose?').outcome, 'answered');
     });
+
+    it('near copies (two versions of a page, each linking its own) are not sure, each shown as a related page', async () => {
+      const page = (version: string) => `# Redaction\n\nRedact fields from the log with the \`redact\` option: a list of paths. See [the API](/${version}/api.md).\n`;
+      const made = await folder({ 'v1/redaction.md': page('v1'), 'v2/redaction.md': page('v2'), 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
+      const bot = await made.open();
+      try {
+        const found = bot.find('How do I redact fields from the log?');
+        assert.equal(found.outcome, 'not_sure');
+        assert.deepEqual(found.passages.map((p) => p.document.path).sort(), ['v1/redaction.md', 'v2/redaction.md']);
+      } finally {
+        bot.close();
+        await rm(made.root, { recursive: true, force: true });
+      }
+    });
+
+    it('a copy of the page (a mirror, another version) is no rival: the answer quotes it', async () => {
+      const page = '# Logging settings\n\nSet the log level of the whole app with `level`: silent, error, warn, info or verbose.\n';
+      const made = await folder({ 'v1/log.md': page, 'v2/log.md': page, 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
+      const bot = await made.open();
+      try {
+        const found = bot.find('How do I set the log level?');
+        assert.equal(found.outcome, 'answered');
+        assert.match(found.passages[0]!.document.path, /^v[12]\/log\.md$/);
+      } finally {
+        bot.close();
+        await rm(made.root, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -309,10 +309,11 @@ export class Retriever {
     const found = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
     // A follow-up's passages were found with the conversation's help: their scores are not the question's alone.
     const rival = found && !followUp && s.rivalMargin > 0 ? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling) : undefined;
-    const best = rival && found!.score < s.rivalMargin * rival.score ? undefined : found;
+    const best = rival && found!.score < s.rivalMargin * rival.score && !this.#sameText(found!, rival) ? undefined : found;
     if (!best) {
-      const pages = new Set<number>();
-      const closest: ScoredHit[] = [];
+      // An answer made unsure by its rival shows both: each passed the gate, whatever the related pages' bar.
+      const closest: ScoredHit[] = found && rival ? [found, rival] : [];
+      const pages = new Set(closest.map((hit) => hit.docId));
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
         const [telling, strength] = s.relatedByPage ? [hit.pageTelling, hit.pageStrength] : [hit.telling, hit.strength];
@@ -332,6 +333,12 @@ export class Retriever {
       chosen.push(hit);
     }
     return { outcome: 'answered', hits: s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen };
+  }
+
+  /** Whether two hits' passages say the same (a page copied, a mirror): quoting either one is right, so neither is the other's rival. */
+  #sameText(a: ScoredHit, b: ScoredHit): boolean {
+    const [first, second] = this.#index.passagesById([a.id, b.id]);
+    return first !== undefined && second !== undefined && first.markdown === second.markdown;
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
