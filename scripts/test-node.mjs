@@ -4,8 +4,8 @@
 //
 // The files are dealt into a few shards, each one process that runs its files one after another
 // (`--test-isolation=none`), the shards at the same time. A process per file loaded tsx and
-// compiled the shared modules 65 times: the Node tests took 180 s of CPU that way, 108 s in four
-// shards. Several shards run at once because most of a file's time is spent waiting on sockets,
+// compiled the shared modules 65 times: the Node tests took 180 s of CPU that way, about 87 s in
+// four shards. Several shards run at once because most of a file's time is spent waiting on sockets,
 // child processes (servers, Redis, PostgreSQL) and timers; four keep a 2-core machine busy. Files
 // that drive Chromium run in two: its rendering takes a core while it lasts. Each file still has
 // its own ports and folders; a shard's output is printed whole when it ends.

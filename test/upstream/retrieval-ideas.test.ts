@@ -30,6 +30,18 @@ async function folder(pages: Record<string, string>): Promise<{ root: string; op
 }
 
 const first = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.document.path;
+
+/** What a bot with the default settings finds for `question` over a folder of `pages` (two unrelated pages beside them); the folder is removed after. */
+async function findAmong(pages: Record<string, string>, question: string): Promise<ReturnType<Bot['find']>> {
+  const made = await folder({ ...pages, 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
+  const bot = await made.open();
+  try {
+    return bot.find(question);
+  } finally {
+    bot.close();
+    await rm(made.root, { recursive: true, force: true });
+  }
+}
 /** The page shown first, whatever the outcome: the answer's, or the closest related page when not sure. */
 const shown = (bot: Bot, question: string): string | undefined => bot.find(question).passages[0]?.document.path;
 
@@ -376,30 +388,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
 
     it('near copies (two versions of a page, each linking its own) are not sure, each shown as a related page', async () => {
       const page = (version: string) => `# Redaction\n\nRedact fields from the log with the \`redact\` option: a list of paths. See [the API](/${version}/api.md).\n`;
-      const made = await folder({ 'v1/redaction.md': page('v1'), 'v2/redaction.md': page('v2'), 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
-      const bot = await made.open();
-      try {
-        const found = bot.find('How do I redact fields from the log?');
-        assert.equal(found.outcome, 'not_sure');
-        assert.deepEqual(found.passages.map((p) => p.document.path).sort(), ['v1/redaction.md', 'v2/redaction.md']);
-      } finally {
-        bot.close();
-        await rm(made.root, { recursive: true, force: true });
-      }
+      const found = await findAmong({ 'v1/redaction.md': page('v1'), 'v2/redaction.md': page('v2') }, 'How do I redact fields from the log?');
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path).sort(), ['v1/redaction.md', 'v2/redaction.md']);
     });
 
     it('a copy of the page (a mirror, another version) is no rival: the answer quotes it', async () => {
       const page = '# Logging settings\n\nSet the log level of the whole app with `level`: silent, error, warn, info or verbose.\n';
-      const made = await folder({ 'v1/log.md': page, 'v2/log.md': page, 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
-      const bot = await made.open();
-      try {
-        const found = bot.find('How do I set the log level?');
-        assert.equal(found.outcome, 'answered');
-        assert.match(found.passages[0]!.document.path, /^v[12]\/log\.md$/);
-      } finally {
-        bot.close();
-        await rm(made.root, { recursive: true, force: true });
-      }
+      const found = await findAmong({ 'v1/log.md': page, 'v2/log.md': page }, 'How do I set the log level?');
+      assert.equal(found.outcome, 'answered');
+      assert.match(found.passages[0]!.document.path, /^v[12]\/log\.md$/);
     });
   });
 });
