@@ -248,7 +248,9 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
       await widget.input.press('Enter');
       await widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ }).waitFor();
 
-      const upstreamRequest = slow.upstream!.requests.at(-1)!;
+      // Typing also sends searches to the upstream: the request to stop is the last answer.
+      const lastAnswer = () => slow.upstream!.requests.findLast((request) => request.path === '/v1/answer')!;
+      const upstreamRequest = lastAnswer();
       assert.equal(upstreamRequest.abortedAt, undefined, 'still streaming before Stop');
       const aborted = slow.upstream!.waitForAbort(upstreamRequest.id);
       await widget.stop.click();
@@ -268,7 +270,9 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
       await widget.input.fill(QUESTION);
       await widget.input.press('Enter');
       await widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ }).waitFor();
-      const second = slow.upstream!.waitForAbort(slow.upstream!.requests.at(-1)!.id);
+      const secondRequest = lastAnswer();
+      assert.notEqual(secondRequest.id, upstreamRequest.id, 'the second question reached the upstream');
+      const second = slow.upstream!.waitForAbort(secondRequest.id);
       await widget.stop.click();
       await within(5_000, 'the upstream to see the second abort', second);
       // The upstream can see the abort before the page has rendered the stopped state: wait for it.
