@@ -59,6 +59,14 @@ describe('GET /v1/search (local Answer API)', () => {
     await writeFile(join(dir, 'announcements.md'), '# Announcements\n\nWe send the newsletter out.\n');
     await writeFile(join(dir, 'integrations.md'), '# Integrations\n\nA webhook posts each order.\n');
     await writeFile(join(dir, 'tools.md'), '# Tools\n\nThe quuxbar runs nightly.\n');
+    // `findOne` named in one page; "find" (its other part, "one", is a stop word) all over another.
+    await writeFile(join(dir, 'lookups.md'), '# Lookups\n\nCall `findOne()` for a single record.\n');
+    await writeFile(join(dir, 'finding.md'), '# Finding\n\nFind a record, find a list, find the first: find what you need.\n');
+    // The same option copied on two commands' pages, and a page of its own about it.
+    const dryRun = '## Frobnicate dry run\n\nReports what frobnicating would change, and changes nothing.\n';
+    await writeFile(join(dir, 'frob-build.md'), `# Frob build\n\nBuilds the frobs.\n\n${dryRun}`);
+    await writeFile(join(dir, 'frob-ship.md'), `# Frob ship\n\nShips the frobs.\n\n${dryRun}`);
+    await writeFile(join(dir, 'frob-plans.md'), '# Frob plans\n\nA dry run of a frobnicate plan, before it changes anything.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -169,6 +177,19 @@ describe('GET /v1/search (local Answer API)', () => {
     assert.equal(hits[0]?.title, 'Leave guide › Hooks');
     const [start, end] = hits[0]!.highlights[0]!;
     assert.equal(hits[0]!.snippet.slice(start, end), 'onRequest');
+  });
+
+  it('reads a whole identifier as a word of its own: "findOne" finds the page naming it before one saying "find" often', async () => {
+    const hits = await results('bot_id=demo&q=findOne%20');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Lookups', 'Finding']);
+    assert.deepEqual(hits[0]!.highlights.map(([s, e]) => hits[0]!.snippet.slice(s, e)), ['findOne']);
+  });
+
+  it("shows a section's text copied on another page once, so the first hits are different texts", async () => {
+    const hits = await results('bot_id=demo&q=frobnicate%20dry%20ru');
+    const copies = hits.filter((hit) => hit.title.endsWith('› Frobnicate dry run'));
+    assert.equal(copies.length, 1, hits.map((hit) => hit.title).join(', '));
+    assert.ok(hits.slice(0, 2).some((hit) => hit.title === 'Frob plans'), hits.map((hit) => hit.title).join(', '));
   });
 
   it('gives one result per section, at most limit (default 6, up to 20)', async () => {

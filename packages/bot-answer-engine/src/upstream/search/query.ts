@@ -1,4 +1,4 @@
-import { joinTerm, processTerm, scanWords } from '../retrieval/analyzer.js';
+import { joinTerm, processTerm, scanWords, type ScannedText } from '../retrieval/analyzer.js';
 import { relativesOf } from '../retrieval/lexicon.js';
 
 /** One form a typed word is looked for under: a term of the index, or the beginning of terms. */
@@ -31,9 +31,12 @@ const MIN_STEM = 3;
  * begins (`known`: whether the index holds a term), which is the stem of the word typed so far.
  * A whole word also matches the words the lexicon relates to it ("fake": "mock"), and two
  * adjacent words the term they make written as one ("roll back": "rollback"; "rate lim": "ratelim…").
+ * A whole identifier the index holds is also a word of its own ("findOne": "findone", beside
+ * "find"), weighed by its own rarity: its parts alone may be common or stop words.
  */
 export function typedWords(text: string, known: (term: string) => boolean): TypedWord[] {
-  const words = scanWords(text).words;
+  const scanned = scanWords(text);
+  const words = scanned.words;
   // The last word of the text, when nothing follows it; an identifier ("onReq") also whole.
   const whole = /[\p{L}\p{N}]+$/u.exec(text)?.[0];
   const typing = whole === undefined ? undefined : words.pop();
@@ -62,6 +65,12 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
     previousWord = word;
     previousTyped = current;
   }
+  for (const { parts } of completeIdentifiers(text, scanned.identifiers, whole)) {
+    const form = joinTerm(parts);
+    if (seen.has(form) || !known(form)) continue;
+    seen.add(form);
+    typed.push({ forms: [{ form, prefix: false }], partial: false });
+  }
   if (typing !== undefined && typing.length >= MIN_PARTIAL) {
     const lower = typing.toLowerCase();
     const forms: TermForm[] = [{ form: lower, prefix: true }];
@@ -80,6 +89,17 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
     typed.push(current);
   }
   return typed;
+}
+
+/**
+ * The identifiers of a text written whole: all of them when nothing is being typed; else those
+ * before the word being typed (`whole`), less one it continues ("Bun.ser": `Bun` is not whole yet).
+ */
+function completeIdentifiers(text: string, identifiers: ScannedText['identifiers'], whole: string | undefined): ScannedText['identifiers'] {
+  if (whole === undefined) return identifiers;
+  const before = text.slice(0, text.length - whole.length);
+  const done = scanWords(before).identifiers;
+  return /[._]$/.test(before) ? done.slice(0, -1) : done;
 }
 
 /** Whether a word of a text (lower case, and its analyzed term) is one of these forms. */

@@ -62,7 +62,8 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
  * Search as you type over a knowledge base's on-disk index: the sections holding the typed
  * words (in their heading path or their text), the last one as the beginning of a word: those
  * holding every word, those holding all but one, and when few do, those holding fewer; each
- * page's best section before a page's other sections; at most `limit`, one result per section.
+ * page's best section before a page's other sections, a copy of a section of another page shown
+ * before left out; at most `limit`, one result per section.
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
  * weights), a match in the title or headings weighing more than one in the text, and ranked by
@@ -147,6 +148,8 @@ interface Scored {
   held: boolean[];
   score: number;
   place: string;
+  /** Its text's terms as stored (code and body), to know a copy of another section's text. */
+  text: string;
 }
 
 /**
@@ -209,12 +212,27 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
     for (const [w, weight] of weights.entries()) covered += hit.held[w] ? weight : page.held[w] ? PAGE_COVER * weight : 0;
     rankOf.set(hit, (hit.score + PAGE_WEIGHT * (page.score - hit.score)) * (covered / total) ** 2);
   }
-  const ranked = kept.sort((a, b) => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1));
+  const ranked = withoutCopies(kept.sort((a, b) => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1)));
   // Pages before more sections of a page already shown: each page's best section first, in rank order, then the others.
   const pages = new Set<number>();
   const firsts = ranked.filter((hit) => !pages.has(hit.docId) && pages.add(hit.docId));
   const shown = new Set(firsts);
   return [...firsts, ...ranked.filter((hit) => !shown.has(hit))].map((hit) => hit.id);
+}
+
+/**
+ * Ranked sections less those whose text is the same as a section of another page ranked before
+ * them (a reference page's option repeated on each command's page): a copy would take a place of
+ * the first three with nothing new. A section with no text of its own (a heading alone) stays.
+ */
+function withoutCopies(ranked: Scored[]): Scored[] {
+  const pageOf = new Map<string, number>();
+  return ranked.filter((hit) => {
+    if (hit.text === '\n') return true;
+    const first = pageOf.get(hit.text);
+    if (first === undefined) pageOf.set(hit.text, hit.docId);
+    return first === undefined || first === hit.docId;
+  });
 }
 
 /** Scores candidates over their stored terms: BM25 per typed word, over the heading path and the body apart, the heading path weighing more. */
@@ -248,7 +266,7 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
         }
         score += wordScore;
       }
-      return { id: row.id, docId: row.docId, matched, held, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}` };
+      return { id: row.id, docId: row.docId, matched, held, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`, text: `${fields.code}\n${fields.body}` };
     });
   };
 }
