@@ -1,6 +1,7 @@
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
+import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity } from './english.js';
 import { relativesOf } from './lexicon.js';
 
@@ -27,6 +28,16 @@ export interface SearchHit {
    * "FIFA" (in no passage, rare in English) outweighs "world" and "cup".
    */
   telling: number;
+  /** Share of the question's telling weight its heading path (the page's title, the section's headings, the page's path) matches by the question's own words. */
+  headTelling: number;
+}
+
+/** The passage a question would be answered from, and how sure retrieval is of its page (`confidence.ts`). */
+export interface Judged<Hit = SearchHit> {
+  hit: Hit;
+  features: ConfidenceFeatures;
+  /** 0..1: the probability that its page is the right one. */
+  confidence: number;
 }
 
 /** What retrieval makes of a question: one of the three outcomes, and its passages. */
@@ -37,6 +48,12 @@ export interface Decision {
    */
   outcome: 'answered' | 'not_sure' | 'refused';
   hits: SearchHit[];
+  /**
+   * The passage it would answer from, judged: the best that passed the gate, else the best that
+   * matches enough of the question (`minCoverage`, `minStrength`) and every telling word the
+   * docs lack, whatever its telling share. Absent for a follow-up or when no passage is one.
+   */
+  judged?: Judged;
 }
 
 /**
@@ -118,12 +135,14 @@ export interface RetrievalSettings {
   /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
   confidentTelling: number;
   /**
-   * The passage that answers must score at least this many times the best passage of another
-   * page that matches as much of the question's telling weight (by itself and with its page's
-   * other passages): two pages that fit the question as well and score alike (an API reference's
-   * pages sharing their words) make the answer not sure, the closer first. 0: off.
+   * Least confidence (`confidence.ts`: how clearly its page wins, how much of the question it
+   * and its page match, its headings) of the passage it would answer from (`Decision.judged`)
+   * for a confident answer; below it, not sure. It stands in for a hand-set rival margin and,
+   * for a passage that matches every telling word the docs lack, for `confidentTelling`. 0: off,
+   * the gate alone decides. A follow-up is decided by the gate alone (its scores are not the
+   * question's own).
    */
-  rivalMargin: number;
+  minConfidence: number;
   /** Least share a page must match (its passages together, or its best one without `relatedByPage`) to be shown as a related page when nothing answers; below it on every page, the question is refused. */
   relatedTelling: number;
   /** Most related pages given when not sure. */
@@ -170,7 +189,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relativeScore: 0.5,
   gateDecides: true,
   confidentTelling: 0.5,
-  rivalMargin: 1.25,
+  minConfidence: 0.55,
   relatedTelling: 0.2,
   relatedPages: 3,
   relatedByPage: true,
@@ -221,6 +240,8 @@ interface Scorer {
   idf: number[];
   /** Weight of its score against a question word's. */
   weight: number;
+  /** A question word itself (or its typo fixed, or its prefix), not a joined form, a relative or the conversation's. */
+  own: boolean;
   /** The terms it credits as matched, and how much (1, or 0.5 by prefix). */
   credit: string[];
   value: number;
@@ -279,12 +300,15 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits } = this.#decide(question, context);
-      return { outcome, hits: this.#withPassages(hits) };
+      const { outcome, hits, judged } = this.#decide(question, context);
+      const read = this.#withPassages(hits);
+      if (!judged) return { outcome, hits: read };
+      const at = hits.indexOf(judged.hit);
+      return { outcome, hits: read, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
     });
   }
 
-  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[] } {
+  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit> } {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -307,12 +331,19 @@ export class Retriever {
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
     const found = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
-    // A follow-up's passages were found with the conversation's help: their scores are not the question's alone.
-    const rival = found && !followUp && s.rivalMargin > 0 ? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling) : undefined;
-    const best = rival && found!.score < s.rivalMargin * rival.score && !this.#sameText(found!, rival) ? undefined : found;
+    // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
+    // passages were found with the conversation's help: their scores are not the question's own,
+    // so the gate alone decides it.
+    // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
+    const candidate = followUp ? undefined : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
+    const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence ? candidate : undefined) : found;
     if (!best) {
-      // An answer made unsure by its rival shows both: each passed the gate, whatever the related pages' bar.
-      const closest: ScoredHit[] = found && rival ? [found, rival] : [];
+      // An answer made unsure shows the page it would have quoted first, with the best of
+      // another page fitting the question as well (as much of its telling weight, by itself and
+      // with its page), whatever the related pages' bar.
+      const rival = found && hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling);
+      const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
@@ -321,7 +352,7 @@ export class Retriever {
         pages.add(hit.docId);
         closest.push(hit);
       }
-      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest };
+      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest.sort((a, b) => b.score - a.score), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
@@ -332,7 +363,22 @@ export class Retriever {
       pages.add(hit.docId);
       chosen.push(hit);
     }
-    return { outcome: 'answered', hits: s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen };
+    return { outcome: 'answered', hits: s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen, ...(judged ? { judged } : {}) };
+  }
+
+  /** The candidate's confidence features (`confidence.ts`) and score. */
+  #judge(candidate: ScoredHit, hits: ScoredHit[], words: number): Judged<ScoredHit> {
+    // A copy of the page (a mirror, another version) says the same: it is no rival.
+    const other = hits.find((hit) => hit.docId !== candidate.docId && !this.#sameText(candidate, hit));
+    const features: ConfidenceFeatures = {
+      margin: other ? Math.min(MAX_MARGIN, Math.log(candidate.score / other.score)) : MAX_MARGIN,
+      coverage: candidate.coverage,
+      pageTelling: candidate.pageTelling,
+      headTelling: candidate.headTelling,
+      strength: Math.min(1, candidate.strength / STRENGTH_SCALE),
+      words: Math.log(1 + words),
+    };
+    return { hit: candidate, features, confidence: confidence(features) };
   }
 
   /** Whether two hits' passages say the same (a page copied, a mirror): quoting either one is right, so neither is the other's rival. */
@@ -438,10 +484,10 @@ export class Retriever {
       return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
     };
     const scorers: Scorer[] = [
-      ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, credit: [t.term], value: t.credit })),
-      ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, credit: j.covers, value: 1 })),
-      ...related.map((r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, credit: r.covers, value: s.lexiconCredit })),
-      ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, credit: [CONTEXT + c.term], value: 1 })),
+      ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, own: true, credit: [t.term], value: t.credit })),
+      ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, own: false, credit: j.covers, value: 1 })),
+      ...related.map((r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, own: false, credit: r.covers, value: s.lexiconCredit })),
+      ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, own: false, credit: [CONTEXT + c.term], value: 1 })),
     ];
     const groups = GROUPS.map((group) => ({
       fields: group.map((field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
@@ -451,6 +497,7 @@ export class Retriever {
       const fields = storedFields(row.terms);
       const got = new Map<string, number>();
       const inBody = new Set<string>();
+      const inHead = new Set<string>();
       let score = 0;
       for (const scorer of scorers) {
         let fieldScore = 0;
@@ -463,6 +510,7 @@ export class Retriever {
           }
           if (tf === 0) continue;
           if (g === 1) for (const term of scorer.credit) inBody.add(term);
+          else if (scorer.own) for (const term of scorer.credit) inHead.add(term);
           fieldScore += (scorer.idf[g]! * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
         if (fieldScore === 0) continue;
@@ -473,10 +521,12 @@ export class Retriever {
       let weight = 0;
       let telling = 0;
       let bodyTelling = 0;
+      let headTelling = 0;
       for (const t of [...terms, ...common]) {
         weight += t.idf * (got.get(t.term) ?? 0);
         telling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
         if (inBody.has(t.term)) bodyTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
+        if (inHead.has(t.term)) headTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
       }
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
@@ -497,6 +547,7 @@ export class Retriever {
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
+        headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
         got,
         pageTelling: 0,

@@ -1,0 +1,137 @@
+/**
+ * Fits the retrieval confidence model (`packages/bot-answer-engine/src/upstream/retrieval/confidence.ts`)
+ * on the tune halves of every set that is not sealed, and checks it leaving one set out: for
+ * each set, the model fitted on the others' tune halves judges that set's questions, so the
+ * figures say how it does on docs it was not fitted on.
+ *
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval]
+ *
+ * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
+ * whether its page is an expected one (an unanswerable question's never is). The model is a
+ * logistic regression (Newton's method, an L2 penalty of 1 on the weights, not the bias). It
+ * prints the model fitted on all tune halves, to paste into `CONFIDENCE_MODEL`, then per least
+ * confidence the confident answers left-one-out would give on the tune halves (and with
+ * `--eval` the eval halves'): right page, wrong page, unanswerable. Sets whose answerable
+ * questions are all `eval` are split by place, as `tune.ts --by-place` does.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
+import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
+import { confidence, FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
+import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { offTopicSplit } from './evaluate.js';
+import { fetchHeldOut, heldOutSets } from './held-out.js';
+import { questionSets } from './sets.js';
+
+interface Row {
+  set: string;
+  split: 'tune' | 'eval';
+  answerable: boolean;
+  features: number[];
+  right: boolean;
+}
+
+const withEval = process.argv.includes('--eval');
+const L2 = 1;
+const ITERATIONS = 30;
+const LEAST = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
+
+/** Solves `a x = b` by Gaussian elimination with partial pivoting (a small, well-conditioned system). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    for (let r = col + 1; r < n; r++) {
+      const f = m[r]![col]! / m[col]![col]!;
+      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  const x = Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let sum = m[r]![n]!;
+    for (let c = r + 1; c < n; c++) sum -= m[r]![c]! * x[c]!;
+    x[r] = sum / m[r]![r]!;
+  }
+  return x;
+}
+
+/** Logistic regression: weights with the bias first, each row's features after a 1. */
+function fit(rows: Row[]): number[] {
+  const n = FEATURE_NAMES.length + 1;
+  let w = Array<number>(n).fill(0);
+  for (let it = 0; it < ITERATIONS; it++) {
+    const gradient = w.map((wi, i) => (i === 0 ? 0 : L2 * wi));
+    const hessian = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j && i > 0 ? L2 : 0)));
+    for (const row of rows) {
+      const x = [1, ...row.features];
+      const p = 1 / (1 + Math.exp(-x.reduce((sum, xi, i) => sum + xi * w[i]!, 0)));
+      for (let i = 0; i < n; i++) {
+        gradient[i]! += (p - (row.right ? 1 : 0)) * x[i]!;
+        for (let j = 0; j < n; j++) hessian[i]![j]! += p * (1 - p) * x[i]! * x[j]!;
+      }
+    }
+    const step = solve(hessian, gradient);
+    w = w.map((wi, i) => wi - step[i]!);
+  }
+  return w;
+}
+
+function model(w: number[]): ConfidenceModel {
+  return Object.fromEntries([['bias', w[0]!], ...FEATURE_NAMES.map((name, i) => [name, w[i + 1]!])]) as ConfidenceModel;
+}
+
+const folder = await mkdtemp(join(tmpdir(), 'fit-confidence-'));
+const rows: Row[] = [];
+try {
+  await fetchHeldOut();
+  for (const set of [...questionSets(), ...heldOutSets()]) {
+    const settings = resolveSettings(set.dir, set.settings);
+    const index = await KbIndex.open({ dir: set.dir, settings, folder: join(folder, set.id), botId: 'demo' });
+    try {
+      await index.sync();
+      const retriever = new Retriever(index);
+      const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
+        const judged = retriever.decide(question).judged;
+        if (!judged) return;
+        const page = judged.hit.passage.url.replace(/#.*$/, '');
+        rows.push({ set: set.id, split, answerable: expected !== undefined, features: FEATURE_NAMES.map((name) => judged.features[name]), right: expected?.has(page) ?? false });
+      };
+      const allEval = set.questions.every((q) => q.split === 'eval');
+      set.questions.forEach((q, place) => {
+        const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, settings)!));
+        row(q.question, allEval ? offTopicSplit(place) : (q.split ?? 'tune'), expected);
+      });
+      set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
+    } finally {
+      index.close();
+    }
+  }
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
+
+const tune = rows.filter((r) => r.split === 'tune');
+const all = model(fit(tune));
+process.stdout.write(`fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
+// Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
+const judged = new Map<Row, number>();
+for (const set of new Set(rows.map((r) => r.set))) {
+  const m = model(fit(tune.filter((r) => r.set !== set)));
+  for (const r of rows) if (r.set === set) judged.set(r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as never, m));
+}
+for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
+  const half = rows.filter((r) => r.split === split);
+  process.stdout.write(`${split} halves, left one set out (right page / wrong page / unanswerable, confident):\n`);
+  for (const least of LEAST) {
+    const sure = half.filter((r) => judged.get(r)! >= least);
+    const right = sure.filter((r) => r.right).length;
+    const unanswerable = sure.filter((r) => !r.answerable).length;
+    process.stdout.write(`  >= ${least}: ${right} / ${sure.length - right - unanswerable} / ${unanswerable}\n`);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * How sure retrieval is that the page it would answer from is the right one: one score from
+ * figures the ranking already has, a logistic model fitted on the tune halves of the benchmark's
+ * sets (`bench/retrieval/fit-confidence.ts`, checked leaving one set out), in place of a few
+ * thresholds set by hand. A close call between two pages, a passage matching little of the
+ * question, a page whose headings name none of it: each lowers it.
+ */
+
+/** What the model reads of the passage retrieval would answer from. */
+export interface ConfidenceFeatures {
+  /** ln of its score over the best passage of another page (one saying something else), at most ln 3: how clearly it wins. */
+  margin: number;
+  /** Share of the question's words, by rarity in the docs (IDF), it matches (`SearchHit.coverage`). */
+  coverage: number;
+  /** Share of the question's telling weight its page's candidate passages match together. */
+  pageTelling: number;
+  /** Share of the question's telling weight its heading path (the page's title, the section's headings, the page's path) matches. */
+  headTelling: number;
+  /** How telling its matched words are (`SearchHit.strength`) over 5, at most 1. */
+  strength: number;
+  /** ln(1 + the question's words): a passage matching much of a long question is surer than one matching a one-word question. */
+  words: number;
+}
+
+/** The model: a weight per feature and a bias; the score is the logistic of their sum. */
+export type ConfidenceModel = Record<keyof ConfidenceFeatures | 'bias', number>;
+
+/** The most a margin counts: a page three times as good as the next is as clear as it gets. */
+export const MAX_MARGIN = Math.log(3);
+/** `strength` is divided by this, and counts at most 1. */
+export const STRENGTH_SCALE = 5;
+
+/** Fitted on the tune halves of every set not sealed, at 312 questions with a passage to judge (bench/README.md, "Calibrated confidence"). */
+export const CONFIDENCE_MODEL: ConfidenceModel = {
+  bias: -1.11,
+  margin: 2.24,
+  coverage: 0.28,
+  pageTelling: 1.33,
+  headTelling: 0.27,
+  strength: 1.07,
+  words: -0.06,
+};
+
+/** The features in a fixed order (the fitting script's columns). */
+export const FEATURE_NAMES: ReadonlyArray<keyof ConfidenceFeatures> = ['margin', 'coverage', 'pageTelling', 'headTelling', 'strength', 'words'];
+
+/** The probability, 0..1, that the page is the right one, by `model`. */
+export function confidence(features: ConfidenceFeatures, model: ConfidenceModel = CONFIDENCE_MODEL): number {
+  let sum = model.bias;
+  for (const name of FEATURE_NAMES) sum += model[name] * features[name];
+  return 1 / (1 + Math.exp(-sum));
+}
