@@ -249,7 +249,7 @@ describe('the demo page through the real proxy', { timeout: SUITE_TIMEOUT_MS }, 
       await widget.root.locator('article.turn.answering [part="answer"]').filter({ hasText: /\S/ }).waitFor();
 
       // Typing also sends searches to the upstream: the request to stop is the last answer.
-      const lastAnswer = () => slow.upstream!.requests.findLast((request) => request.path === '/v1/answer')!;
+      const lastAnswer = () => slow.upstream!.requests.filter((request) => request.path === '/v1/answer').at(-1)!;
       const upstreamRequest = lastAnswer();
       assert.equal(upstreamRequest.abortedAt, undefined, 'still streaming before Stop');
       const aborted = slow.upstream!.waitForAbort(upstreamRequest.id);
