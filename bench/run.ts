@@ -136,10 +136,10 @@ if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('sear
 }
 try {
   await section('page-cost', () => benchPageCost(report, browser!, { dist: root('packages/bot-answer/dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
-  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor!.iife }, SETTINGS.startupRepeats));
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor! }, SETTINGS.startupRepeats));
   await section('render', async () => {
     const naive = await buildNaive();
-    await benchRender(report, browser!, dist, naive.es, SETTINGS.render);
+    await benchRender(report, browser!, dist, naive, SETTINGS.render);
   });
   await section('search-box', () => benchSearchBox(report, browser!, dist, SETTINGS.searchBox));
 } finally {
