@@ -58,9 +58,9 @@ const SETTINGS = quick
       render: { answerBytes: 5_000, chunks: 200, intervalMs: 2, repeats: 1 },
       searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
       // Quick: one of each code path (a page alone, the floating and inline loader, the baseline); full runs take every row.
-      pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'] },
+      pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'], settleMs: 250 },
       startupRepeats: 1,
-      load: { connections: 50, seconds: 0.5, warmSeconds: 0.25, rounds: 1, fixedRate: 500, fixedSeconds: 0.5, fixedRounds: 1 },
+      load: { connections: 50, seconds: 0.25, warmSeconds: 0.1, rounds: 1, fixedRate: 500, fixedSeconds: 0.25, fixedRounds: 1 },
       streams: { streams: 50, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
       memory: { streams: 50, steps: 3, rampMs: 50, rounds: 1, paceMs: 100 },
       kbScale: { sizes: [1], rounds: 1 },
@@ -69,13 +69,13 @@ const SETTINGS = quick
       search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'], halves },
       cache: { distinct: 100, asked: 150, seed: 1 },
       written: { rounds: 1 },
-      insights: { asked: 150, rows: 5_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
+      insights: { asked: 50, rows: 5_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
       sites: { crawlPages: 100 },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
       searchBox: { words: 10, keyGapMs: 150, bursts: 5 },
-      pageCost: { samples: 5, rates: [1, 4], warmUp: true },
+      pageCost: { samples: 5, rates: [1, 4], warmUp: true, settleMs: 1000 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
@@ -136,10 +136,10 @@ if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('sear
 }
 try {
   await section('page-cost', () => benchPageCost(report, browser!, { dist: root('packages/bot-answer/dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
-  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor!.iife }, SETTINGS.startupRepeats));
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor! }, SETTINGS.startupRepeats));
   await section('render', async () => {
     const naive = await buildNaive();
-    await benchRender(report, browser!, dist, naive.es, SETTINGS.render);
+    await benchRender(report, browser!, dist, naive, SETTINGS.render);
   });
   await section('search-box', () => benchSearchBox(report, browser!, dist, SETTINGS.searchBox));
 } finally {

@@ -1,6 +1,8 @@
 // `npm test`: every suite, stopping at the first group that fails, then each step's time and CPU.
 // The build runs once, before the suites that need the built files, and they use it: the
 // runtime recipes its server packages (no build of their own, which would rewrite its files).
+// Beside it the element is built once more, into a temporary folder, for the end-to-end and
+// adversarial suites (four builds of their own before: one per end-to-end and adversarial run).
 //
 // CI also names other Node.js lines: `npm test -- --also=<bin folder> --floor=<bin folder>`. Then
 // the suites whose Node side can fail on one line and not the other (the Node tests, which drive
@@ -15,8 +17,10 @@
 // 2 cores: end-to-end on two lines 219 s together against 190 one after the other; frameworks
 // beside package 79 s against 79), and timing-bound tests lose their timing, so they run alone.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** The Node.js lines of this run: this one, and what CI names (a folder holding a `node` binary). */
@@ -28,12 +32,20 @@ for (const [name, dir] of Object.entries(lines)) {
   }
 }
 
+// The element built once for the end-to-end and adversarial suites (run alone, each builds its own), into a
+// fresh folder, with the adversarial suite's key in the build's environment: its secrecy test scans this build.
+const element = mkdtempSync(join(tmpdir(), 'bot-answer-element-'));
+// As the adversarial suite makes its keys: `+`, `/` and `=`, so its encoded forms differ from it.
+const key = `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
+const ELEMENT_ENV = { BOT_ANSWER_E2E_BUNDLE: element, ADVERSARIAL_BUNDLE_DIR: element, ADVERSARIAL_KEY: key };
+
 const ADVERSARIAL_NODE = 'clients secrecy shutdown streams';
-/** `[name, command, line]`: the line is `this` unless named. */
+/** `[name, command, line, env]`: the line is `this` unless named; `env` is added to the step's environment. */
 const GROUPS = [
   [
     ['type check', 'npm run typecheck'],
     ['build', 'npm run build'],
+    ['element, for the suites', `node node_modules/vite/bin/vite.js build packages/bot-answer --outDir "${element}" --emptyOutDir --logLevel error`, 'this', { ANSWER_API_KEY: key }],
   ],
   [['Node tests', 'npm run test:node']],
   [['Node tests', 'npm run test:node', 'also']],
@@ -76,7 +88,7 @@ let built = false;
 const failed = [];
 for (const group of GROUPS) {
   const cpuBefore = childrenCpu();
-  const results = await Promise.all(group.map(([name, command, line = 'this']) => run(`${name}, Node ${versions[line]}`, command, line, group.length > 1)));
+  const results = await Promise.all(group.map(([name, command, line = 'this', env = {}]) => run(`${name}, Node ${versions[line]}`, command, line, group.length > 1, env)));
   const cpu = cpuBefore === undefined ? '' : `   cpu ${String(Math.round(childrenCpu() - cpuBefore)).padStart(5)} s${group.length > 1 ? ' (together)' : ''}`;
   results.forEach(({ name, seconds, status }, i) => {
     times.push(`  ${name.padEnd(36)} ${String(seconds).padStart(5)} s${i === results.length - 1 ? cpu : ''}${status === 0 ? '' : '  FAILED'}`);
@@ -85,6 +97,7 @@ for (const group of GROUPS) {
   if (failed.length) break;
   if (group.some(([name]) => name === 'build')) built = true;
 }
+rmSync(element, { recursive: true, force: true });
 console.log(`npm test: steps (wall time; cpu: user + system of the group's processes)\n${times.join('\n')}`);
 if (failed.length) {
   console.error(`npm test: ${failed.join('; ')} failed`);
@@ -92,9 +105,9 @@ if (failed.length) {
 }
 
 /** Runs one step on its line; beside others, its output is held and printed when it ends, so theirs do not interleave. */
-function run(name, command, line, beside) {
+function run(name, command, line, beside, extra) {
   const began = Date.now();
-  const env = { ...process.env, ...(built && { BOT_ANSWER_BUILT: '1' }), ...(lines[line] && { PATH: `${resolve(lines[line])}${delimiter}${process.env.PATH}` }) };
+  const env = { ...process.env, ...extra, ...(built && { BOT_ANSWER_BUILT: '1', ...ELEMENT_ENV }), ...(lines[line] && { PATH: `${resolve(lines[line])}${delimiter}${process.env.PATH}` }) };
   const child = spawn(command, { stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: true, env });
   const output = [];
   child.stdout?.on('data', (chunk) => output.push(chunk));

@@ -114,7 +114,8 @@ const ASK_ONE = `async (caseId) => {
   });
   el.ask(caseId);
   const result = await settled;
-  await new Promise((r) => setTimeout(r, 300));
+  // The element renders its last text and its state as it fires the event: the next update shows both.
+  await el.updateComplete;
   const answers = el.shadowRoot.querySelectorAll('[part~="answer"]');
   const last = answers[answers.length - 1];
   const shown = (last ? last.textContent : '').replace(/\\s+/g, ' ').trim();

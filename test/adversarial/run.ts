@@ -1,9 +1,9 @@
 // The adversarial suite's runner: builds the element once (with the suite's key in the build's
-// environment), runs every test file in this folder one after another with Node's test runner,
-// then prints the summary counts. `--full` runs the large sizes.
+// environment; under `npm test`, the one build it names), runs every test file in this folder one
+// after another with Node's test runner, then prints the summary counts. `--full` runs the large sizes.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,18 +14,23 @@ const full = process.argv.includes('--full');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const work = mkdtempSync(join(tmpdir(), 'bot-answer-adversarial-'));
 const tally = join(work, 'tally.jsonl');
-const bundle = join(work, 'bundle');
 writeFileSync(tally, '');
-const key = `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
+// `npm test` builds the element once for several suites, with its key in the build's environment, and names both.
+const given = process.env.ADVERSARIAL_KEY && process.env.ADVERSARIAL_BUNDLE_DIR && existsSync(join(process.env.ADVERSARIAL_BUNDLE_DIR, 'bot-answer.iife.js'));
+const bundle = given ? process.env.ADVERSARIAL_BUNDLE_DIR! : join(work, 'bundle');
+const key = given ? process.env.ADVERSARIAL_KEY! : `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toString('hex')}=`;
 const started = Date.now();
 
 const env = { ...process.env, ADVERSARIAL_TALLY: tally, ADVERSARIAL_BUNDLE_DIR: bundle, ADVERSARIAL_KEY: key, ...(full ? { ADVERSARIAL_FULL: '1' } : {}) };
 
-console.log(`adversarial: building the element (${full ? 'full' : 'default'} run)`);
-const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', bundle, '--emptyOutDir', '--logLevel', 'error'], { cwd: join(ROOT, 'packages', 'bot-answer'), stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ANSWER_API_KEY: key } });
-if (build.status !== 0) {
-  console.error('adversarial: building the element failed');
-  process.exit(1);
+if (given) console.log(`adversarial: the element built for this run of npm test (${full ? 'full' : 'default'} run)`);
+else {
+  console.log(`adversarial: building the element (${full ? 'full' : 'default'} run)`);
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', bundle, '--emptyOutDir', '--logLevel', 'error'], { cwd: join(ROOT, 'packages', 'bot-answer'), stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ANSWER_API_KEY: key } });
+  if (build.status !== 0) {
+    console.error('adversarial: building the element failed');
+    process.exit(1);
+  }
 }
 
 const files = readdirSync(HERE)
