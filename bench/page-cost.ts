@@ -56,6 +56,8 @@ const LAUNCHER = `document.querySelector('bot-answer')?.shadowRoot?.querySelecto
 const FIELD = `document.querySelector('bot-answer')?.shadowRoot?.querySelector('[part=input]')`;
 const FOCUSED = `document.activeElement?.shadowRoot?.activeElement?.localName == 'textarea'`;
 const OPENED = `document.querySelector('bot-answer').load()`;
+/** The box's file, which the loader fetches once the page is idle. */
+const BOX_FILE = '/dist/bot-answer-box.js';
 
 /** An article of about 6 KB of HTML: headings, paragraphs, a list and a table, no other script. */
 function article(): string {
@@ -135,8 +137,10 @@ const probe = (row: Row) => `(() => {
 type Kind = 'warm' | 'cold' | 'chat';
 
 interface Load {
-  /** gzip bytes of the JavaScript fetched before any interaction, and once open. */
+  /** gzip bytes of the JavaScript fetched before any interaction (less `jsIdle`), and once open. */
   jsBefore: number;
+  /** gzip bytes of the box's file fetched when the page was idle, before any interaction, on a page that had not drawn it. */
+  jsIdle: number;
   jsOpen?: number;
   /** Renderer main-thread time of the load (TaskDuration, thread time), ms. */
   task: number;
@@ -261,8 +265,12 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
       await page.waitForTimeout(options.settleMs);
       const trace = tasks(await browser.stopTracing());
       const metrics = await readMetrics(cdp);
+      // The loader fetches the box's file once the page is idle; a floating page draws it only on intent.
+      const drawn = await page.evaluate<boolean>(`!!document.querySelector('bot-answer')?.shadowRoot?.querySelector('[part=panel]')`);
+      const jsIdle = !drawn && sent.indexOf(BOX_FILE, from) >= 0 ? (gzipped.get(BOX_FILE) ?? 0) : 0;
       const load: Load = {
-        jsBefore: jsSince(from),
+        jsBefore: jsSince(from) - jsIdle,
+        jsIdle,
         task: metrics.task,
         longestCpu: max(trace.map((t) => t.cpu)),
         longestWall: max(trace.map((t) => t.wall)),
@@ -335,10 +343,11 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
   for (const row of all.filter((r) => r.id != 'none')) {
     const jsBefore = of(row, 1, (l) => l.jsBefore) / KiB;
     const budget = row.id.startsWith('loader-inline') ? 4 : 3;
-    add(row, 1, 'js-before', 'JS fetched before any interaction (gzip)', jsBefore, 'KiB', {
+    add(row, 1, 'js-before', 'JS fetched before any interaction, less the idle-time fetch of the box (gzip)', jsBefore, 'KiB', {
       baseline: base(row, 1, (l) => l.jsBefore / KiB),
       ...(loader(row) ? { goal: `<= ${budget} KiB`, met: jsBefore <= budget } : {}),
     });
+    if (loader(row) && row.launcher) add(row, 1, 'js-idle', 'JS fetched when the page is idle, before any interaction: the box, not drawn (gzip)', of(row, 1, (l) => l.jsIdle) / KiB, 'KiB');
     const jsOpen = of(row, 1, (l) => l.jsOpen) / KiB;
     add(row, 1, 'js-open', 'JS fetched once the chat is open (gzip)', jsOpen, 'KiB', {
       baseline: base(row, 1, (l) => (l.jsOpen === undefined ? undefined : l.jsOpen / KiB)),

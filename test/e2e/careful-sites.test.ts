@@ -210,17 +210,38 @@ describe('the chat cannot be loaded: the box says so and offers Retry; the page 
     }
   });
 
-  test('offline: a floating launcher says so itself, and opens once back online', async () => {
+  test('offline after the box was fetched when idle: the launcher opens it, it says so, and Retry loads the chat once back online', async () => {
     reset();
     const { context, page, errors } = await open('/offline', `<script src="/listen.js"></script>${loader('module')}</head><body>${box('mode="floating"')}`);
     try {
+      await until(page, `performance.getEntriesByType('resource').some((e) => e.name.endsWith('/dist/bot-answer-box.js'))`, 'the box fetched once the page is idle');
       await context.setOffline(true);
+      await page.locator('bot-answer [part=launcher]').click();
+      const note = page.locator('bot-answer dialog [part=error][role=alert]');
+      await note.waitFor();
+      assert.match((await note.textContent()) ?? '', /Could not load the assistant\. Check your connection\./);
+      assert.equal(await page.evaluate('pageAlive()'), true);
+      await context.setOffline(false);
+      await note.getByRole('button', { name: 'Retry' }).click();
+      await until(page, `document.querySelector('bot-answer').shadowRoot.querySelector('[part=error]') == null`, 'the note gone once the chat is here');
+      assert.equal(await askAndRead(page), 'bold');
+      assert.ok(!errors.some((e) => e.startsWith('pageerror')), 'no uncaught error');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the box cannot be loaded either: a floating launcher says so itself, and opens once its file is back', async () => {
+    reset();
+    broken.add('bot-answer-box.js');
+    const { context, page, errors } = await open('/no-box', `<script src="/listen.js"></script>${loader('module')}</head><body>${box('mode="floating"')}`);
+    try {
       const launcher = page.locator('bot-answer [part=launcher]');
       await launcher.click();
       await until(page, `/Could not load the assistant/.test(document.querySelector('bot-answer').shadowRoot.querySelector('[part=launcher]').textContent)`);
       assert.match((await launcher.textContent()) ?? '', /Retry$/);
       assert.equal(await page.evaluate('pageAlive()'), true);
-      await context.setOffline(false);
+      broken.clear();
       await launcher.click();
       await page.locator('bot-answer dialog [part=input]').waitFor();
       assert.equal(await launcher.textContent(), 'Ask');

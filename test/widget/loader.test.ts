@@ -62,7 +62,7 @@ describe('<bot-answer> loader', () => {
     await resetMouse();
   });
 
-  it('draws the floating launcher at once and fetches nothing more until the visitor shows intent', async () => {
+  it('draws the floating launcher at once, fetches the box when the page is idle without drawing it, and the chat only on intent', async () => {
     const p = await page(
       floating(),
       '<style>bot-answer{--bot-answer-accent:rgb(1, 2, 3)}bot-answer::part(launcher){bottom:80px}</style>',
@@ -78,8 +78,11 @@ describe('<bot-answer> loader', () => {
     p.el.strings = { open: 'Help' };
     await p.el.updateComplete;
     expect([p.el.getAttribute('theme'), launcher.textContent, p.el.state]).to.deep.equal(['dark', 'Help', 'idle']);
+    await waitUntil(() => p.fetched('box') == 1, 'the box fetched once the page is idle');
     await aTimeout(300);
-    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([0, 0]);
+    // Fetched, not drawn: the shadow root holds the launcher alone, styled by the loader's sheet alone.
+    expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 0]);
+    expect([p.el.shadowRoot!.children.length, p.el.shadowRoot!.adoptedStyleSheets.length]).to.deep.equal([1, 1]);
   });
 
   it('draws an inline box at once (its box fetched, not the chat), and keeps properties set before it was defined', async () => {

@@ -7,6 +7,11 @@ import { setLoaders, type Stages } from './stage.js';
  */
 export function register(load: { [K in keyof Stages]: () => Promise<Stages[K]> }) {
   setLoaders(load);
+  // The box's file is fetched once the page is idle, so a press with no hover first does not wait for the
+  // network: its module only defines the box's class and strings (drawn on intent, as before). The chat, whose
+  // evaluation is the long part, still waits for intent. A failure here is left for intent to retry and report;
+  // without idle callbacks (Safari, a server) the box comes on intent.
+  globalThis.requestIdleCallback?.(() => load.box().catch(() => {}));
   if (!customElements.get('bot-answer')) {
     customElements.define('bot-answer', BotAnswer);
   }

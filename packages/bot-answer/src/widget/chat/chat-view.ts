@@ -44,8 +44,6 @@ export class ChatView implements Chat {
     this._answers = new AnswerController(_host);
     this._search = new SearchView(_host);
     if (_host.persist && _host.botId) this._turns = loadThread(_host.botId);
-    // The date formatter for sources, in a task of its own after the first render.
-    setTimeout(() => this._dates());
   }
 
   get state() {
@@ -58,6 +56,10 @@ export class ChatView implements Chat {
   }
 
   send(q: string) {
+    // The date formatter for sources, in a task of its own while the question waits for its answer: the page's
+    // first Intl object starts ICU (about 25 ms, 100 ms or more at 4x CPU), which, made as the chat opened,
+    // held up a press on the launcher. A thread shown before any question makes it on first use.
+    if (!this._dateFormat) setTimeout(() => this._dates());
     const turn: Turn = { q, a: '', sources: [], state: 'answering' };
     this._turns = [...this._turns, turn];
     this._answer(turn);
