@@ -184,9 +184,7 @@ try {
     // The gate: the least similarity of the question's telling words to the confident answer's words.
     const engine = await startEngine('current', set, join(folder, set.id));
     const gate = new Map(GATE_BARS.map((bar) => [bar, [0, 0, 0]]));
-    const judge = (question: string, kind: 0 | 1 | 2): void => {
-      const answer = engine.answer(question);
-      if (!answer.answer_found) return;
+    const judge = (question: string, answer: { answer: string }, kind: 0 | 1 | 2): void => {
       totals.confident[kind]!++;
       const words = new Set(analyze(answer.answer));
       const rows = [...words].map((t) => vectors.byTerm.get(t)).filter((r): r is number => r !== undefined);
@@ -205,9 +203,12 @@ try {
     };
     for (const q of tuneQuestions) {
       const answer = engine.answer(q.question);
-      if (answer.answer_found) judge(q.question, expected(q).has((answer.sources[0]?.url ?? '').replace(/#.*$/, '')) ? 0 : 1);
+      if (answer.answer_found) judge(q.question, answer, expected(q).has((answer.sources[0]?.url ?? '').replace(/#.*$/, '')) ? 0 : 1);
     }
-    for (const question of tuneUnanswerable) judge(question, 2);
+    for (const question of tuneUnanswerable) {
+      const answer = engine.answer(question);
+      if (answer.answer_found) judge(question, answer, 2);
+    }
     engine.close();
     for (const [bar, counts] of gate) {
       const total = totals.gate.get(bar) ?? totals.gate.set(bar, [0, 0, 0]).get(bar)!;
