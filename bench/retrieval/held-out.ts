@@ -10,8 +10,9 @@
  * until then; semantic-release's, the AI SDK's and the handbook's were sealed until they were
  * read once for it, the library's, Intlayer's and serverless-cli's until they were read once for
  * its second round, the vet's, Foundation's and Sails' until they were read once for its third,
- * the waste guide's, A-Frame's and contentful-cli's until they were read once for its fourth
- * (each file's `heldUntil` says which, and the label repeats it).
+ * the waste guide's, A-Frame's and contentful-cli's until they were read once for its fourth,
+ * the school's, Pragmatic drag and drop's and CodeceptJS's until they were read once for its
+ * fifth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
