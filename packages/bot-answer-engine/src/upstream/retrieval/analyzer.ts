@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 6;
+export const ANALYZER_VERSION = 5;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 // The parts of contractions too ("I've": "ve"; "doesn't": "doesn"): a word the English list lacks would count as the most telling.
@@ -257,20 +257,11 @@ export interface PassageTerms {
   joined: string[];
   /** The words of the document's path in the folder (`runtime/http/server.mdx`: runtime, http, server), identifiers split and whole. */
   path: string[];
-  /**
-   * What the passage documents: the terms of its tables' rows' first cells, outside code blocks
-   * (an options table's `level`, a commands table's `--dry-run`). Not a full-text column: scoring
-   * reads it to tell the page that documents a name from one that mentions it.
-   */
-  defined: string[];
 }
 
 /** The fields of a passage, in the order the index's lengths are kept. */
 export const FIELDS = ['title', 'headings', 'code', 'body', 'joined', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
-/** The fields the index stores for scoring: the full-text fields, then what the passage documents. */
-const STORED = [...FIELDS, 'defined'] as const;
-export type StoredField = (typeof STORED)[number];
 
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 
@@ -283,9 +274,8 @@ export function passageTerms(title: string, headings: readonly string[], markdow
     return wordTerms(scanned, []);
   };
   const heading = headings.join('\n');
-  const prose = proseOf(markdown);
   const code: string[] = [];
-  for (const source of [heading, prose]) for (const match of source.matchAll(CODE_SPAN)) code.push(match[2]!);
+  for (const source of [heading, proseOf(markdown)]) for (const match of source.matchAll(CODE_SPAN)) code.push(match[2]!);
   return {
     title: column(title),
     headings: column(headings.map(plainHeading).join('\n')),
@@ -293,33 +283,17 @@ export function passageTerms(title: string, headings: readonly string[], markdow
     body: column(markdown),
     joined,
     path: pathTerms(path),
-    defined: analyze(firstCells(prose)),
   };
-}
-
-// A table row's first cell (the leading pipe optional), and a header's delimiter row (`|:---|---|`).
-const FIRST_CELL = /^\s*\|?\s*([^|]*?)\s*\|/;
-const DELIMITER_ROW = /^[\s|:-]+$/;
-
-/** The first cells of the table rows among `prose`'s lines, one a line. */
-function firstCells(prose: string): string {
-  const cells: string[] = [];
-  for (const line of prose.split('\n')) {
-    if (!line.includes('|') || DELIMITER_ROW.test(line)) continue;
-    const cell = FIRST_CELL.exec(line)?.[1];
-    if (cell) cells.push(cell);
-  }
-  return cells.join('\n');
 }
 
 /**
  * A passage's fields as the index stores them for scoring: one field a line in the order of
- * `FIELDS`, then `defined`, each its distinct terms apart by spaces, in order of first use, a term used more
+ * `FIELDS`, each its distinct terms apart by spaces, in order of first use, a term used more
  * than once followed by `:` and its count (`socket:3`). Retrieval scores its candidates from
  * this, so a question analyses no passage again.
  */
 export function storedTerms(terms: PassageTerms): string {
-  return STORED.map((field) => {
+  return FIELDS.map((field) => {
     const counts = new Map<string, number>();
     for (const term of terms[field]) counts.set(term, (counts.get(term) ?? 0) + 1);
     let line = '';
@@ -329,9 +303,9 @@ export function storedTerms(terms: PassageTerms): string {
 }
 
 /** A passage's fields from `storedTerms`, each as written there. */
-export function storedFields(stored: string): Record<StoredField, string> {
+export function storedFields(stored: string): Record<Field, string> {
   const lines = stored.split('\n');
-  return Object.fromEntries(STORED.map((field, i) => [field, lines[i] ?? ''])) as Record<StoredField, string>;
+  return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
 }
 
 /**

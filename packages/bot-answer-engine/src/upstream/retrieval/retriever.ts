@@ -107,12 +107,6 @@ export interface RetrievalSettings {
    * ranks among the others as before. 0: off.
    */
   sectionTelling: number;
-  /**
-   * Each passage's score x (1 + this x the share of the question's telling weight its tables'
-   * first cells name, `PassageTerms.defined`): the page whose options table has a row `level`
-   * documents it, one whose text says "log level" mentions it. 0: off.
-   */
-  definedWeight: number;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -184,7 +178,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   pageWeight: 0.4,
   pageDecay: 0.5,
   sectionTelling: 0.3,
-  definedWeight: 1,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
@@ -529,15 +522,12 @@ export class Retriever {
       let telling = 0;
       let bodyTelling = 0;
       let headTelling = 0;
-      let definedTelling = 0;
       for (const t of [...terms, ...common]) {
         weight += t.idf * (got.get(t.term) ?? 0);
         telling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
         if (inBody.has(t.term)) bodyTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
         if (inHead.has(t.term)) headTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
-        if (s.definedWeight > 0 && got.has(t.term) && countTerm(fields.defined, t.term) > 0) definedTelling += tellingWeight.get(t.term)!;
       }
-      if (tellingTotal > 0) score *= 1 + (s.definedWeight * definedTelling) / tellingTotal;
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
       const missing = tellingWords.filter((term) => (got.get(term) ?? 0) < s.tellingCredit);
