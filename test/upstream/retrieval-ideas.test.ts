@@ -315,6 +315,48 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a "not sure" answer shows the page scoring best, whatever the related pages\' bar', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'Are barbecues, compost heaps, hoses, ladders, trampolines or paddling pools allowed?';
+    before(async () => {
+      // The barbecues page scores best but matches too little of the question to be related by itself; the garden page, by its sections together, is related.
+      const made = await folder({
+        'garden.md': '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n',
+        'barbecues.md': '# Barbecues\n\nBarbecues are allowed on the terrace until ten.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedBest: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the barbecues page first, the garden page after it', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['barbecues.md', 'garden.md']);
+      // Control: by the related pages' bar alone, only the garden page is shown.
+      assert.deepEqual(bots[1]!.find(question).passages.map((p) => p.document.path), ['garden.md']);
+    });
+
+    it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Barbecues', 'Garden › Hoses']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
     let root: string;
     const bots: Bot[] = [];

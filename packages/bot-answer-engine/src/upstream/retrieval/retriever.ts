@@ -149,6 +149,8 @@ export interface RetrievalSettings {
   relatedPages: number;
   /** A page is related by what its passages match together (`relatedTelling`, `minStrength`), not by its best passage alone. */
   relatedByPage: boolean;
+  /** A "not sure" answer shows the page scoring best among its pages, whatever the related pages' bar. */
+  relatedBest: boolean;
   /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
@@ -193,6 +195,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedTelling: 0.2,
   relatedPages: 3,
   relatedByPage: true,
+  relatedBest: true,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -351,6 +354,13 @@ export class Retriever {
         if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || strength < minStrength || pages.has(hit.docId)) continue;
         pages.add(hit.docId);
         closest.push(hit);
+      }
+      // The page scoring best may match too little of the question to pass the related pages'
+      // bar, yet it is the likeliest: once some page is related, it is shown too, in the last one's place.
+      const top = hits[0];
+      if (s.relatedBest && closest.length && top && !pages.has(top.docId)) {
+        if (closest.length >= s.relatedPages) closest.pop();
+        closest.push(top);
       }
       return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest.sort((a, b) => b.score - a.score), ...(judged ? { judged } : {}) };
     }
