@@ -68,9 +68,9 @@ const SETTINGS = quick
       // Quick: one set kept in node_modules, nothing fetched; it has every kind of question (halves, follow-ups, off-topic).
       retrieval: { sets: ['fastify'] },
       search: { sizes: [1], rounds: 1, warmUp: false, sets: ['fastify'], halves },
-      cache: { distinct: 100, asked: 150, seed: 1, warm: 3 },
+      cache: { distinct: 100, asked: 60, seed: 1, warm: 3 },
       written: { rounds: 1 },
-      insights: { asked: 50, warm: 3, rows: 5_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
+      insights: { asked: 50, warm: 3, rows: 1_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
       sites: { crawlPages: 50, sets: ['pino'] },
     }
   : {
