@@ -18,8 +18,9 @@ import { startTestPostgres, type TestPostgres } from '../test/proxy/postgres-ser
 
 /** Sizes of the insights benchmark. */
 export interface InsightsOptions {
-  /** Answers asked of each configuration, one at a time, for the latency comparison. */
+  /** Answers asked of each configuration, one at a time, for the latency comparison, after `warm` untimed ones. */
   asked: number;
+  warm: number;
   /** Questions stored for the page's timing. */
   rows: number;
   /** Page loads timed per view (after one untimed). */
@@ -63,13 +64,13 @@ const answerBody = (i: number) => Buffer.from(JSON.stringify({ message: `${MESSA
  * and to PostgreSQL, each in its own process over one upstream, asked one at a time with the
  * targets' order rotating, so load on the machine falls on every configuration alike.
  */
-async function latency(report: Report, targets: Array<{ name: string; child: ServerChild }>, asked: number): Promise<void> {
+async function latency(report: Report, targets: Array<{ name: string; child: ServerChild }>, { asked, warm }: { asked: number; warm: number }): Promise<void> {
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const urls = targets.map((t) => new URL(t.child.url));
   const samples: number[][] = targets.map(() => []);
-  for (let i = -100; i < asked; i++) {
+  for (let i = -warm; i < asked; i++) {
     for (let k = 0; k < targets.length; k++) {
-      const t = (i + 100 + k) % targets.length;
+      const t = (i + warm + k) % targets.length;
       const result = await askOnce(agents[t]!, urls[t]!, answerBody(i));
       if (result.status !== 200) throw new Error(`${targets[t]!.name}: status ${result.status}`);
       if (i >= 0) samples[t]!.push(result.ms);
@@ -256,7 +257,7 @@ export async function benchInsights(report: Report, options: InsightsOptions, up
       return { name, child };
     };
     const pgLatency = await postgres.createDatabase('latency');
-    await latency(report, [await start('off'), await start('sqlite', join(dir, 'latency.sqlite')), await start('postgres', pgLatency)], options.asked);
+    await latency(report, [await start('off'), await start('sqlite', join(dir, 'latency.sqlite')), await start('postgres', pgLatency)], options);
 
     await Promise.all(children.slice(1).map((c) => c.stop()));
     const pgOutage = await postgres.createDatabase('outage');

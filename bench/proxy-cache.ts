@@ -9,6 +9,8 @@ export interface CacheOptions {
   /** Questions asked, one after another. */
   asked: number;
   seed: number;
+  /** Warm-up questions asked of every configuration first, none of those measured (the JIT; the cache tables stay empty). */
+  warm: number;
 }
 
 /** One proxy configuration to measure: its answer endpoint, and how many requests its own upstream saw. */
@@ -93,7 +95,7 @@ export async function benchProxyCache(report: Report, off: CacheTarget, cached: 
   const sequence = zipfDraw(options.distinct, options.asked, options.seed);
   const distinctAsked = new Set(sequence).size;
   // Warm-up: other questions, so no configuration starts with a cold JIT and the cache tables stay empty.
-  const warm = Array.from({ length: 100 }, (_, i) => options.distinct + i);
+  const warm = Array.from({ length: options.warm }, (_, i) => options.distinct + i);
   const targets = [off, ...cached];
   await askAll(targets, warm);
   const before = await Promise.all(targets.map((t) => t.upstreamCount()));

@@ -8,8 +8,10 @@ export interface StreamsOptions {
   streams: number;
   /** All streams are started within this many ms, evenly, so the listen backlog never overflows. */
   rampMs: number;
-  /** Measured rounds of the ramp, each on every path (direct, the proxy, the two references), after one warm-up round. */
+  /** Measured rounds of the ramp, each on every path (direct, the proxy, the two references), after one warm-up round (`warmUp`). */
   rounds: number;
+  /** The warm-up round; a quick run, whose figures are not judged, goes without. */
+  warmUp: boolean;
   /** Sequential disconnect samples for the abort timing. */
   aborts: number;
   message: string;
@@ -99,7 +101,7 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
 
   // A whole ramp on each path first: with a few warm-up streams, the first measured ramp ran on
   // half-compiled code, and the upstream warmed up inside whichever path came first.
-  for (const path of paths) await run(path);
+  if (options.warmUp) for (const path of paths) await run(path);
 
   const rounds: Record<Path, StreamOutcome[]>[] = [];
   for (let round = 0; round < options.rounds; round++) {
@@ -138,7 +140,7 @@ export async function benchProxyStreams(report: Report, servers: StreamsServers,
       id: `ttfb.p${p}.added`,
       label: `time to first event added, p${p}`,
       ...figure('through'),
-      note: `${options.streams} streams in two halves, each started within ${options.rampMs / 2} ms; upstream paced; medians of ${options.rounds} alternating rounds after a warm-up round (ms by round: ${detail}); ratio: added / direct`,
+      note: `${options.streams} streams in two halves, each started within ${options.rampMs / 2} ms; upstream paced; medians of ${options.rounds} alternating rounds${options.warmUp ? ' after a warm-up round' : ''} (ms by round: ${detail}); ratio: added / direct`,
     });
     report.add({
       section: 'proxy-streams',

@@ -14,6 +14,8 @@ export interface RenderOptions {
   intervalMs: number;
   /** Samples of the element streaming and of the JSON baseline (alternated); the naive baseline runs once. */
   repeats: number;
+  /** A first sample of each page whose figures are dropped (the browser's caches); a quick run, whose figures are not judged, skips it. */
+  warmUp: boolean;
 }
 
 type Variant = 'stream' | 'json' | 'naive' | 'transport';
@@ -105,8 +107,10 @@ export async function benchRender(report: Report, browser: Browser, element: { e
   const samples: Sample[] = [];
   try {
     // Warm up the browser's caches for both pages so the first measured sample is not an outlier.
-    await sample('json', 'metrics');
-    await sample('stream', 'metrics');
+    if (options.warmUp) {
+      await sample('json', 'metrics');
+      await sample('stream', 'metrics');
+    }
     // Main-thread time comes from samples without any instrument running in the page.
     for (let i = 0; i < options.repeats; i++) {
       samples.push(await sample(i % 2 ? 'json' : 'stream', 'metrics'));

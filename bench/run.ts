@@ -19,6 +19,7 @@ import { launchChromium } from './lib/browser.js';
 import { buildBaseline } from './lib/baseline.js';
 import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
 import { startChild, type ServerChild } from './lib/child.js';
+import { cpuMsWithChildren } from './lib/cpu.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
 import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
 import { benchInsights } from './insights.js';
@@ -55,38 +56,38 @@ const wanted = (section: string) => (!only || only.includes(section)) && inLane(
 /** Every size the benchmark uses, full and quick. */
 const SETTINGS = quick
   ? {
-      render: { answerBytes: 5_000, chunks: 200, intervalMs: 2, repeats: 1 },
+      render: { answerBytes: 5_000, chunks: 200, intervalMs: 2, repeats: 1, warmUp: false },
       searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
       // Quick: one of each code path (a page alone, the floating and inline loader, the baseline); full runs take every row.
       pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'], settleMs: 250 },
       startupRepeats: 1,
       load: { connections: 50, seconds: 0.25, warmSeconds: 0.1, rounds: 1, fixedRate: 500, fixedSeconds: 0.25, fixedRounds: 1 },
-      streams: { streams: 50, rampMs: 50, rounds: 1, aborts: 5, paceMs: 20 },
+      streams: { streams: 50, rampMs: 50, rounds: 1, warmUp: false, aborts: 5, paceMs: 20 },
       memory: { streams: 50, steps: 3, rampMs: 50, rounds: 1, paceMs: 100 },
       kbScale: { sizes: [1], rounds: 1 },
-      // Quick: the sets kept in the repository and node_modules that cover a folder of docs, nothing fetched.
-      retrieval: { sets: ['sample', 'fastify'] },
-      search: { sizes: [1], rounds: 1, sets: ['sample', 'fastify'], halves },
-      cache: { distinct: 100, asked: 150, seed: 1 },
+      // Quick: one set kept in node_modules, nothing fetched; it has every kind of question (halves, follow-ups, off-topic).
+      retrieval: { sets: ['fastify'] },
+      search: { sizes: [1], rounds: 1, warmUp: false, sets: ['fastify'], halves },
+      cache: { distinct: 100, asked: 60, seed: 1, warm: 3 },
       written: { rounds: 1 },
-      insights: { asked: 50, rows: 5_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
-      sites: { crawlPages: 100 },
+      insights: { asked: 50, warm: 3, rows: 1_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
+      sites: { crawlPages: 50, sets: ['pino'] },
     }
   : {
-      render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7 },
+      render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7, warmUp: true },
       searchBox: { words: 10, keyGapMs: 150, bursts: 5 },
       pageCost: { samples: 5, rates: [1, 4], warmUp: true, settleMs: 1000 },
       startupRepeats: 15,
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
-      streams: { streams: 1000, rampMs: 500, rounds: 3, aborts: 20, paceMs: 100 },
+      streams: { streams: 1000, rampMs: 500, rounds: 3, warmUp: true, aborts: 20, paceMs: 100 },
       memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
       kbScale: { sizes: [3, 20, 200], rounds: 3 },
       retrieval: {},
-      search: { sizes: [20, 200], rounds: 2, halves },
-      cache: { distinct: 200, asked: 2000, seed: 1 },
+      search: { sizes: [20, 200], rounds: 2, warmUp: true, halves },
+      cache: { distinct: 200, asked: 2000, seed: 1, warm: 100 },
       written: { rounds: 10 },
-      insights: { asked: 2000, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
-      sites: { crawlPages: 1000 },
+      insights: { asked: 2000, warm: 100, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
+      sites: { crawlPages: 1000, sets: ['pino', 'undici'] },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
@@ -98,6 +99,7 @@ const started = Date.now();
 async function section(name: string, body: () => Promise<void>): Promise<void> {
   if (!wanted(name)) return;
   const t = Date.now();
+  const cpu = cpuMsWithChildren();
   process.stderr.write(`bench: ${name}...\n`);
   try {
     await body();
@@ -106,7 +108,8 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
     failures.push({ section: name, error: message.split('\n').slice(0, 3).join(' | ') });
     process.stderr.write(`bench: ${name} failed: ${message}\n`);
   }
-  process.stderr.write(`bench: ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+  // CPU of this process and of the servers the section started and stopped (Chromium's is counted when it closes).
+  process.stderr.write(`bench: ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s, cpu ${((cpuMsWithChildren() - cpu) / 1000).toFixed(1)} s\n`);
 }
 
 const dist = { iife: root('packages/bot-answer/dist/bot-answer.iife.js'), es: root('packages/bot-answer/dist/bot-answer.js'), box: root('packages/bot-answer/dist/bot-answer-box.js'), chat: root('packages/bot-answer/dist/bot-answer-chat.js') };

@@ -49,20 +49,20 @@ export function typedQuery(question: string, words = 3): string {
  * Search as you type. Speed: the local Answer API as the package ships it (kb-scale's built
  * server process) over kb-scale's generated folders, answering every keystroke of the Fastify
  * questions typed (`typedQuery`, from the second character) over loopback, one at a time, after
- * a warm-up round: p50 and p95 against the same server answering the whole questions. Quality:
+ * a warm-up round (`warmUp`; a quick run, whose figures are not judged, goes without): p50 and p95 against the same server answering the whole questions. Quality:
  * every evaluation set (retrieval/sets.ts and the held-out sets; the sealed ones too with
  * `BENCH_SEALED=1`, as in the retrieval section), each question typed as its first 3 telling
  * words (2 in a note), the right page among the first 3 hits, against the answer's first 3
  * sources for the whole question.
  */
-export async function benchSearch(report: Report, { sizes, rounds, sets, halves = false }: { sizes: number[]; rounds: number; sets?: string[]; halves?: boolean }): Promise<void> {
+export async function benchSearch(report: Report, { sizes, rounds, warmUp, sets, halves = false }: { sizes: number[]; rounds: number; warmUp: boolean; sets?: string[]; halves?: boolean }): Promise<void> {
   await quality(report, await evaluationSets('search', sets), halves);
   const entry = nodeBuild();
   const key = `bench-${randomBytes(12).toString('hex')}`;
-  for (const megabytes of sizes) await speed(report, megabytes, rounds, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key });
+  for (const megabytes of sizes) await speed(report, megabytes, rounds, warmUp, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key });
 }
 
-async function speed(report: Report, megabytes: number, rounds: number, server: Record<string, string>): Promise<void> {
+async function speed(report: Report, megabytes: number, rounds: number, warmUp: boolean, server: Record<string, string>): Promise<void> {
   const folder = await docsFolder(megabytes * 1_000_000);
   const index = await mkdtemp(join(tmpdir(), 'bench-search-index-'));
   const fastify = JSON.parse(readFileSync(join(here, 'retrieval', 'fastify-questions.json'), 'utf8')) as { questions: Question[] };
@@ -83,7 +83,7 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
       const after = await child.ask<NodeJS.CpuUsage>('cpu-own');
       return { ms, cpu: (after.user - before.user + after.system - before.system) / 1000 };
     };
-    for (const q of keystrokes) await search(q);
+    if (warmUp) for (const q of keystrokes) await search(q);
     const times: number[] = [];
     const cpu: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -102,7 +102,7 @@ async function speed(report: Report, megabytes: number, rounds: number, server: 
     }
     const at = `${megabytes} MB`;
     const size = `${(folder.bytes / 1e6).toFixed(1)} MB, ${folder.files} files`;
-    const note = `${times.length} searches one at a time over loopback (${rounds} rounds of every keystroke, from the second character, of the ${fastify.questions.length} Fastify questions typed as their first 3 telling words; after a warm-up round); the server's own CPU per search p50 ${median(cpu).toFixed(1)} ms, p95 ${percentile(cpu, 95).toFixed(1)} ms; baseline: the same server answering the whole questions (POST /v1/answer, JSON); ${size}`;
+    const note = `${times.length} searches one at a time over loopback (${rounds} rounds of every keystroke, from the second character, of the ${fastify.questions.length} Fastify questions typed as their first 3 telling words${warmUp ? '; after a warm-up round' : ''}); the server's own CPU per search p50 ${median(cpu).toFixed(1)} ms, p95 ${percentile(cpu, 95).toFixed(1)} ms; baseline: the same server answering the whole questions (POST /v1/answer, JSON); ${size}`;
     const goal = P95_GOAL_MS[megabytes];
     const baseline = (p: number) => ({ label: 'answer to the whole question', value: percentile(answers, p) });
     report.add({ section: 'search', id: `${megabytes}mb.p50`, label: `${at}: search time p50`, value: median(times), unit: 'ms', baseline: baseline(50), note });

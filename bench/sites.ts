@@ -1,6 +1,6 @@
 /**
  * Sites: answers from built HTML and from a crawled live site, against the same documents read
- * as Markdown. A Markdown set of the retrieval benchmark (pino, undici) is rendered with marked
+ * as Markdown. Markdown sets of the retrieval benchmark (pino and undici; a quick run pino only) are rendered with marked
  * into full HTML pages wrapped in heavy chrome (header, navigation, a sidebar listing every page,
  * a cookie banner, "edit this page", a footer, scripts and styles), with ids on headings and
  * canonical links, as a docs generator builds them. Measured: top-1 and top-3 on the HTML folder
@@ -96,10 +96,10 @@ async function peakRss<T>(body: () => Promise<T>): Promise<{ result: T; peakMb: 
   }
 }
 
-export async function benchSites(report: Report, options: { crawlPages: number }): Promise<void> {
+export async function benchSites(report: Report, options: { crawlPages: number; sets: string[] }): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-sites-'));
   try {
-    for (const set of questionSets().filter((s) => s.id === 'pino' || s.id === 'undici')) {
+    for (const set of questionSets().filter((s) => options.sets.includes(s.id))) {
       const htmlDir = join(work, `${set.id}-html`);
       await buildHtml(set, htmlDir);
       const markdown = await startEngine('current', set, join(work, `${set.id}-md-index`));

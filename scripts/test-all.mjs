@@ -6,10 +6,12 @@
 //
 // CI also names other Node.js lines: `npm test -- --also=<bin folder> --floor=<bin folder>`. Then
 // the suites whose Node side can fail on one line and not the other (the Node tests, which drive
-// the proxy, the engine and insights over real HTTP; package; the Node side of the adversarial
-// suite) run again on `--also`, and the packages' install test on `--floor` (the oldest Node.js
-// `engines` allows). What Chromium checks runs once: the browser, end-to-end and framework tests
-// and the hostile-content file serve the element from the same server code the Node tests drive.
+// the proxy, the engine and insights over real HTTP; the package files that run the packages on
+// Node: install and start, the server-side import; the Node side of the adversarial suite) run
+// again on `--also`, and the packages' install test on `--floor` (the oldest Node.js `engines`
+// allows). What Chromium checks runs once: the browser, end-to-end and framework tests, the
+// packed element served as a CDN serves it, and the hostile-content file serve the element from
+// the same server code the Node tests drive; the manifest's check reads files only.
 //
 // Steps in one group run at the same time, their output printed as each one ends. The adversarial
 // suite's Node side waits on sockets and timers for most of its time, so it runs beside a suite
@@ -40,6 +42,8 @@ const key = `sk-adv+${randomBytes(12).toString('base64')}/${randomBytes(6).toStr
 const ELEMENT_ENV = { BOT_ANSWER_E2E_BUNDLE: element, ADVERSARIAL_BUNDLE_DIR: element, ADVERSARIAL_KEY: key };
 
 const ADVERSARIAL_NODE = 'clients secrecy shutdown streams';
+/** The package files that run the packages on Node (the CDN one is Chromium's, the manifest one reads files). */
+const PACKAGE_NODE = 'test/package/pack.test.ts test/package/ssr.test.ts';
 /** `[name, command, line, env]`: the line is `this` unless named; `env` is added to the step's environment. */
 const GROUPS = [
   [
@@ -64,7 +68,7 @@ const GROUPS = [
   [['end-to-end', 'npm run test:e2e']],
   [
     ['frameworks', 'node scripts/test-node.mjs test/frameworks'],
-    ['package', 'node scripts/test-node.mjs test/package', 'also'],
+    ['package, Node side', `node scripts/test-node.mjs ${PACKAGE_NODE}`, 'also'],
   ],
   [
     ['package', 'node scripts/test-node.mjs test/package'],

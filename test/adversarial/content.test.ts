@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Source } from '../../packages/bot-answer/src/protocol/types.js';
+import { normaliseSource } from '../../packages/bot-answer-proxy/src/proxy/sources.js';
 import { splitText } from './corpus/dialects.js';
 import { buildCorpus, type Payload } from './corpus/payloads.js';
 import { bundleDir, CHECK, launchChromium, PROBE } from './support/browser.js';
@@ -145,6 +147,14 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   else target[head] = { ...(target[head] as object | undefined), [tail]: value };
 }
 
+/** The upstream's source carrying a source-field payload: the payload itself, or a plain source with the payload in one field. */
+function hostileSource(payload: Payload): unknown {
+  if (payload.field === 'source') return payload.value;
+  const base: Record<string, unknown> = { title: 'Hostile source', url: 'https://wiki.example.com/hostile', app_name: 'Wiki', snippet: 'snippet', author: { name: 'Dana Reyes', email: 'dana@example.com' }, modified_time: 1730243482 };
+  setPath(base, payload.field, payload.value);
+  return base;
+}
+
 /**
  * The upstream script for one payload: the answer streamed in random pieces, or one JSON
  * body for huge ones and when the element asked for JSON (`stream="false"`).
@@ -158,14 +168,7 @@ function scriptFor(c: Case, rng: Rng): (body: { stream?: boolean }) => Script {
     sources = [{ title: 'Travel policy', url: 'https://wiki.example.com/travel', app_name: 'Wiki' }];
   } else {
     answer = `${c.before} is the answer [[1]](https://wiki.example.com/travel) ${c.after}`;
-    let hostile: unknown;
-    if (payload.field === 'source') hostile = payload.value;
-    else {
-      const base: Record<string, unknown> = { title: 'Hostile source', url: 'https://wiki.example.com/hostile', app_name: 'Wiki', snippet: 'snippet', author: { name: 'Dana Reyes', email: 'dana@example.com' }, modified_time: 1730243482 };
-      setPath(base, payload.field, payload.value);
-      hostile = base;
-    }
-    sources = [hostile, { title: c.sourceSentinel, url: 'https://wiki.example.com/travel', app_name: 'Wiki' } satisfies Source];
+    sources = [hostileSource(payload), { title: c.sourceSentinel, url: 'https://wiki.example.com/travel', app_name: 'Wiki' } satisfies Source];
   }
   const json: Script = { headers: { 'content-type': 'application/json' }, chunks: chunkBytes(new TextEncoder().encode(JSON.stringify({ answer, answer_found: true, sources })), rng, 40) };
   const asJson = answer.length > 200_000 || rng.chance(0.15);
@@ -245,10 +248,17 @@ async function runBatch(cases: Case[], rng: Rng): Promise<BatchResult> {
   }
 }
 
-/** Every payload through the real proxy, and every source-field payload a second time straight to the element (/direct). */
+/**
+ * Whether the proxy passes this source-field payload on changed (a URL or a time dropped, a wrong type
+ * left out): the element then meets the raw value only when a proxy does not stand in between. A source
+ * the proxy passes on as it came reaches the element the same either way, and is checked through the proxy.
+ */
+const proxyChanges = (payload: Payload) => payload.field !== 'answer' && !isDeepStrictEqual(normaliseSource(hostileSource(payload)), hostileSource(payload));
+
+/** Every payload through the real proxy, and every source-field payload the proxy changes a second time straight to the element (/direct). */
 function makeCases(payloads: Payload[]): Case[] {
   const viaProxy = payloads.map((payload, n) => ({ payload, n, direct: false }));
-  const straight = payloads.map((payload, n) => ({ payload, n: n + payloads.length, direct: true })).filter((c) => c.payload.field !== 'answer');
+  const straight = payloads.map((payload, n) => ({ payload, n: n + payloads.length, direct: true })).filter((c) => proxyChanges(c.payload));
   return [...viaProxy, ...straight].map(({ payload, n, direct }) => ({
     id: `${direct ? 'd' : 'p'}${n}-${payload.id}`.slice(0, 120),
     direct,
@@ -311,7 +321,7 @@ describe('hostile content through the whole chain renders inert', () => {
     assert.ok(corpus.filter((p) => p.category === 'shared-vectors').length >= 60);
   });
 
-  test(`${corpus.length} payloads (and ${corpus.filter((p) => p.field !== 'answer').length} source payloads again without the proxy): no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: (RUN.full ? 60 : 15) * 60_000 }, async () => {
+  test(`${corpus.length} payloads (and the ${corpus.filter(proxyChanges).length} source payloads the proxy changes again without it): no script, no bad URL, no stray request, no escape, responsive, rest shown`, { timeout: (RUN.full ? 60 : 15) * 60_000 }, async () => {
     const cases = makeCases(corpus);
     const rng = createRng(RUN.seed + 99);
     const failures: string[] = [];

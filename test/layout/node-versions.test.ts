@@ -24,6 +24,9 @@ test('package.json, the README and CI name the same Node.js versions', () => {
   const all = read('scripts/test-all.mjs');
   assert.match(all, /\['Node tests', 'npm run test:node', 'also'\]/);
   assert.match(all, /\['package install', 'node scripts\/test-node\.mjs test\/package\/pack\.test\.ts', 'floor'\]/);
+  // Install and start, and the server-side import, on 26 too.
+  assert.match(all, /\['package, Node side', `node scripts\/test-node\.mjs \$\{PACKAGE_NODE\}`, 'also'\]/);
+  assert.match(all, /const PACKAGE_NODE = 'test\/package\/pack\.test\.ts test\/package\/ssr\.test\.ts';/);
   // Types of the floor's Node.js: an API newer than the floor does not type-check.
   assert.match(pkg.devDependencies['@types/node']!, new RegExp(`^\\^${major}\\.`));
   // The running Node.js is one the package supports (CI runs this on each line).
