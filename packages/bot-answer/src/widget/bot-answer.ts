@@ -179,8 +179,10 @@ export class BotAnswer extends ReactiveElement {
     const root = this.attachShadow({ mode: 'open' });
     adopt(root, loaderStyles, styles);
     // Intent: what comes before a visitor asks (a pointer on a control, a finger's touch, focus). Loading starts
-    // then, so the chat is there, or nearly, by the click.
-    for (const type of ['pointerover', 'pointerdown', 'focusin']) on(root, type, (e) => (e.target as Element).closest('button,textarea') && this.load());
+    // then. On a closed launcher, the box alone: the chat's start-up (tens of milliseconds, one task, hundreds at
+    // 4x CPU) comes once the dialog is open and painted (`show()` loads it), so a press never waits for it.
+    for (const type of ['pointerover', 'pointerdown', 'focusin'])
+      on(root, type, (e) => (e.target as Element).closest('button,textarea') && (this.open || this.mode != 'floating' ? this.load() : this._need('box').catch(() => {})));
   }
 
   /**
