@@ -175,6 +175,9 @@ interface Load {
 interface Task {
   wall: number;
   cpu: number;
+  /** Thread time and wall time of the page's own parsing in it, ms. */
+  own: number;
+  ownWall: number;
   /** Whether it runs one of the widget's scripts (a file the page fetched, evaluated or called back). */
   widget: boolean;
   /** Whether it runs an idle callback (the page itself has none). */
@@ -192,7 +195,9 @@ const SCRIPT_FILE = /^https?:\/\/[^#?]*\.js(?:[?#]|$)/;
  * compiles, evaluates or calls one of the fetched scripts: module compilation and evaluation (the page has no
  * module of its own), a classic script's evaluation, a callback (event listener, timer, animation frame, idle
  * callback) whose function lives in such a file. The microtasks and the style and layout that our code forces
- * within such a task count with it; the page's frames, which paint the widget with everything else, do not.
+ * within such a task count with it; the page's own parsing that the browser runs in the same task (a deferred
+ * script runs in the task that ends the parse: `ParseHTML`, `Document::FinishedParsing`, which lays out the whole
+ * page) does not, nor do the page's frames, which paint the widget with everything else.
  */
 function tasks(trace: Buffer): Task[] {
   const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
@@ -206,11 +211,18 @@ function tasks(trace: Buffer): Task[] {
   for (let i = 0; i < events.length; i++) {
     const t = events[i]!;
     if (t.name !== 'RunTask' || t.dur === undefined) continue;
-    const task: Task = { wall: t.dur / 1000, cpu: (t.tdur ?? t.dur) / 1000, widget: false, idle: false };
+    const task: Task = { wall: t.dur / 1000, cpu: (t.tdur ?? t.dur) / 1000, own: 0, ownWall: 0, widget: false, idle: false };
     const end = t.ts + t.dur;
+    /** The end of the page's own parsing work last seen in the task (what is nested in it is not counted twice). */
+    let parsed = 0;
     for (let j = i + 1; j < events.length && events[j]!.ts <= end; j++) {
       const e = events[j]!;
       if (ours(e)) task.widget = true;
+      if ((e.name === 'ParseHTML' || e.name === 'Document::FinishedParsing') && e.ts >= parsed && e.dur !== undefined) {
+        task.own += (e.tdur ?? e.dur) / 1000;
+        task.ownWall += e.dur / 1000;
+        parsed = e.ts + e.dur;
+      }
       if (e.name === 'FireIdleCallback') task.idle = true;
     }
     out.push(task);
@@ -323,7 +335,8 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
       const jsIdle = !drawn && sent.indexOf(BOX_FILE, from) >= 0 ? (gzipped.get(BOX_FILE) ?? 0) : 0;
       // The widget's tasks from its first idle callback on are idle-time work, where the loader's floating page
       // has drawn nothing but its launcher: the box's fetch, compilation and evaluation.
-      const widget = trace.filter((t) => t.widget);
+      // The widget's share of each of its tasks: less the page's own parsing the browser ran in the same task.
+      const widget = trace.filter((t) => t.widget).map((t) => ({ ...t, cpu: t.cpu - t.own, wall: t.wall - t.ownWall }));
       const idleFrom = row.id.startsWith('loader') && !drawn ? widget.findIndex((t) => t.idle) : -1;
       const atLoad = idleFrom < 0 ? widget : widget.slice(0, idleFrom);
       const idle = idleFrom < 0 ? [] : widget.slice(idleFrom);
