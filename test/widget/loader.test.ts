@@ -22,7 +22,7 @@ async function page(body: string, head = ''): Promise<Page> {
 const floating = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" mode="floating" suggestions='["How?"]'></bot-answer>`;
 const inline = (id = bot('ok')) => `<bot-answer bot-id="${id}" endpoint="/stub/answer" suggestions='["How?"]'></bot-answer>`;
 const part = (p: Page, name: string) => p.el.shadowRoot!.querySelector<HTMLElement>(`[part~=${name}]`)!;
-type Held = Page & { w: { release: Record<'box' | 'chat', () => void>; asked: Partial<Record<'box' | 'chat', true>> } };
+type Held = Page & { w: { release: Record<'box' | 'chat', () => void>; asked: Partial<Record<'box' | 'chat', true>>; focusAtChat?: string } };
 
 /**
  * A floating box whose files are held back (a slow network) until the test releases each: the real loader, box
@@ -37,7 +37,11 @@ const heldPage = () =>
         const asked = (window.asked = {});
         const held = (stage, file) => {
           const gate = new Promise((r) => (release[stage] = r));
-          return () => ((asked[stage] = true), gate.then(() => import(file)));
+          return () => {
+            asked[stage] = true;
+            if (stage == 'chat') window.focusAtChat = document.querySelector('bot-answer').shadowRoot.activeElement?.localName;
+            return gate.then(() => import(file));
+          };
         };
         register({ box: held('box', '/packages/bot-answer/src/widget/box/index.ts'), chat: held('chat', '/packages/bot-answer/src/widget/chat/index.ts') });
       </script>`,
@@ -100,21 +104,38 @@ describe('<bot-answer> loader', () => {
     expect([p.fetched('box'), p.fetched('chat')]).to.deep.equal([1, 0]);
   });
 
-  it('loads the chat when a pointer is over the launcher, before any click', async () => {
+  it('on a closed launcher, a pointer over it, keyboard focus or a finger brings the box alone: the chat waits for the dialog', async () => {
     const p = await page(floating());
-    const box = p.frame.getBoundingClientRect();
-    const launcher = part(p, 'launcher').getBoundingClientRect();
-    await sendMouse({ type: 'move', position: [Math.round(box.x + launcher.x + launcher.width / 2), Math.round(box.y + launcher.y + launcher.height / 2)] });
-    await chatHere(p);
-    expect(p.el.open).to.equal(false);
+    const launcher = part(p, 'launcher');
+    await sendMouse({ type: 'move', position: centre(p, launcher) });
+    launcher.focus();
+    launcher.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true, pointerType: 'touch' }));
+    await waitUntil(() => p.fetched('box') == 1, 'the box fetched');
+    await aTimeout(300);
+    expect([p.fetched('chat'), p.el.open]).to.deep.equal([0, false]);
     await sendMouse({ type: 'move', position: [0, 0] });
   });
 
+  it('a press opens the box with its field focused first, and the chat is asked for only then', async () => {
+    const p = await heldPage();
+    p.w.release.box();
+    await waitUntil(() => p.w.asked.box, 'the box asked for once the page is idle');
+    await sendMouse({ type: 'move', position: centre(p, part(p, 'launcher')) });
+    await aTimeout(300);
+    expect(p.w.asked.chat, 'not on the pointer over the launcher').to.equal(undefined);
+    await sendMouse({ type: 'down' });
+    await sendMouse({ type: 'up' });
+    await waitUntil(() => p.w.asked.chat, 'the chat asked for once the dialog opened');
+    // What had focus when the chat was asked for: the open dialog's question field.
+    expect(p.w.focusAtChat).to.equal('textarea');
+    p.w.release.chat();
+    expect(await p.el.load()).to.equal(true);
+  });
+
   const intents: [string, (p: Page) => unknown][] = [
-    ['keyboard focus on the launcher', (p) => part(p, 'launcher').focus()],
-    ['a finger on the launcher', (p) => part(p, 'launcher').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true, pointerType: 'touch' }))],
     ['show()', (p) => p.el.show()],
     ['load()', (p) => p.el.load()],
+    ['ask()', (p) => p.el.ask('How?')],
   ];
   for (const [intent, act] of intents) {
     it(`loads the chat on ${intent}`, async () => {

@@ -23,8 +23,8 @@ const styles: { sheet?: CSSStyleSheet } = {};
  * own, beside the loader, fetched at once for inline boxes). The chat (the thread, Markdown, sanitising and
  * the requests: a file beside it too) is fetched and run on intent, once the box has been drawn: a pointer
  * on a control, a finger touching one, focus on one, `show()`, `ask()` or `load()`, or a thread kept with
- * `persist`. Properties,
- * methods and events work from the first moment; methods that need the chat wait for it.
+ * `persist`; on a closed floating launcher, intent brings the box alone, and the chat comes once the dialog
+ * is open. Properties, methods and events work from the first moment; methods that need the chat wait for it.
  *
  * @fires bot-answer-submit - A question is about to be sent (cancelable). Detail `{message}`.
  * @fires bot-answer-start - A request started (also on retry). Detail `{message}`.
@@ -179,8 +179,10 @@ export class BotAnswer extends ReactiveElement {
     const root = this.attachShadow({ mode: 'open' });
     adopt(root, loaderStyles, styles);
     // Intent: what comes before a visitor asks (a pointer on a control, a finger's touch, focus). Loading starts
-    // then, so the chat is there, or nearly, by the click.
-    for (const type of ['pointerover', 'pointerdown', 'focusin']) on(root, type, (e) => (e.target as Element).closest('button,textarea') && this.load());
+    // then. On a closed launcher, the box alone: the chat's start-up (tens of milliseconds, one task, hundreds at
+    // 4x CPU) comes once the dialog is open and painted (`show()` loads it), so a press never waits for it.
+    for (const type of ['pointerover', 'pointerdown', 'focusin'])
+      on(root, type, (e) => (e.target as Element).closest('button,textarea') && (this.open || this.mode != 'floating' ? this.load() : this._need('box').catch(() => {})));
   }
 
   /**
@@ -247,7 +249,8 @@ export class BotAnswer extends ReactiveElement {
 
   /**
    * Loads the box and the chat now, if they are not here yet. The element loads them by itself on the
-   * visitor's first sign of intent; call this to load them earlier. Resolves to true once they are ready,
+   * visitor's first sign of intent (a closed floating launcher: the chat once the dialog opens); call this to
+   * load them earlier. Resolves to true once they are ready,
    * false when they could not be loaded (the box then says so and offers Retry; calling again tries again).
    */
   async load(): Promise<boolean> {

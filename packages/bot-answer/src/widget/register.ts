@@ -1,5 +1,5 @@
 import { BotAnswer } from './bot-answer.js';
-import { setLoaders, type Stages } from './stage.js';
+import { loadStage, setLoaders, type Stages } from './stage.js';
 
 /**
  * Defines `<bot-answer>`, whose other files `load` brings. Guarded: a second copy of the script defines
@@ -8,10 +8,11 @@ import { setLoaders, type Stages } from './stage.js';
 export function register(load: { [K in keyof Stages]: () => Promise<Stages[K]> }) {
   setLoaders(load);
   // The box's file is fetched once the page is idle, so a press with no hover first does not wait for the
-  // network: its module only defines the box's class and strings (drawn on intent, as before). The chat, whose
-  // evaluation is the long part, still waits for intent. A failure here is left for intent to retry and report;
-  // without idle callbacks (Safari, a server) the box comes on intent.
-  globalThis.requestIdleCallback?.(() => load.box().catch(() => {}));
+  // network: its module only defines the box's class and strings (drawn on intent, as before), and it is then
+  // loaded for the page, so a press does not wait for a task either. The chat, whose evaluation is the long part,
+  // still waits for intent. A failure here is left for intent to retry and report; without idle callbacks
+  // (Safari, a server) the box comes on intent.
+  globalThis.requestIdleCallback?.(() => loadStage('box').catch(() => {}));
   if (!customElements.get('bot-answer')) {
     customElements.define('bot-answer', BotAnswer);
   }
