@@ -83,11 +83,13 @@ async function writeDocsFolder(dir: string, bytes: number, sources: Array<{ path
   return { files, bytes: written };
 }
 
-interface Memory {
+export interface Memory {
   rss: number;
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** Where the RSS is (`servers/upstream-built.mjs`, Linux only), in bytes. */
+  parts?: { anon?: number; file?: number; shmem?: number; brk?: number; v8?: number };
 }
 
 /** Goals of the issue by folder size (MB): ready (cold) for 3 MB; cold build, warm start, p95 and memory for 200 MB. */
@@ -106,6 +108,13 @@ interface Served {
   memory: Memory;
 }
 
+/** How the kb-scale section runs: `repeat` runs of each size (cold then warm each time), reported by their median and range. */
+export interface KbScaleSettings {
+  sizes: number[];
+  rounds: number;
+  repeat: number;
+}
+
 /**
  * Knowledge-base scale: for each size, a generated documentation folder served by the local
  * Answer API as the package ships it (compiled JavaScript: a TypeScript loader would add its
@@ -113,9 +122,11 @@ interface Served {
  * then again with it reused (warm), in wall and CPU time; in each, the latency of JSON
  * answers over loopback, one request at a time, for the Fastify questions and off-topic ones
  * (p50, p95), and resident memory and JS heap serving them after a forced GC, against the
- * same process serving the sample knowledge base.
+ * same process serving the sample knowledge base. With `repeat` above 1 the whole is run that
+ * many times per size, each over an index of its own, and each figure is the median of the
+ * runs, its range in the note: one noisy run decides nothing.
  */
-export async function benchKbScale(report: Report, { sizes, rounds }: { sizes: number[]; rounds: number }): Promise<void> {
+export async function benchKbScale(report: Report, { sizes, rounds, repeat }: KbScaleSettings): Promise<void> {
   const key = `bench-${randomBytes(12).toString('hex')}`;
   const entry = nodeBuild();
   const sampleIndex = await mkdtemp(join(tmpdir(), 'bench-kb-scale-sample-index-'));
@@ -127,11 +138,11 @@ export async function benchKbScale(report: Report, { sizes, rounds }: { sizes: n
   } finally {
     await rm(sampleIndex, { recursive: true, force: true });
   }
-  for (const megabytes of sizes) await benchSize(report, megabytes, rounds, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key }, baselineMemory);
+  for (const megabytes of sizes) await benchSize(report, megabytes, rounds, repeat, { BENCH_UPSTREAM_ENTRY: entry, BENCH_UPSTREAM_KEY: key }, baselineMemory);
 }
 
 /** Starts a server over the folder, waits for it to be ready and asks it the questions `rounds` times. */
-async function serve(env: Record<string, string>, rounds: number, questions: string[]): Promise<Served> {
+export async function serve(env: Record<string, string>, rounds: number, questions: string[]): Promise<Served> {
   const child = await startBuiltChild('upstream-built', env, { quiet: true, nodeFlags: cliNodeFlags(env.BENCH_UPSTREAM_ENTRY!) });
   try {
     const load = await child.ask<{ wall: number; cpu: number }>('load-ms');
@@ -161,33 +172,70 @@ async function serve(env: Record<string, string>, rounds: number, questions: str
   }
 }
 
-async function benchSize(report: Report, megabytes: number, rounds: number, server: Record<string, string>, baselineMemory: Memory): Promise<void> {
+/** The median of values, and with more than one their range for a note: "; median of 5 runs, 139-152 MiB". */
+function acrossRuns(values: number[], format: (n: number) => string): { value: number; range: string } {
+  if (values.length < 2) return { value: values[0]!, range: '' };
+  return { value: median(values), range: `; median of ${values.length} runs, ${format(Math.min(...values))}-${format(Math.max(...values))}` };
+}
+
+async function benchSize(report: Report, megabytes: number, rounds: number, repeat: number, server: Record<string, string>, baselineMemory: Memory): Promise<void> {
   const folder = await docsFolder(megabytes * 1_000_000);
-  const index = await mkdtemp(join(tmpdir(), 'bench-kb-scale-index-'));
-  const env = { ...server, BENCH_KB: folder.dir, BENCH_KB_BASE_URL: 'https://docs.example.com/', BENCH_KB_INDEX: index };
   const fastify = JSON.parse(readFileSync(join(here, 'retrieval', 'fastify-questions.json'), 'utf8')) as { questions: Array<{ question: string }>; offTopic: string[] };
   const questions = [...fastify.questions.map((q) => q.question), ...fastify.offTopic];
-  try {
-    const cold = await serve(env, rounds, questions);
-    const warm = await serve(env, rounds, questions);
-    const size = `${(folder.bytes / 1e6).toFixed(1)} MB, ${folder.files} files`;
-    const goal = GOALS[megabytes] ?? {};
-    const section = 'kb-scale';
-    const at = `${megabytes} MB`;
-    const goalOf = (limit: number | undefined, value: number, unit: string): Partial<Figure> => (limit === undefined ? {} : { goal: `<= ${limit} ${unit}`, met: value <= limit });
-    const ms = (times: number[], p: number): string => `${percentile(times, p).toFixed(1)} ms`;
-    const mib = (n: number): number => n / 1024 / 1024;
-    report.add({ section, id: `${megabytes}mb.cold`, label: `${at}: start-up, index built from nothing (wall)`, value: cold.load.wall / 1000, unit: 's', ...goalOf(goal.coldS, cold.load.wall / 1000, 's'), note: `CPU ${(cold.load.cpu / 1000).toFixed(1)} s (user + system of the server process, all its threads; other load does not inflate it); ${size}` });
-    report.add({ section, id: `${megabytes}mb.warm`, label: `${at}: start-up, index reused (wall)`, value: warm.load.wall / 1000, unit: 's', ...goalOf(goal.warmS, warm.load.wall / 1000, 's'), note: `CPU ${(warm.load.cpu / 1000).toFixed(2)} s; every file listed and compared, none read; ${size}` });
-    const note = `in the process that built the index: ${cold.times.length} JSON requests one at a time over loopback (${rounds} rounds of ${questions.length} questions; ${cold.answered} answered in the first); index reused: p50 ${ms(warm.times, 50)}, p95 ${ms(warm.times, 95)}; ${size}`;
-    report.add({ section, id: `${megabytes}mb.p50`, label: `${at}: answer time p50`, value: median(cold.times), unit: 'ms', note });
-    const p95 = percentile(cold.times, 95);
-    report.add({ section, id: `${megabytes}mb.p95`, label: `${at}: answer time p95`, value: p95, unit: 'ms', ...goalOf(goal.p95Ms, p95, 'ms'), note });
-    const cpuNote = `the server's own CPU time for each answer (the HTTP request included; the time it would take on an idle core), in the process that built the index: p50 ${ms(cold.cpu, 50)}, max ${ms(cold.cpu, 100)}; index reused: p50 ${ms(warm.cpu, 50)}, p95 ${ms(warm.cpu, 95)}; ${size}`;
-    report.add({ section, id: `${megabytes}mb.cpu95`, label: `${at}: server CPU per answer p95`, value: percentile(cold.cpu, 95), unit: 'ms', note: cpuNote });
-    const memNote = `the process that built the index, after its answers and a forced GC; JS heap ${mib(cold.memory.heapUsed).toFixed(1)} MiB; index reused: ${mib(warm.memory.rss).toFixed(0)} MiB RSS; baseline: the same server serving the sample knowledge base; ${size}`;
-    report.add({ section, id: `${megabytes}mb.rss`, label: `${at}: resident memory (RSS) serving it`, value: mib(cold.memory.rss), unit: 'MiB', baseline: { label: 'sample knowledge base', value: mib(baselineMemory.rss) }, ...goalOf(goal.rssMiB, mib(cold.memory.rss), 'MiB'), note: memNote });
-  } finally {
-    await rm(index, { recursive: true, force: true });
+  const runs: Array<{ cold: Served; warm: Served }> = [];
+  for (let run = 0; run < repeat; run++) {
+    const index = await mkdtemp(join(tmpdir(), 'bench-kb-scale-index-'));
+    const env = { ...server, BENCH_KB: folder.dir, BENCH_KB_BASE_URL: 'https://docs.example.com/', BENCH_KB_INDEX: index };
+    try {
+      const cold = await serve(env, rounds, questions);
+      const warm = await serve(env, rounds, questions);
+      runs.push({ cold, warm });
+    } finally {
+      await rm(index, { recursive: true, force: true });
+    }
+  }
+  const size = `${(folder.bytes / 1e6).toFixed(1)} MB, ${folder.files} files`;
+  const goal = GOALS[megabytes] ?? {};
+  const section = 'kb-scale';
+  const at = `${megabytes} MB`;
+  const goalOf = (limit: number | undefined, value: number, unit: string): Partial<Figure> => (limit === undefined ? {} : { goal: `<= ${limit} ${unit}`, met: value <= limit });
+  const mib = (n: number): number => n / 1024 / 1024;
+  const of = (side: 'cold' | 'warm', figure: (served: Served) => number, format: (n: number) => string) => acrossRuns(runs.map((r) => figure(r[side])), format);
+  const s1 = (n: number): string => `${n.toFixed(1)} s`;
+  const ms = (n: number): string => `${n.toFixed(1)} ms`;
+  const mb = (n: number): string => `${n.toFixed(0)} MiB`;
+  const coldWall = of('cold', (r) => r.load.wall / 1000, s1);
+  const coldCpu = of('cold', (r) => r.load.cpu / 1000, s1);
+  report.add({ section, id: `${megabytes}mb.cold`, label: `${at}: start-up, index built from nothing (wall)`, value: coldWall.value, unit: 's', ...goalOf(goal.coldS, coldWall.value, 's'), note: `CPU ${s1(coldCpu.value)} (user + system of the server process, all its threads; other load does not inflate it${coldCpu.range}); ${size}${coldWall.range}` });
+  const warmWall = of('warm', (r) => r.load.wall / 1000, (n) => `${n.toFixed(2)} s`);
+  const warmCpu = of('warm', (r) => r.load.cpu / 1000, (n) => `${n.toFixed(2)} s`);
+  report.add({ section, id: `${megabytes}mb.warm`, label: `${at}: start-up, index reused (wall)`, value: warmWall.value, unit: 's', ...goalOf(goal.warmS, warmWall.value, 's'), note: `CPU ${warmCpu.value.toFixed(2)} s; every file listed and compared, none read; ${size}${warmWall.range}` });
+  const p50 = of('cold', (r) => median(r.times), ms);
+  const p95 = of('cold', (r) => percentile(r.times, 95), ms);
+  const warmP50 = of('warm', (r) => median(r.times), ms);
+  const warmP95 = of('warm', (r) => percentile(r.times, 95), ms);
+  const note = `in the process that built the index: ${runs[0]!.cold.times.length} JSON requests one at a time over loopback (${rounds} rounds of ${questions.length} questions; ${runs[0]!.cold.answered} answered in the first); index reused: p50 ${ms(warmP50.value)}, p95 ${ms(warmP95.value)}; ${size}`;
+  report.add({ section, id: `${megabytes}mb.p50`, label: `${at}: answer time p50`, value: p50.value, unit: 'ms', note: `${note}${p50.range}` });
+  report.add({ section, id: `${megabytes}mb.p95`, label: `${at}: answer time p95`, value: p95.value, unit: 'ms', ...goalOf(goal.p95Ms, p95.value, 'ms'), note: `${note}${p95.range}` });
+  const cpu95 = of('cold', (r) => percentile(r.cpu, 95), ms);
+  const cpuNote = `the server's own CPU time for each answer (the HTTP request included; the time it would take on an idle core), in the process that built the index: p50 ${ms(of('cold', (r) => median(r.cpu), ms).value)}, max ${ms(of('cold', (r) => percentile(r.cpu, 100), ms).value)}; index reused: p50 ${ms(of('warm', (r) => median(r.cpu), ms).value)}, p95 ${ms(of('warm', (r) => percentile(r.cpu, 95), ms).value)}; ${size}${cpu95.range}`;
+  report.add({ section, id: `${megabytes}mb.cpu95`, label: `${at}: server CPU per answer p95`, value: cpu95.value, unit: 'ms', note: cpuNote });
+  const baseline = { label: 'sample knowledge base', value: mib(baselineMemory.rss) };
+  for (const side of ['cold', 'warm'] as const) {
+    const rss = of(side, (r) => mib(r.memory.rss), mb);
+    const heap = of(side, (r) => mib(r.memory.heapUsed), mb).value;
+    const parts = runs[0]![side].memory.parts;
+    const detail = parts?.anon === undefined ? '' : `; of the RSS (median): V8's heap ${mb(of(side, (r) => mib(r.memory.parts!.v8!), mb).value)}, other anonymous memory (the allocator's: SQLite's, the threads') ${mb(of(side, (r) => mib(r.memory.parts!.anon! - r.memory.parts!.v8!), mb).value)}, files mapped (the binary, libraries) ${mb(of(side, (r) => mib(r.memory.parts!.file!), mb).value)}`;
+    const who = side === 'cold' ? 'the process that built the index' : 'a process started again over the index built (a restart)';
+    report.add({
+      section,
+      id: side === 'cold' ? `${megabytes}mb.rss` : `${megabytes}mb.rss-warm`,
+      label: side === 'cold' ? `${at}: resident memory (RSS) serving it` : `${at}: resident memory (RSS) serving it, index reused`,
+      value: rss.value,
+      unit: 'MiB',
+      baseline,
+      ...goalOf(goal.rssMiB, rss.value, 'MiB'),
+      note: `${who}, after its answers and a forced GC; JS heap ${heap.toFixed(1)} MiB${detail}; baseline: the same server serving the sample knowledge base; ${size}${rss.range}`,
+    });
   }
 }

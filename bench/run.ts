@@ -4,7 +4,8 @@
  * results section of bench/README.md). `--quick` runs small sizes (a few minutes) and writes
  * bench/out/results.quick.json instead, leaving the committed results alone.
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
- * bench/out/results.only.json). `--halves` gives the search section's quality figures by halves of
+ * bench/out/results.only.json). `--repeat=N` runs kb-scale's sizes N times and reports each figure's
+ * median and range (`--kb-sizes=200`: only those sizes, in MB). `--halves` gives the search section's quality figures by halves of
  * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
  * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
  * as the two lanes side by side (a quick run's figures are not judged), each writing its own
@@ -43,6 +44,13 @@ const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 // The search section's quality figures also by halves of each set (even places tune, odd eval).
 const halves = args.includes('--halves');
+// kb-scale: `--repeat=N` runs each size N times (each figure their median, the range in its note); `--kb-sizes=200` picks sizes (MB).
+const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1);
+const kbSizes = args.find((a) => a.startsWith('--kb-sizes='))?.slice('--kb-sizes='.length).split(',').map(Number);
+if (!Number.isInteger(repeat) || repeat < 1 || kbSizes?.some((n) => !(n > 0))) {
+  console.error('bench: --repeat=N takes a whole number from 1, --kb-sizes=3,200 sizes in MB');
+  process.exit(2);
+}
 /** The sections that drive Chromium, and the builds they compare with: the `browser` lane; the rest is `servers`. */
 const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box'];
 const lane = args.find((a) => a.startsWith('--lane='))?.slice('--lane='.length);
@@ -64,7 +72,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 0.25, warmSeconds: 0.1, rounds: 1, fixedRate: 500, fixedSeconds: 0.25, fixedRounds: 1 },
       streams: { streams: 50, rampMs: 50, rounds: 1, warmUp: false, aborts: 5, paceMs: 20 },
       memory: { streams: 50, steps: 3, rampMs: 50, rounds: 1, paceMs: 100 },
-      kbScale: { sizes: [1], rounds: 1 },
+      kbScale: { sizes: kbSizes ?? [1], rounds: 1, repeat },
       // Quick: one set kept in node_modules, nothing fetched; it has every kind of question (halves, follow-ups, off-topic).
       retrieval: { sets: ['fastify'] },
       search: { sizes: [1], rounds: 1, warmUp: false, sets: ['fastify'], halves },
@@ -81,7 +89,7 @@ const SETTINGS = quick
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, warmUp: true, aborts: 20, paceMs: 100 },
       memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
-      kbScale: { sizes: [3, 20, 200], rounds: 3 },
+      kbScale: { sizes: kbSizes ?? [3, 20, 200], rounds: 3, repeat },
       retrieval: {},
       search: { sizes: [20, 200], rounds: 2, warmUp: true, halves },
       cache: { distinct: 200, asked: 2000, seed: 1, warm: 100 },

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 
 /** As `cpuMsWithChildren` (lib/cpu.ts), which this plain-JavaScript process cannot import. */
 function cpuMs() {
@@ -23,11 +24,30 @@ function cpuMs() {
   }
 }
 
+/**
+ * Where the resident memory is, in bytes (Linux; empty elsewhere): anonymous, file-backed
+ * (the binary and libraries) and shared (SQLite's write-ahead-log index) from /proc/self/status,
+ * the main malloc arena (`[heap]`) from /proc/self/smaps, and V8's heap as resident (its
+ * physical size); anonymous memory less V8's heap is mostly the allocator's (SQLite's page
+ * cache, the other threads' arenas) and the threads' stacks.
+ */
+function residentParts() {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    const smaps = readFileSync('/proc/self/smaps', 'utf8');
+    const brk = /\[heap\]\n(?:.*\n)*?Rss:\s+(\d+) kB/.exec(smaps);
+    return { anon: kib('RssAnon'), file: kib('RssFile'), shmem: kib('RssShmem'), brk: Number(brk?.[1] ?? 0) * 1024, v8: getHeapStatistics().total_physical_size };
+  } catch {
+    return {};
+  }
+}
+
 const handlers = {
   mem() {
     globalThis.gc?.();
     globalThis.gc?.();
-    return process.memoryUsage();
+    return { ...process.memoryUsage(), parts: residentParts() };
   },
   cpu: () => {
     const ms = cpuMs();

@@ -176,9 +176,9 @@ test('the proxy alone names the package a setting needs: the engine for demo mod
 test('the engine command answers, and the proxy command forwards to it', async (t) => {
   const engine = await command(apps.server, 'bot-answer-engine', { ANSWER_API_KEYS: 'engine-key' }, /listening on (http:\/\/[^\s/]+:\d+)/);
   t.after(() => stop(engine.child));
-  // The command's first line caps V8's young generation (`env -S`, through npm's bin link).
+  // The command's first line caps V8's young generation and its worker threads (`env -S`, through npm's bin link).
   const { stdout: args } = await run('ps', ['-o', 'args=', '-p', String(engine.child.pid)]);
-  assert.match(args, /^node --max-semi-space-size=4 \S+bot-answer-engine\n?$/);
+  assert.match(args, /^node --max-semi-space-size=4 --v8-pool-size=1 \S+bot-answer-engine\n?$/);
   const proxy = await command(apps.server, 'bot-answer-proxy', { ANSWER_API_KEY: 'engine-key', ANSWER_BASE_URL: engine.match[1]! }, /"url":"(http:\/\/[^"]+)"/);
   t.after(() => stop(proxy.child));
   const got = await ask(proxy.match[1]!);
