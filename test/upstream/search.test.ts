@@ -67,6 +67,9 @@ describe('GET /v1/search (local Answer API)', () => {
     await writeFile(join(dir, 'frob-build.md'), `# Frob build\n\nBuilds the frobs.\n\n${dryRun}`);
     await writeFile(join(dir, 'frob-ship.md'), `# Frob ship\n\nShips the frobs.\n\n${dryRun}`);
     await writeFile(join(dir, 'frob-plans.md'), '# Frob plans\n\nA dry run of a frobnicate plan, before it changes anything.\n');
+    // A word a page's prose is about, and another page names once as code.
+    await writeFile(join(dir, 'fleet-config.md'), '# Fleet config\n\nSet `zorbling` in the fleet file.\n');
+    await writeFile(join(dir, 'spreading.md'), '# Spreading\n\nZorbling spreads jobs; zorbling evens them.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -190,6 +193,11 @@ describe('GET /v1/search (local Answer API)', () => {
     const copies = hits.filter((hit) => hit.title.endsWith('› Frobnicate dry run'));
     assert.equal(copies.length, 1, hits.map((hit) => hit.title).join(', '));
     assert.ok(hits.slice(0, 2).some((hit) => hit.title === 'Frob plans'), hits.map((hit) => hit.title).join(', '));
+  });
+
+  it('ranks a page whose prose says the word twice before one naming it once as code', async () => {
+    const hits = await results('bot_id=demo&q=zorbl');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Spreading', 'Fleet config']);
   });
 
   it('gives one result per section, at most limit (default 6, up to 20)', async () => {

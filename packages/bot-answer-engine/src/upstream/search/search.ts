@@ -57,6 +57,12 @@ const EXCERPT_LEAD = 200;
 const HEADING_FIELDS: readonly Field[] = ['title', 'headings', 'path'];
 const BODY_FIELDS: readonly Field[] = ['code', 'body', 'joined'];
 const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
+/**
+ * The column weights a candidate is scored with: the retrieval's, but a word written as code
+ * (`zorbling`, counted in the body too) adding half a word, not one and a half: a visitor types
+ * the words a page is about, and a page naming an option as code is often not the page about it.
+ */
+const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
 
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding the typed
@@ -66,7 +72,7 @@ const WEIGHTS: ColumnWeights = DEFAULT_RETRIEVAL.weights;
  * before left out; at most `limit`, one result per section.
  * Candidates come from SQLite FTS5 (prefix queries, BM25 over the heading path's and the
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
- * weights), a match in the title or headings weighing more than one in the text, and ranked by
+ * weights, a word written as code weighing less), a match in the title or headings weighing more than one in the text, and ranked by
  * its score times the square of the share of the typed words' weight (rarity in the docs and in
  * English) it covers. A result
  * names the page and section, links where answers cite it, and shows plain text around the
@@ -256,7 +262,7 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
           let length = 0;
           for (const field of group.fields) {
             length += row.lengths[FIELDS.indexOf(field)] ?? 0;
-            for (const { form, prefix } of word.forms) tf += WEIGHTS[field] * countTerm(fields[field], form, prefix);
+            for (const { form, prefix } of word.forms) tf += SCORE_WEIGHTS[field] * countTerm(fields[field], form, prefix);
           }
           if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
         }
