@@ -286,13 +286,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  /** A page each of whose sections names one thing asked about, none two. */
+  const GARDEN = '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n';
+
   describe('a page is related by what its sections match together', () => {
     let root: string;
     const bots: Bot[] = [];
     before(async () => {
       // Each section of the garden page names one thing asked about; none names two.
       const made = await folder({
-        'garden.md': '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n',
+        'garden.md': GARDEN,
         'files.md': '# Files\n\nRead a file into memory with one call.\n',
         'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
@@ -322,7 +325,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     before(async () => {
       // The barbecues page scores best but matches too little of the question to be related by itself; the garden page, by its sections together, is related.
       const made = await folder({
-        'garden.md': '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n',
+        'garden.md': GARDEN,
         'barbecues.md': '# Barbecues\n\nBarbecues are allowed on the terrace until ten.\n',
         'files.md': '# Files\n\nRead a file into memory with one call.\n',
         'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
