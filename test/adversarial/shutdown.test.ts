@@ -69,7 +69,9 @@ test(`SIGTERM with ${RUN.shutdownStreams} open streams: refused, finished or err
     const message = `${i % 2 === 0 ? 'finishing' : 'forever'} ${i}`;
     replies.push(ask(url, { message, timeoutMs: 60_000 }).then((r) => ({ ...r, endedAt: Date.now() })));
   }
-  assert.ok(await waitFor(() => upstream.open() >= n * 0.9, 20_000), `only ${upstream.open()} of ${n} streams reached the upstream`);
+  // Every stream must be open before the signal: a request still in the listen backlog at SIGTERM is a new
+  // request, refused by design (503 or a reset), not an open stream lost.
+  assert.ok(await waitFor(() => upstream.requests.length >= n, 30_000), `only ${upstream.requests.length} of ${n} streams reached the upstream`);
   await sleep(200);
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
   const sentAt = Date.now();
