@@ -77,7 +77,7 @@ const SETTINGS = quick
       retrieval: { sets: ['fastify'] },
       search: { sizes: [1], rounds: 1, warmUp: false, sets: ['fastify'], halves },
       cache: { distinct: 100, asked: 60, seed: 1, warm: 3 },
-      written: { rounds: 1 },
+      written: { rounds: 1, inProcessRounds: 1 },
       insights: { asked: 50, warm: 3, rows: 1_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
       sites: { crawlPages: 50, sets: ['pino'] },
     }
@@ -93,7 +93,7 @@ const SETTINGS = quick
       retrieval: {},
       search: { sizes: [20, 200], rounds: 2, warmUp: true, halves },
       cache: { distinct: 200, asked: 2000, seed: 1, warm: 100 },
-      written: { rounds: 10 },
+      written: { rounds: 10, inProcessRounds: 50 },
       insights: { asked: 2000, warm: 100, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
       sites: { crawlPages: 1000, sets: ['pino', 'undici'] },
     };

@@ -482,8 +482,9 @@ export class Retriever {
     // words. The candidates' analysed fields come from the index: no passage is analysed again.
     const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
-    const total = [...terms, ...common].reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
-    const tellingWeight = new Map([...terms, ...common].map((t) => [t.term, t.idf * englishRarity(t.term)]));
+    const gated = [...terms, ...common];
+    const total = gated.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
+    const tellingWeight = new Map(gated.map((t) => [t.term, t.idf * englishRarity(t.term)]));
     const mostTelling = Math.max(...tellingWeight.values());
     const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
     const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
@@ -511,7 +512,9 @@ export class Retriever {
       let score = 0;
       for (const scorer of scorers) {
         let fieldScore = 0;
-        for (const [g, group] of groups.entries()) {
+        // By index, not entries(): this runs for every candidate and term, and each entry would be garbage.
+        for (let g = 0; g < groups.length; g++) {
+          const group = groups[g]!;
           let tf = 0;
           let length = 0;
           for (const { field, at, weight } of group.fields) {
@@ -532,7 +535,7 @@ export class Retriever {
       let telling = 0;
       let bodyTelling = 0;
       let headTelling = 0;
-      for (const t of [...terms, ...common]) {
+      for (const t of gated) {
         weight += t.idf * (got.get(t.term) ?? 0);
         telling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
         if (inBody.has(t.term)) bodyTelling += tellingWeight.get(t.term)! * (got.get(t.term) ?? 0);
@@ -576,7 +579,7 @@ export class Retriever {
       if (!union) continue;
       let weight = 0;
       let telling = 0;
-      for (const t of [...terms, ...common]) {
+      for (const t of gated) {
         weight += t.idf * (union.get(t.term) ?? 0);
         telling += tellingWeight.get(t.term)! * (union.get(t.term) ?? 0);
       }
