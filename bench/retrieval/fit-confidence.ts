@@ -4,7 +4,7 @@
  * each set, the model fitted on the others' tune halves judges that set's questions, so the
  * figures say how it does on docs it was not fitted on.
  *
- *   node --import tsx bench/retrieval/fit-confidence.ts [--eval]
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--features=margin,coverage ...] [--cost=2]
  *
  * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
  * whether its page is an expected one (an unanswerable question's never is). The model is a
@@ -13,6 +13,12 @@
  * confidence the confident answers left-one-out would give on the tune halves (and with
  * `--eval` the eval halves'): right page, wrong page, unanswerable. Sets whose answerable
  * questions are all `eval` are split by place, as `tune.ts --by-place` does.
+ *
+ * Each `--features=` (it may be given more than once) is a model of those features alone,
+ * fitted and checked in turn over the same rows: to measure what a feature adds. `--cost=N`
+ * also chooses each set's least confidence on the other sets' tune halves, a wrong page or an
+ * unanswerable question answered confidently costing N and a lost right answer 1, and prints
+ * each set's confident answers at the engine's least confidence (`minConfidence`) and at it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +27,7 @@ import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folde
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { confidence, FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
-import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
@@ -35,6 +41,14 @@ interface Row {
 }
 
 const withEval = process.argv.includes('--eval');
+type Name = (typeof FEATURE_NAMES)[number];
+// Each `--features=a,b` is a model to fit and check, of those features only; by default, every feature.
+const variants: Name[][] = process.argv.filter((a) => a.startsWith('--features=')).map((a) => a.slice('--features='.length).split(',') as Name[]);
+if (variants.length === 0) variants.push([...FEATURE_NAMES]);
+const unknown = variants.flat().filter((name) => !FEATURE_NAMES.includes(name));
+if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${FEATURE_NAMES.join(', ')})`);
+const costArg = process.argv.find((a) => a.startsWith('--cost='));
+const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
 const L2 = 1;
 const ITERATIONS = 30;
 const LEAST = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
@@ -62,14 +76,14 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 /** Logistic regression: weights with the bias first, each row's features after a 1. */
-function fit(rows: Row[]): number[] {
-  const n = FEATURE_NAMES.length + 1;
+function fit(rows: Row[], names: Name[]): number[] {
+  const n = names.length + 1;
   let w = Array<number>(n).fill(0);
   for (let it = 0; it < ITERATIONS; it++) {
     const gradient = w.map((wi, i) => (i === 0 ? 0 : L2 * wi));
     const hessian = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j && i > 0 ? L2 : 0)));
     for (const row of rows) {
-      const x = [1, ...row.features];
+      const x = [1, ...pick(row, names)];
       const p = 1 / (1 + Math.exp(-x.reduce((sum, xi, i) => sum + xi * w[i]!, 0)));
       for (let i = 0; i < n; i++) {
         gradient[i]! += (p - (row.right ? 1 : 0)) * x[i]!;
@@ -82,8 +96,14 @@ function fit(rows: Row[]): number[] {
   return w;
 }
 
-function model(w: number[]): ConfidenceModel {
-  return Object.fromEntries([['bias', w[0]!], ...FEATURE_NAMES.map((name, i) => [name, w[i + 1]!])]) as ConfidenceModel;
+/** The row's figures of `names`, in that order. */
+function pick(row: Row, names: Name[]): number[] {
+  return names.map((name) => row.features[FEATURE_NAMES.indexOf(name)]!);
+}
+
+/** The model of weights `w` over `names`, every other feature at 0. */
+function model(w: number[], names: Name[]): ConfidenceModel {
+  return Object.fromEntries([['bias', w[0]!], ...FEATURE_NAMES.map((name) => [name, names.includes(name) ? w[names.indexOf(name) + 1]! : 0])]) as ConfidenceModel;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'fit-confidence-'));
@@ -117,21 +137,50 @@ try {
 }
 
 const tune = rows.filter((r) => r.split === 'tune');
-const all = model(fit(tune));
-process.stdout.write(`fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
-// Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
-const judged = new Map<Row, number>();
-for (const set of new Set(rows.map((r) => r.set))) {
-  const m = model(fit(tune.filter((r) => r.set !== set)));
-  for (const r of rows) if (r.set === set) judged.set(r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as never, m));
-}
-for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
-  const half = rows.filter((r) => r.split === split);
-  process.stdout.write(`${split} halves, left one set out (right page / wrong page / unanswerable, confident):\n`);
-  for (const least of LEAST) {
-    const sure = half.filter((r) => judged.get(r)! >= least);
-    const right = sure.filter((r) => r.right).length;
-    const unanswerable = sure.filter((r) => !r.answerable).length;
-    process.stdout.write(`  >= ${least}: ${right} / ${sure.length - right - unanswerable} / ${unanswerable}\n`);
+for (const names of variants) {
+  const all = model(fit(tune, names), names);
+  process.stdout.write(`${names.join(', ')}: fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
+  // Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
+  const judged = new Map<Row, number>();
+  for (const set of new Set(rows.map((r) => r.set))) {
+    const m = model(fit(tune.filter((r) => r.set !== set), names), names);
+    for (const r of rows) if (r.set === set) judged.set(r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as never, m));
+  }
+  for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
+    const half = rows.filter((r) => r.split === split);
+    process.stdout.write(`${split} halves, left one set out (right page / wrong page / unanswerable, confident):\n`);
+    for (const least of LEAST) {
+      const sure = half.filter((r) => judged.get(r)! >= least);
+      const right = sure.filter((r) => r.right).length;
+      const unanswerable = sure.filter((r) => !r.answerable).length;
+      process.stdout.write(`  >= ${least}: ${right} / ${sure.length - right - unanswerable} / ${unanswerable}\n`);
+    }
+  }
+
+  if (COST > 0) {
+    // Each set's least confidence chosen on the other sets' tune halves (as judged left out), a wrong or unanswerable confident answer costing COST, a lost right one 1.
+    const grid = Array.from({ length: 41 }, (_, i) => 0.4 + i * 0.01);
+    const cost = (rs: Row[], least: number): number => rs.reduce((sum, r) => sum + (judged.get(r)! >= least ? (r.right ? -1 : COST) : 0), 0);
+    const chosen = new Map<string, number>();
+    for (const set of new Set(rows.map((r) => r.set))) {
+      const others = tune.filter((r) => r.set !== set);
+      chosen.set(set, grid.reduce((best, least) => (cost(others, least) < cost(others, best) ? least : best)));
+    }
+    const best = grid.reduce((b, least) => (cost(tune, least) < cost(tune, b) ? least : b));
+    process.stdout.write(`cost ${COST}:1, least confidence on all tune halves ${best.toFixed(2)}; per set left out (least; right / wrong / unanswerable confident at ${DEFAULT_RETRIEVAL.minConfidence} -> at it):\n`);
+    for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
+      const totals = [0, 0, 0, 0, 0, 0];
+      for (const [set, least] of chosen) {
+        const rs = rows.filter((r) => r.set === set && r.split === split);
+        const count = (at: number): number[] => {
+          const sure = rs.filter((r) => judged.get(r)! >= at);
+          return [sure.filter((r) => r.right).length, sure.filter((r) => r.answerable && !r.right).length, sure.filter((r) => !r.answerable).length];
+        };
+        const [a, b] = [count(DEFAULT_RETRIEVAL.minConfidence), count(least)];
+        [...a, ...b].forEach((v, i) => (totals[i]! += v));
+        process.stdout.write(`  ${split} ${set.padEnd(16)} ${least.toFixed(2)}  ${a.join(' / ')} -> ${b.join(' / ')}\n`);
+      }
+      process.stdout.write(`  ${split} all: ${totals.slice(0, 3).join(' / ')} -> ${totals.slice(3).join(' / ')}\n`);
+    }
   }
 }

@@ -446,4 +446,48 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.match(found.passages[0]!.document.path, /^v[12]\/log\.md$/);
     });
   });
+
+  describe("a page whose text holds clearly more of the question's telling words makes the answer not sure", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I rotate the log file at midnight?';
+    before(async () => {
+      // The page titled and named for rotating the log scores best; the file transport's text holds "midnight" too.
+      const made = await folder({
+        'rotating.md': '# Log rotation\n\nPass `rotate: true` to rotate the log file when it grows past its size.\n',
+        'transports/rotate.md': '# File transport\n\nA transport writes the log to a file. To rotate the file at midnight, set `frequency` to `daily`: it rotates the log each night.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ tellingRival: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows both pages, the one scoring best first, and quotes neither', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['rotating.md', 'transports/rotate.md']);
+      // Control: without the rival check, the page titled "Log rotation" is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'rotating.md');
+    });
+
+    it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Log rotation', 'File transport']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
 });

@@ -162,6 +162,15 @@ export interface RetrievalSettings {
   tellingLacking: boolean;
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
+  /**
+   * A confident answer needs no passage of another page, scoring at least 0.6 of it, that
+   * matches at least this much more of the question's telling weight: the page whose headings
+   * share the question's common words wins the score while another's text holds its telling
+   * ones (sails' `sails.log` over `sails.config.log` for "the default log level"). Such a close
+   * call is "not sure", that page shown beside it. It joins the confidence (`minConfidence`):
+   * with the gate alone deciding, it is not checked. 0: off.
+   */
+  tellingRival: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -200,6 +209,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.75,
+  tellingRival: 0.2,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -219,6 +229,8 @@ const FRAME_WORDS = new Set(analyze('make use using get need want way possible a
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
+// A passage of another page scoring at least this share of the answer's is its rival for `tellingRival`.
+const RIVAL_SCORE = 0.6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
@@ -340,12 +352,16 @@ export class Retriever {
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
     const candidate = followUp ? undefined : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
     const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence ? candidate : undefined) : found;
+    // Another page's passage scoring near it and matching clearly more of the question's telling weight.
+    const outmatched =
+      candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched ? candidate : undefined) : found;
     if (!best) {
-      // An answer made unsure shows the page it would have quoted first, with the best of
-      // another page fitting the question as well (as much of its telling weight, by itself and
-      // with its page), whatever the related pages' bar.
-      const rival = found && hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling);
+      // An answer made unsure shows the page it would have quoted first, with the page that
+      // outmatched it or else the best of another page fitting the question as well (as much of
+      // its telling weight, by itself and with its page), whatever the related pages' bar.
+      const rival =
+        found && ((outmatched && outmatched.docId !== found.docId ? outmatched : undefined) ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       for (const hit of hits) {
