@@ -46,6 +46,9 @@ describe('<bot-answer>', () => {
     el.setAttribute('inline-sources', '');
     el.setAttribute('persist', 'false');
     expect([el.suggestions, el.inlineSources, el.persist]).to.deep.equal([['A?', 'B?'], true, false]);
+    // JSON after white space is still JSON; text that is not JSON is never parsed as such.
+    el.setAttribute('suggestions', '\n  ["C?", "D|E?"]');
+    expect(el.suggestions).to.deep.equal(['C?', 'D|E?']);
     const d = await fixture<BotAnswer>(html`<bot-answer bot-id="b"></bot-answer>`);
     expect([d.endpoint, d.inlineSources, d.stream, d.mode, d.persist]).to.deep.equal(['/api/answer', true, true, 'inline', false]);
   });

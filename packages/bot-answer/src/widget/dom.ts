@@ -17,10 +17,14 @@ export function text(e: Element, s: string) {
   if (e.textContent != s) e.textContent = s;
 }
 
-/** Adds `css` to a shadow root: one constructed sheet shared by every root (made on first use), or a `<style>` where those are missing. */
+/**
+ * Adds `css` to a shadow root: one constructed sheet shared by every root (made on first use). Where constructed
+ * sheets are missing (Safari before 16.4) the element is unstyled: a `<style>` in the root would not last, since
+ * each render leaves only its own nodes there.
+ */
 export function adopt(root: ShadowRoot, css: string, cache: { sheet?: CSSStyleSheet }) {
   if ('adoptedStyleSheets' in root) {
     if (!cache.sheet) (cache.sheet = new CSSStyleSheet()).replaceSync(css);
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, cache.sheet];
-  } else (root as ShadowRoot).append(h('style', {}, css));
+    root.adoptedStyleSheets.push(cache.sheet);
+  }
 }
