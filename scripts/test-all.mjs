@@ -69,19 +69,20 @@ const GROUPS = [
     ['frameworks', 'node scripts/test-node.mjs test/frameworks'],
     ['package, Node side', `node scripts/test-node.mjs ${PACKAGE_NODE}`, 'also'],
   ],
+  // That the benchmark runs (figures not judged), in two lanes that mostly wait or have no deadline:
+  // its Chromium sections (a third of a core: they wait on pages' timings) beside the package tests,
+  // its server sections beside the end-to-end tests, which alone leave most of a core idle (99 s
+  // using about 0.7 of 2 cores). The three together made the end-to-end tests' waits for a page
+  // run out under load.
   [
     ['package', 'node scripts/test-node.mjs test/package'],
     ['package install', 'node scripts/test-node.mjs test/package/pack.test.ts', 'floor'],
+    ['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser'],
   ],
-  // That the benchmark runs (figures not judged): its server sections beside the end-to-end tests,
-  // which alone leave most of a core idle (99 s using about 0.7 of 2 cores, waiting on Chromium's
-  // pages and the servers' streams); then its Chromium sections, which beside both made the
-  // end-to-end tests' waits for a page run out under load.
   [
     ['end-to-end', 'npm run test:e2e'],
     ['quick benchmark, servers', 'node --import tsx bench/run.ts --quick --lane=servers'],
   ],
-  [['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser']],
 ]
   .map((group) => group.filter(([, , line = 'this']) => line === 'this' || lines[line] !== undefined))
   .filter((group) => group.length > 0);
