@@ -162,6 +162,10 @@ describe('<bot-answer> with hostile content', () => {
       await waitUntil(() => el.state == 'done', 'answer', { timeout: 8000 });
       expect(dangers(el)).to.deep.equal([]);
       expect($$(el, '[part~=answer] div')).to.have.length(0);
+      // Beyond the caps: plain text, in pieces the browser lays out only near the screen.
+      const pieces = $$(el, '[part~=answer] .plain > span');
+      expect(pieces.length).to.be.above(0);
+      expect(pieces.map((s) => getComputedStyle(s).contentVisibility)).to.deep.equal(pieces.map(() => 'auto'));
     }
   });
 

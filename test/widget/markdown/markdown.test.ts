@@ -78,6 +78,22 @@ describe('renderMarkdown', () => {
     expect(el.textContent).to.contain('\u2611 done').and.contain('\u2610 todo');
   });
 
+  it('lays plain text out in pieces, whole and in order, each ending at a white space where one is near', () => {
+    const word = 'x'.repeat(1_000_000);
+    const prose = 'Receipts are kept for one year. '.repeat(7000);
+    for (const src of [word, prose, `${prose}${word} tail`]) {
+      const p = render(src).firstElementChild!;
+      const pieces = [...p.children];
+      expect(p.className).to.equal('plain');
+      expect(pieces.map((s) => s.localName)).to.deep.equal(pieces.map(() => 'span'));
+      expect(pieces.map((s) => s.textContent).join('')).to.equal(src);
+      expect(Math.max(...pieces.map((s) => s.textContent!.length))).to.be.at.most(10_000);
+    }
+    const pieces = [...render(prose).firstElementChild!.children];
+    expect(pieces.length).to.be.above(1);
+    for (const s of pieces.slice(0, -1)) expect(s.textContent).to.match(/\s$/);
+  });
+
   it('renders each pathological input of the test vectors, deep or dense ones as plain text (never through the parser)', () => {
     const list = Array.from({ length: 1000 }, (_, i) => `${'  '.repeat(i)}- a`).join('\n');
     const vectors: [string, boolean][] = [

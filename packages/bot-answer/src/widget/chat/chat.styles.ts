@@ -7,7 +7,7 @@ export const chatStyles =
   '.q,pre{padding:var(--s);background:var(--sb);border-radius:var(--r)}' +
   '.q{white-space:pre-wrap}' +
   '.q,.md,ol{overflow-wrap:anywhere}' +
-  '.plain{overflow-wrap:normal;overflow-x:auto}' +
+  '.plain{overflow-wrap:normal;overflow-x:auto}.plain>span{display:block;width:fit-content;content-visibility:auto;contain-intrinsic-size:auto 1.5em}' +
   'a{color:var(--ac)}' +
   'pre{overflow:auto;max-height:50vh}' +
   'table{border-collapse:collapse;display:block;overflow:auto}' +
