@@ -8,8 +8,8 @@
  * median and range (`--kb-sizes=200`: only those sizes, in MB). `--halves` gives the search section's quality figures by halves of
  * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
  * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
- * as the two lanes (the servers lane beside the end-to-end tests, the browser lane beside the package
- * tests; a quick run's figures are not judged), each writing its own bench/out/results.quick.<lane>.json.
+ * as the two lanes side by side (a quick run's figures are not judged), each writing its own
+ * bench/out/results.quick.<lane>.json.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';

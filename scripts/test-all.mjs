@@ -65,22 +65,18 @@ const GROUPS = [
     ['adversarial, content', 'npm run test:adversarial -- content'],
     ['adversarial, Node side', `npm run test:adversarial -- ${ADVERSARIAL_NODE}`, 'also'],
   ],
+  [['end-to-end', 'npm run test:e2e']],
   [
     ['frameworks', 'node scripts/test-node.mjs test/frameworks'],
     ['package, Node side', `node scripts/test-node.mjs ${PACKAGE_NODE}`, 'also'],
   ],
-  // That the benchmark runs (figures not judged), in two lanes that mostly wait or have no deadline:
-  // its Chromium sections (a third of a core: they wait on pages' timings) beside the package tests,
-  // its server sections beside the end-to-end tests, which alone leave most of a core idle (99 s
-  // using about 0.7 of 2 cores). The three together made the end-to-end tests' waits for a page
-  // run out under load.
   [
     ['package', 'node scripts/test-node.mjs test/package'],
     ['package install', 'node scripts/test-node.mjs test/package/pack.test.ts', 'floor'],
-    ['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser'],
   ],
+  // That the benchmark runs: its Chromium sections beside its server sections (figures not judged).
   [
-    ['end-to-end', 'npm run test:e2e'],
+    ['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser'],
     ['quick benchmark, servers', 'node --import tsx bench/run.ts --quick --lane=servers'],
   ],
 ]
