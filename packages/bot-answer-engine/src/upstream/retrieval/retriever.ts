@@ -360,8 +360,8 @@ export class Retriever {
       // An answer made unsure shows the page it would have quoted first, with the page that
       // outmatched it or else the best of another page fitting the question as well (as much of
       // its telling weight, by itself and with its page), whatever the related pages' bar.
-      const rival =
-        found && ((outmatched && outmatched.docId !== found.docId ? outmatched : undefined) ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
+      const rival = found && (outmatched ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       for (const hit of hits) {
