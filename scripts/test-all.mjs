@@ -18,9 +18,9 @@
 // that leaves a core free. Suites that keep a core busy gain nothing side by side (measured on
 // 2 cores: end-to-end on two lines 219 s together against 190 one after the other; frameworks
 // beside package 79 s against 79), and timing-bound tests lose their timing, so they run alone.
-// Chromium's work counts: with its page processes sampled, end-to-end used 223 s of CPU, the
-// browser tests 116 s and the adversarial content file 177 s (on a loaded machine, where the same
-// work reads higher) for 117, 79 and 75 s of wall in a quiet CI: most of both cores, each alone.
+// Chromium's work counts, and the cpu column below misses most of it: sampled from /proc, the
+// end-to-end tests used 2.6 times the CPU that column gives them, the browser tests and the
+// adversarial content file 3.2 times (end-to-end in a quiet CI: about 210 s over 117 s of wall).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
