@@ -18,10 +18,13 @@
 // that leaves a core free. Suites that keep a core busy gain nothing side by side (measured on
 // 2 cores: end-to-end on two lines 219 s together against 190 one after the other; frameworks
 // beside package 79 s against 79), and timing-bound tests lose their timing, so they run alone.
+// Chromium's work counts, and the cpu column below misses most of it: sampled from /proc, the
+// end-to-end tests used 2.6 times the CPU that column gives them, the browser tests and the
+// adversarial content file 3.2 times (end-to-end in a quiet CI: about 210 s over 117 s of wall).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -92,17 +95,20 @@ let built = false;
 const failed = [];
 for (const group of GROUPS) {
   const cpuBefore = childrenCpu();
+  const busyBefore = machineBusy();
+  const began = Date.now();
   const results = await Promise.all(group.map(([name, command, line = 'this', env = {}]) => run(`${name}, Node ${versions[line]}`, command, line, group.length > 1, env)));
   const cpu = cpuBefore === undefined ? '' : `   cpu ${String(Math.round(childrenCpu() - cpuBefore)).padStart(5)} s${group.length > 1 ? ' (together)' : ''}`;
+  const busy = busyBefore === undefined ? '' : `   busy ${String(Math.round(machineBusy() - busyBefore)).padStart(4)} of ${Math.round(((Date.now() - began) / 1000) * availableParallelism())} core-s`;
   results.forEach(({ name, seconds, status }, i) => {
-    times.push(`  ${name.padEnd(36)} ${String(seconds).padStart(5)} s${i === results.length - 1 ? cpu : ''}${status === 0 ? '' : '  FAILED'}`);
+    times.push(`  ${name.padEnd(36)} ${String(seconds).padStart(5)} s${i === results.length - 1 ? cpu + busy : ''}${status === 0 ? '' : '  FAILED'}`);
     if (status !== 0) failed.push(name);
   });
   if (failed.length) break;
   if (group.some(([name]) => name === 'build')) built = true;
 }
 rmSync(element, { recursive: true, force: true });
-console.log(`npm test: steps (wall time; cpu: user + system of the group's processes)\n${times.join('\n')}`);
+console.log(`npm test: steps (wall time; cpu: user + system of the group's processes, Chromium's pages not counted; busy: the machine's cores at work over the group, everyone's)\n${times.join('\n')}`);
 if (failed.length) {
   console.error(`npm test: ${failed.join('; ')} failed`);
   process.exit(1);
@@ -138,4 +144,17 @@ function childrenCpu() {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   // cutime and cstime, fields 16 and 17 of proc(5), in clock ticks (100 a second on Linux).
   return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/**
+ * Seconds of CPU the whole machine has spent at work (Linux: /proc/stat), every process's. Most of
+ * Chromium's is missing from childrenCpu: its page processes are not reaped up the chain that leads
+ * here (end-to-end, sampled from /proc: 84 s counted of 223 s used). On a quiet machine (CI) this is
+ * the suites' own; against the cores the group had, it shows how much of its time was waiting.
+ */
+function machineBusy() {
+  if (!existsSync('/proc/stat')) return undefined;
+  // user nice system idle iowait irq softirq steal, in clock ticks (100 a second on Linux).
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
 }
