@@ -185,7 +185,7 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const idf = typed.map((word) => rarity(index, word));
   const score = scorer(index, typed, idf);
   // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English.
-  const weights = typed.map((word, w) => idf[w]! * tellingInEnglish(index, word));
+  const weights = typed.map((word, w) => (word.partial ? typingRarity(index, word, idf[w]!) : idf[w]!) * tellingInEnglish(index, word));
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
@@ -285,11 +285,36 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
  * word of average frequency.
  */
 function tellingInEnglish(index: KbIndex, word: TypedWord): number {
-  const typing = word.partial ? word.forms[0]! : undefined;
-  const completion = typing && typing.form.length >= BODY_PREFIX ? index.termsBeginning(typing.form, BODY_EXPANSIONS)[0] : undefined;
-  if (completion) return englishRarity(completion.term);
+  const completion = word.partial && word.forms[0]!.form.length >= BODY_PREFIX ? likelyTerm(index, word) : undefined;
+  if (completion) return englishRarity(completion);
   const exact = word.forms.find((f) => !f.prefix);
   return exact ? englishRarity(exact.form) : TYPED_ENGLISH_RARITY;
+}
+
+/**
+ * The term a word being typed most likely is: from `BODY_PREFIX` letters, the most frequent term
+ * of the bodies it begins (the terms its body query already reads: "reque", request); a shorter
+ * one, itself when the index holds it ("dog"); none when the index has no such term.
+ */
+function likelyTerm(index: KbIndex, word: TypedWord): string | undefined {
+  const typing = word.forms[0]!.form;
+  if (typing.length >= BODY_PREFIX) return index.termsBeginning(typing, BODY_EXPANSIONS)[0]?.term;
+  return index.documentFrequency(typing) > 0 ? typing : undefined;
+}
+
+/**
+ * How rare a word being typed is, for the share of the typed words a section covers: by the share
+ * of the pages holding the term it most likely is (`likelyTerm`), at the scale of passages (as
+ * `rarity`): a word that most pages use ("dog" in a vet's pages, "deploy" in a CLI's) covers little
+ * however few sections of each page say it; `otherwise` when the index has no such term. BM25 still
+ * weighs its matches as a word of average rarity.
+ */
+function typingRarity(index: KbIndex, word: TypedWord, otherwise: number): number {
+  const term = likelyTerm(index, word);
+  if (term === undefined || index.documents === 0) return otherwise;
+  const count = index.passages;
+  const df = (index.pageFrequency(term) / index.documents) * count;
+  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
 }
 
 /** A typed word's rarity, BM25's idf: a word being typed (no exact form) weighs as a word of average rarity. */
