@@ -74,7 +74,7 @@ const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
  * weights, a word written as code weighing less), a match in the title or headings weighing more than one in the text, and ranked by
  * its score times the square of the share of the typed words' weight (rarity in the docs and in
- * English) it covers. A result
+ * English; the word being typed by the share of pages holding it) it covers. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -164,7 +164,7 @@ interface Scored {
  * "spend hotels meal" has a word no page holds); when fewer than `ENOUGH` hold all but one,
  * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
  * candidates. Ranked by score times the square of the share of the words' weight (their rarity
- * in the docs times their rarity in English) a section covers, a word held only by another matching section of its page counting
+ * in the docs, the word being typed's over pages, times their rarity in English) a section covers, a word held only by another matching section of its page counting
  * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones.
  */
 function rank(index: KbIndex, typed: TypedWord[]): number[] {
@@ -184,7 +184,8 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   // A word's rarity (BM25's idf) weighs its matches; a word being typed weighs as a word of average rarity.
   const idf = typed.map((word) => rarity(index, word));
   const score = scorer(index, typed, idf);
-  // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English.
+  // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English
+  // (the word being typed, by the pages holding it: a word most pages use tells little, however few of their sections say it).
   const weights = typed.map((word, w) => (word.partial ? typingRarity(index, word, idf[w]!) : idf[w]!) * tellingInEnglish(index, word));
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
