@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { defaultIndexFolder } from '../../packages/bot-answer-engine/src/upstream/index/index-file.js';
-import { countTerm, FIELDS, fieldText, passageTerms, storedFields, storedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { countTerm, FIELDS, fieldText, passageTerms, processTerm, storedFields, storedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { termsOf } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 
 const BASE = 'https://docs.example.com/';
@@ -73,8 +73,18 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
   });
 
   it('re-reads only what changed, was added or removed; answers see the change', async () => {
+    // In how many documents a word occurs (search as you type weighs a word being typed by it), once each however many passages say it.
+    const pages = (db: Database.Database, word: string): number => db.prepare('SELECT coalesce((SELECT doc FROM page_vocab WHERE term = ?), 0)').pluck().get(processTerm(word)) as number;
     const bot = await open();
     try {
+      const before = new Database(await indexFile(), { readonly: true });
+      try {
+        assert.equal(pages(before, 'water'), 2);
+        assert.equal(before.prepare('SELECT doc FROM heading_vocab WHERE term = ?').pluck().get(processTerm('API')), 2, 'two passages of one page');
+        assert.equal(pages(before, 'API'), 1);
+      } finally {
+        before.close();
+      }
       // The terms a typed beginning begins are remembered until a sync changes the index.
       assert.deepEqual(bot.search('porc', 6), []);
       await writeFile(join(docs, 'kettles.md'), '# Kettles\n\n## Filling\n\nFill the kettle with sparkling mineral water.\n');
@@ -93,6 +103,11 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
         const ids = (table: string): number[] => db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all() as number[];
         assert.deepEqual(ids('scoring_terms'), ids('passages'));
         assert.ok(ids('passages').length > 0);
+        // A removed page no longer counts, a changed one counts once, an added one counts.
+        assert.equal(pages(db, 'water'), 1);
+        assert.equal(pages(db, 'teapot'), 0);
+        assert.equal(pages(db, 'porcelain'), 1);
+        assert.equal(pages(db, 'API'), 1);
       } finally {
         db.close();
       }

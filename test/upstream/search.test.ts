@@ -70,6 +70,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // A word a page's prose is about, and another page names once as code.
     await writeFile(join(dir, 'fleet-config.md'), '# Fleet config\n\nSet `zorbling` in the fleet file.\n');
     await writeFile(join(dir, 'spreading.md'), '# Spreading\n\nZorbling spreads jobs; zorbling evens them.\n');
+    // A word one page says, and a word most pet pages say.
+    await writeFile(join(dir, 'garden.md'), '# Garden\n\nThe gazebo stands by the pond.\n');
+    for (const page of ['boarding', 'grooming', 'walking', 'daycare', 'training']) await writeFile(join(dir, `pets-${page}.md`), `# Pets ${page}\n\nThe kennel opens at eight for ${page}.\n`);
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -168,6 +171,13 @@ describe('GET /v1/search (local Answer API)', () => {
     // As a word of average frequency, "quux" would weigh less than "webhook" and the integrations page would come first.
     const hits = await results('bot_id=demo&q=webhook%20quux');
     assert.deepEqual(hits.map((hit) => hit.title), ['Tools', 'Integrations']);
+  });
+
+  it('weighs a word being typed by how many pages hold the word it most often begins: one most pages say tells little', async () => {
+    // As a word in one passage of 100, "kenn" (kennel) would weigh more than "gazebo" and a kennel page would come first.
+    const hits = await results('bot_id=demo&q=gazebo%20kenn');
+    assert.equal(hits[0]?.title, 'Garden', hits.map((hit) => hit.title).join(', '));
+    assert.ok(hits.slice(1).every((hit) => hit.title.startsWith('Pets ')), hits.map((hit) => hit.title).join(', '));
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

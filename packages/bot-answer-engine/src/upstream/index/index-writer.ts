@@ -139,6 +139,8 @@ class IndexWriter {
       insertTerms: db.prepare(`INSERT INTO passage_terms (rowid, ${FULL_TEXT.body.join(', ')}) VALUES (?, ${FULL_TEXT.body.map(() => '?').join(', ')})`),
       insertHeadings: db.prepare(`INSERT INTO passage_headings (rowid, ${FULL_TEXT.headings.join(', ')}) VALUES (?, ${FULL_TEXT.headings.map(() => '?').join(', ')})`),
       insertScoring: db.prepare('INSERT INTO scoring_terms (id, terms) VALUES (?, ?)'),
+      insertPage: db.prepare('INSERT INTO page_terms (rowid, terms) VALUES (?, ?)'),
+      deletePage: db.prepare('DELETE FROM page_terms WHERE rowid = ?'),
       addLength: db.prepare('INSERT INTO field_lengths (field, total) VALUES (?, ?) ON CONFLICT (field) DO UPDATE SET total = total + excluded.total'),
       countDocuments: db.prepare('SELECT count(*) FROM documents WHERE skipped IS NULL').pluck(),
       countPassages: db.prepare('SELECT count(*) FROM passages').pluck(),
@@ -216,6 +218,7 @@ class IndexWriter {
     s.deleteHeadings.run(docId);
     s.deleteScoring.run(docId);
     s.deletePassages.run(docId);
+    s.deletePage.run(docId);
   }
 
   #store(f: DocumentFile, skipped: SkippedFile | undefined, read: AnalysedDocument | undefined, id: number | undefined): void {
@@ -235,6 +238,7 @@ class IndexWriter {
     const docId = id ?? Number(s.insertDocument.run(values).lastInsertRowid);
     if (id !== undefined) s.updateDocument.run({ ...values, id });
     if (!read) return;
+    const pageTerms = new Set<string>();
     read.passages.forEach((passage, ord) => {
       passage.lengths.forEach((n, i) => this.#addLength(FIELDS[i]!, n));
       const passageId = s.insertPassage.run(docId, ord, passage.headings, passage.markdown, passage.url, JSON.stringify(passage.lengths)).lastInsertRowid;
@@ -242,7 +246,9 @@ class IndexWriter {
       s.insertTerms.run(passageId, ...FULL_TEXT.body.map((field) => fieldText(columns[field])));
       s.insertHeadings.run(passageId, ...FULL_TEXT.headings.map((field) => fieldText(columns[field])));
       s.insertScoring.run(passageId, passage.stored);
+      for (const entry of passage.stored.split(/[ \n]/)) if (entry) pageTerms.add(entry.replace(/:\d+$/, ''));
     });
+    if (pageTerms.size > 0) s.insertPage.run(docId, [...pageTerms].join(' '));
   }
 
   #addLength(field: string, n: number): void {

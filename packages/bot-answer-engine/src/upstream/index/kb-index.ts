@@ -73,6 +73,7 @@ export class KbIndex {
   #documents = 0;
   #passages = 0;
   readonly #frequencies = new Map<string, { headings: number; body: number }>();
+  readonly #pageFrequencies = new Map<string, number>();
   readonly #beginnings = new Map<string, ReadonlyArray<{ term: string; df: number }>>();
   #averages = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   #closed = false;
@@ -80,6 +81,7 @@ export class KbIndex {
   #building: ChildProcess | undefined;
   readonly #statements: {
     frequencies: Database.Statement;
+    pageFrequency: Database.Statement;
     passages: Database.Statement;
     scoring: Database.Statement;
   };
@@ -96,6 +98,7 @@ export class KbIndex {
       frequencies: this.#reader.prepare(
         'SELECT coalesce((SELECT doc FROM heading_vocab WHERE term = @term), 0) AS headings, coalesce((SELECT doc FROM passage_vocab WHERE term = @term), 0) AS body',
       ),
+      pageFrequency: this.#reader.prepare('SELECT coalesce((SELECT doc FROM page_vocab WHERE term = ?), 0)').pluck(),
       passages: this.#reader.prepare(
         `SELECT p.id, p.ord, p.headings, p.markdown, p.url, d.id AS doc_id, d.path, d.source, d.links, d.anchors
          FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -219,6 +222,17 @@ export class KbIndex {
     return Math.max(headings, body);
   }
 
+  /** In how many documents `term` occurs, in any passage's heading path or body (remembered until the next sync changes the index). */
+  pageFrequency(term: string): number {
+    let known = this.#pageFrequencies.get(term);
+    if (known === undefined) {
+      known = this.#statements.pageFrequency.get(term) as number;
+      if (this.#pageFrequencies.size >= MAX_REMEMBERED) this.#pageFrequencies.clear();
+      this.#pageFrequencies.set(term, known);
+    }
+    return known;
+  }
+
   /**
    * Terms of the index beginning with `prefix`, with their passage counts: at most `limit`, the
    * most frequent first (remembered until the next sync changes the index: counting them reads
@@ -325,6 +339,7 @@ export class KbIndex {
 
   #count(): void {
     this.#frequencies.clear();
+    this.#pageFrequencies.clear();
     this.#beginnings.clear();
     this.#documents = this.#reader.prepare('SELECT count(*) FROM documents WHERE skipped IS NULL').pluck().get() as number;
     this.#passages = this.#reader.prepare('SELECT count(*) FROM passages').pluck().get() as number;

@@ -5,9 +5,9 @@ import type { KnowledgeBaseSettings } from '../folder/knowledge-base.js';
 import { ANALYZER_VERSION } from '../retrieval/analyzer.js';
 
 /** The layout of the index file; a file of another layout is rebuilt. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 const FORMAT = 'bot-answer knowledge-base index';
-const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab', 'scoring_terms'];
+const TABLES = ['meta', 'documents', 'passages', 'field_lengths', 'passage_terms', 'passage_headings', 'passage_vocab', 'heading_vocab', 'scoring_terms', 'page_terms', 'page_vocab'];
 
 /**
  * The full-text tables and their columns. The heading path (the page title and the section's
@@ -50,6 +50,10 @@ CREATE VIRTUAL TABLE passage_vocab USING fts5vocab (passage_terms, 'row');
 CREATE VIRTUAL TABLE heading_vocab USING fts5vocab (passage_headings, 'row');
 -- Each passage's analysed fields (analyzer's storedTerms): retrieval scores its candidates from them.
 CREATE TABLE scoring_terms (id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+-- Each document's distinct terms (a row per document, its id the rowid), for how many pages hold a term: search as you
+-- type weighs a word being typed by it. Only which rows hold a term is kept (detail = none).
+CREATE VIRTUAL TABLE page_terms USING fts5 (terms, content = '', contentless_delete = 1, tokenize = 'ascii', detail = none);
+CREATE VIRTUAL TABLE page_vocab USING fts5vocab (page_terms, 'row');
 `;
 
 

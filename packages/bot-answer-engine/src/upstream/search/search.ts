@@ -74,7 +74,7 @@ const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
  * weights, a word written as code weighing less), a match in the title or headings weighing more than one in the text, and ranked by
  * its score times the square of the share of the typed words' weight (rarity in the docs and in
- * English) it covers. A result
+ * English; the word being typed by the share of pages holding it) it covers. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -164,7 +164,7 @@ interface Scored {
  * "spend hotels meal" has a word no page holds); when fewer than `ENOUGH` hold all but one,
  * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
  * candidates. Ranked by score times the square of the share of the words' weight (their rarity
- * in the docs times their rarity in English) a section covers, a word held only by another matching section of its page counting
+ * in the docs, the word being typed's over pages, times their rarity in English) a section covers, a word held only by another matching section of its page counting
  * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones.
  */
 function rank(index: KbIndex, typed: TypedWord[]): number[] {
@@ -184,8 +184,9 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   // A word's rarity (BM25's idf) weighs its matches; a word being typed weighs as a word of average rarity.
   const idf = typed.map((word) => rarity(index, word));
   const score = scorer(index, typed, idf);
-  // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English.
-  const weights = typed.map((word, w) => idf[w]! * tellingInEnglish(index, word));
+  // What a section covers weighs each word by how telling it is, as answers do: its rarity in the docs times its rarity in English
+  // (the word being typed, by the pages holding it: a word most pages use tells little, however few of their sections say it).
+  const weights = typed.map((word, w) => (word.partial ? typingRarity(index, word, idf[w]!) : idf[w]!) * tellingInEnglish(index, word));
   const scored = score([...new Set(lists.flat())]);
   if (scored.filter((hit) => hit.matched === typed.length).length < ENOUGH && leftOut.length > 0) {
     const seen = new Set(scored.map((hit) => hit.id));
@@ -285,11 +286,36 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
  * word of average frequency.
  */
 function tellingInEnglish(index: KbIndex, word: TypedWord): number {
-  const typing = word.partial ? word.forms[0]! : undefined;
-  const completion = typing && typing.form.length >= BODY_PREFIX ? index.termsBeginning(typing.form, BODY_EXPANSIONS)[0] : undefined;
-  if (completion) return englishRarity(completion.term);
+  const completion = word.partial && word.forms[0]!.form.length >= BODY_PREFIX ? likelyTerm(index, word) : undefined;
+  if (completion) return englishRarity(completion);
   const exact = word.forms.find((f) => !f.prefix);
   return exact ? englishRarity(exact.form) : TYPED_ENGLISH_RARITY;
+}
+
+/**
+ * The term a word being typed most likely is: from `BODY_PREFIX` letters, the most frequent term
+ * of the bodies it begins (the terms its body query already reads: "reque", request); a shorter
+ * one, itself when the index holds it ("dog"); none when the index has no such term.
+ */
+function likelyTerm(index: KbIndex, word: TypedWord): string | undefined {
+  const typing = word.forms[0]!.form;
+  if (typing.length >= BODY_PREFIX) return index.termsBeginning(typing, BODY_EXPANSIONS)[0]?.term;
+  return index.documentFrequency(typing) > 0 ? typing : undefined;
+}
+
+/**
+ * How rare a word being typed is, for the share of the typed words a section covers: by the share
+ * of the pages holding the term it most likely is (`likelyTerm`), at the scale of passages (as
+ * `rarity`): a word that most pages use ("dog" in a vet's pages, "deploy" in a CLI's) covers little
+ * however few sections of each page say it; `otherwise` when the index has no such term. BM25 still
+ * weighs its matches as a word of average rarity.
+ */
+function typingRarity(index: KbIndex, word: TypedWord, otherwise: number): number {
+  const term = likelyTerm(index, word);
+  if (term === undefined || index.documents === 0) return otherwise;
+  const count = index.passages;
+  const df = (index.pageFrequency(term) / index.documents) * count;
+  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
 }
 
 /** A typed word's rarity, BM25's idf: a word being typed (no exact form) weighs as a word of average rarity. */
