@@ -176,13 +176,13 @@ export class BotAnswer extends ReactiveElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    adopt(root, loaderStyles, styles);
+    // The shadow root comes with the first render (`update()`); these listen on the element, where the events
+    // from inside it arrive (`composedPath()` names their target).
     // Intent: what comes before a visitor asks (a pointer on a control, a finger's touch, focus). Loading starts
     // then. On a closed launcher, the box alone: the chat's start-up (tens of milliseconds, one task, hundreds at
     // 4x CPU) comes once the dialog is open and painted (`show()` loads it), so a press never waits for it.
     for (const type of ['pointerover', 'pointerdown', 'focusin'])
-      on(root, type, (e) => (e.target as Element).closest('button,textarea') && (this.open || this.mode != 'floating' ? this.load() : this._need('box').catch(() => {})));
+      on(this, type, (e) => (e.composedPath()[0] as Element).closest('button,textarea') && (this.open || this.mode != 'floating' ? this.load() : this._need('box').catch(() => {})));
   }
 
   /**
@@ -294,7 +294,10 @@ export class BotAnswer extends ReactiveElement {
   }
 
   protected override update() {
-    const root = this.shadowRoot!;
+    // The shadow root and the loader's style sheet, made by the first render rather than the constructor: the
+    // define upgrades the elements already in the page in the task that evaluates the script, and the first render
+    // comes in a task of its own (`ReactiveElement`), so the two do not make one long task.
+    const root = this.shadowRoot ?? adopt(this.attachShadow({ mode: 'open' }), loaderStyles, styles);
     // Its own `lang`, or the nearest ancestor's (the document's, when the element sits in another's shadow root).
     const lang = (this.closest('[lang]') as HTMLElement | null)?.lang || document.documentElement.lang;
     // The strings in use: the defaults of the files here, then the translation for the language, then `strings`.

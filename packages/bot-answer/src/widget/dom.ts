@@ -18,13 +18,14 @@ export function text(e: Element, s: string) {
 }
 
 /**
- * Adds `css` to a shadow root: one constructed sheet shared by every root (made on first use). Where constructed
- * sheets are missing (Safari before 16.4) the element is unstyled: a `<style>` in the root would not last, since
- * each render leaves only its own nodes there.
+ * Adds `css` to a shadow root, and returns the root: one constructed sheet shared by every root (made on first
+ * use). Where constructed sheets are missing (Safari before 16.4) the element is unstyled: a `<style>` in the root
+ * would not last, since each render leaves only its own nodes there.
  */
-export function adopt(root: ShadowRoot, css: string, cache: { sheet?: CSSStyleSheet }) {
+export function adopt(root: ShadowRoot, css: string, cache: { sheet?: CSSStyleSheet }): ShadowRoot {
   if ('adoptedStyleSheets' in root) {
     if (!cache.sheet) (cache.sheet = new CSSStyleSheet()).replaceSync(css);
     root.adoptedStyleSheets.push(cache.sheet);
   }
+  return root;
 }
