@@ -240,4 +240,19 @@ describe('a focused answer over a handbook in everyday words, through the HTTP A
     assert.ok(!result.answer.includes('first-aider'), result.answer);
     assertValidMarkdown(result.answer);
   });
+
+  it('quotes a short section with its subsection that holds the fact, under the section\'s link', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'Can guests park at the clubhouse?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.deepEqual(
+      result.sources.map((s) => s.url),
+      ['https://club.example/clubhouse#parking-for-guests'],
+    );
+    const cited = '[[1]](https://club.example/clubhouse#parking-for-guests)';
+    assert.ok(result.answer.startsWith(`**The clubhouse › Parking for guests** ${cited}\n\nGuests are welcome to park in the car park behind the clubhouse.`), result.answer);
+    assert.ok(result.answer.includes(`**The clubhouse › Parking for guests › How long they can stay** ${cited}\n\nA guest's car may stay parked up to **24 hours**`), result.answer);
+    assert.ok(!result.answer.includes('Bikes'), 'a subsection holding none of the question\'s words is left out');
+    assertValidMarkdown(result.answer);
+  });
 });
