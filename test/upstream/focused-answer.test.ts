@@ -162,6 +162,13 @@ describe('focused answers', () => {
     assert.ok(!answer.includes('Tents are shared') && !answer.includes('Walkers meet'), answer);
   });
 
+  it('brings the list that a sentence brought for its fact introduces with a colon', () => {
+    const p = passage(doc(''), 0, ['Float grid'], `${LONG_PROSE}\n\nThe quokka grid is off by default.\n\nTo turn it on in version 6.4, you need to:\n\n* import \`quokka-float.css\` in place of \`quokka.css\`;\n* set \`$xy-grid\` to \`false\`.\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'quokka grid');
+    assert.ok(answer.includes('you need to:\n\n* import `quokka-float.css` in place of `quokka.css`;\n* set `$xy-grid` to `false`.'), answer);
+    assertValidMarkdown(answer);
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');

@@ -79,7 +79,8 @@ interface Candidate {
  * 6. the lists, tables and code blocks (and sentences naming code) right after a quoted part
  *    that matches: the option names, codes and values beside the sentence that answers;
  * 7. in the best passage, the leaf right after a quoted one that matches, when it states a fact
- *    (code, a number, a bold name): the price, form or option the sentence before leads up to.
+ *    (code, a number, a bold name): the price, form or option the sentence before leads up to;
+ * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -226,6 +227,16 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     }
   });
 
+  // A quoted sentence ending with a colon, none of whose list is quoted, brings the list it
+  // introduces ("To use the Float Grid, you need to:"), while it fits.
+  passages.forEach((passage, i) => {
+    for (const leaf of passage.parts.leaves) {
+      if (!selections[i]!.has(leaf.id) || leaf.kind !== 'sentence' || !/:\s*$/.test(leaf.markdown)) continue;
+      const list = introducedList(passage.parts.parts, leaf);
+      if (list && !holds(list, selections[i]!)) tryAdd(i, partLeaves(list).filter((item) => !duplicate(i, item)).map((item) => item.id));
+    }
+  });
+
   return renders;
 }
 
@@ -304,6 +315,13 @@ function leadLeaves(parts: PassageParts, chars: number, keep: (leaf: Leaf) => bo
     length += leaf.markdown.length + 1;
   }
   return ids;
+}
+
+/** The list right after the paragraph that `leaf` ends. */
+function introducedList(parts: Part[], leaf: Leaf): Part | undefined {
+  const at = parts.findIndex((part) => part.type === 'paragraph' && part.sentences[part.sentences.length - 1] === leaf);
+  const next = at >= 0 ? parts[at + 1] : undefined;
+  return next?.type === 'list' ? next : undefined;
 }
 
 /** The first sentence of the passage's first paragraph, if the passage opens with prose (after at most a list of parameters). */
