@@ -248,7 +248,7 @@ describe('a focused answer over a handbook in everyday words, through the HTTP A
     assertValidMarkdown(result.answer);
   });
 
-  it('quotes a short section with its subsection that holds the fact, under the section\'s link', async () => {
+  it('quotes a section with its subsection that holds the fact, under the section\'s link', async () => {
     const response = await ask(api, { bot_id: 'demo', message: 'Can guests park at the clubhouse?' });
     const result = (await response.json()) as AnswerResponse;
     assert.equal(result.answer_found, true);

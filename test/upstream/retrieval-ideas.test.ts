@@ -491,7 +491,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
-  describe('a short section is quoted with its subsection that matches', () => {
+  describe('a section is quoted with its subsection that matches', () => {
     let root: string;
     const bots: Bot[] = [];
     const question = 'Can guests park at the clubhouse?';

@@ -174,10 +174,10 @@ export interface RetrievalSettings {
    */
   tellingRival: number;
   /**
-   * A confident answer's best section, when its own text is short (under `SHORT_SECTION`
-   * characters: a heading over a few lines, or a page's bare opening), is quoted with at most
-   * this many of its subsections that matched the question (best score first), under its link:
-   * the fact sits a level below the heading that names the topic. 0: off.
+   * A confident answer's best section is quoted with at most this many of its subsections
+   * among the candidates (best score first) that hold a word of the question in their own
+   * heading or text, under its link: the fact often sits a level below the heading that names
+   * the topic (a heading over a line, or a page's bare opening). 0: off.
    */
   subsections: number;
 }
@@ -241,8 +241,6 @@ const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
 // A passage of another page scoring at least this share of the answer's is its rival for `tellingRival`.
 const RIVAL_SCORE = 0.6;
-// A section whose own text (cleaned) is shorter than this brings its subsections (`subsections`).
-const SHORT_SECTION = 300;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
@@ -432,18 +430,22 @@ export class Retriever {
   /**
    * The first hit's subsections among `samePage` (its page's other candidates, best first) whose
    * own heading or text holds a word of the question (not only the headings above them), at
-   * most `subsections`, right after it and linked as it is, when its own text is short.
+   * most `subsections`, right after it and linked as it is.
    */
   #withSubsections(read: SearchHit[], samePage: ScoredHit[] = [], question = ''): SearchHit[] {
     const [first, ...rest] = read;
-    if (!first || samePage.length === 0 || cleanMarkdown(first.passage.markdown).length >= SHORT_SECTION) return read;
+    if (!first || samePage.length === 0) return read;
     const { headings, url } = first.passage;
     const asked = new Set(questionTerms(question).terms.filter((term) => !FRAME_WORDS.has(term)));
-    const below = this.#withPassages(samePage)
-      .filter(({ passage }) => passage.headings.length > headings.length && headings.every((heading, i) => passage.headings[i] === heading))
-      .filter(({ passage }) => analyze(`${passage.headings[passage.headings.length - 1]}\n${cleanMarkdown(passage.markdown)}`).some((term) => asked.has(term)))
-      .slice(0, this.#settings.subsections)
-      .map((hit) => ({ ...hit, passage: { ...hit.passage, url } }));
+    const below: SearchHit[] = [];
+    // Best first, each analysed only when under the section, until enough are found.
+    for (const hit of this.#withPassages(samePage)) {
+      if (below.length >= this.#settings.subsections) break;
+      const { passage } = hit;
+      if (passage.headings.length <= headings.length || !headings.every((heading, i) => passage.headings[i] === heading)) continue;
+      const own = analyze(`${passage.headings[passage.headings.length - 1]}\n${cleanMarkdown(passage.markdown)}`);
+      if (own.some((term) => asked.has(term))) below.push({ ...hit, passage: { ...passage, url } });
+    }
     return [first, ...below, ...rest];
   }
 
