@@ -17,6 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { median } from '../lib/stats.js';
 import { startEngine } from './engines.js';
 import { evaluate, offTopicSplit, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
@@ -63,8 +64,49 @@ function describe(q: QuestionOutcome): string {
   return `    ${what}: ${q.question} -> ${q.pages.map((p) => p.replace(/^https?:\/\/[^/]+\//, '')).join(', ')}`;
 }
 
+/** One half's figures summed over every set, and its confident answers' lengths (for their median). */
+interface Totals {
+  top1: number;
+  confident: number;
+  wrong: number;
+  links: number;
+  first: number;
+  key: number;
+  keyOf: number;
+  offTopic: number;
+  offTopicRelated: number;
+  offTopicOf: number;
+  lengths: number[];
+}
+const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, lengths: [] });
+const totals = { tune: totalsOf(), eval: totalsOf() };
+
+/** Adds one set's half to the totals. */
+function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
+  const sum = totals[split];
+  const questions = outcome.questions.filter((q) => q.split === split);
+  const s = summarise(questions);
+  const off = outcome.offTopic.filter((o) => o.split === split);
+  sum.top1 += s.top1;
+  sum.confident += s.confident;
+  sum.wrong += s.wrongPage;
+  sum.links += s.linkAny;
+  sum.first += s.linkFirst;
+  sum.key += s.keyRight;
+  sum.keyOf += s.keyRightOf;
+  sum.lengths.push(...questions.filter((q) => q.answered).map((q) => q.length));
+  sum.offTopic += off.filter((o) => !o.refused).length;
+  sum.offTopicRelated += off.filter((o) => o.outcome === 'not_sure').length;
+  sum.offTopicOf += off.length;
+}
+
+/** The totals line of one half. */
+function totalLine(split: 'tune' | 'eval'): string {
+  const t = totals[split];
+  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})`;
+}
+
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
-const totals = { top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0 };
 try {
   await fetchHeldOut();
   for (const set of [...questionSets(), ...heldOutSets()]) {
@@ -83,23 +125,16 @@ try {
     const hasSplit = outcome.questions.some((q) => q.split === 'eval') || outcome.offTopic.some((o) => o.split === 'eval');
     process.stdout.write(`${set.id.padEnd(12)} tune  ${line(outcome, 'tune')}  CPU ${cpuPerAnswer.toFixed(2)} ms/answer\n`);
     if (withEval && hasSplit) process.stdout.write(`${''.padEnd(12)} eval  ${line(outcome, 'eval')}\n`);
-    const tune = summarise(outcome.questions.filter((q) => q.split === 'tune'));
-    totals.top1 += tune.top1;
-    totals.confident += tune.confident;
-    totals.wrong += tune.wrongPage;
-    totals.links += tune.linkAny;
-    totals.first += tune.linkFirst;
-    totals.key += tune.keyRight;
-    totals.offTopic += outcome.offTopic.filter((o) => o.split === 'tune' && !o.refused).length;
-    totals.offTopicRelated += outcome.offTopic.filter((o) => o.split === 'tune' && o.outcome === 'not_sure').length;
-    totals.offTopicOf += outcome.offTopic.filter((o) => o.split === 'tune').length;
+    addUp(outcome, 'tune');
+    if (withEval) addUp(outcome, 'eval');
     if (misses) {
       for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
       for (const o of outcome.offTopic) if (o.split === 'tune' && o.outcome !== 'refused') process.stdout.write(`    off-topic ${o.refused ? 'not sure' : 'answered'}: ${o.question}\n`);
       for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
     }
   }
-  process.stdout.write(`all tune   top1 ${totals.top1}  confident ${totals.confident}  wrong ${totals.wrong}  links ${totals.links}  first ${totals.first}  key ${totals.key}  unanswerable confident ${totals.offTopic}/${totals.offTopicOf} (not sure ${totals.offTopicRelated})  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
+  if (withEval) process.stdout.write(`${totalLine('eval')}\n`);
+  process.stdout.write(`${totalLine('tune')}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
 } finally {
   await rm(folder, { recursive: true, force: true });
 }

@@ -35,7 +35,8 @@ function assertValidMarkdown(markdown: string): void {
   walk(new Lexer({ gfm: true }).lex(markdown));
 }
 
-const LONG_PROSE = Array.from({ length: 12 }, (_, i) => `Filler sentence number ${i} talks about the weather in general terms.`).join(' ');
+// Filler states no fact (no number, code or bold): an answer brings such a sentence only for its words.
+const LONG_PROSE = Array.from({ length: 12 }, (_, i) => `Filler sentence ${'abcdefghijkl'[i]} talks about the weather in general terms.`).join(' ');
 
 describe('focused answers', () => {
   it('quotes the sentence that holds the question, under the heading path, with its citation', () => {
@@ -153,11 +154,26 @@ describe('focused answers', () => {
     assert.equal(sources[0]!.snippet, 'Read the guide to install quokka.');
   });
 
+  it('brings the sentence after a matching one when it states a fact, and not when it does not', () => {
+    const d = doc('');
+    const p = passage(d, 0, ['Camp'], `${LONG_PROSE}\n\nThe quokka camp lasts three nights. It costs **£180** a member. Tents are shared between members of the same patrol, and the leaders sleep in the cabins beside them.\n\n${LONG_PROSE}\n\nThe quokka walk starts early. Walkers meet at the gate beside the old boathouse.\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'quokka camp');
+    assert.ok(answer.includes('The quokka camp lasts three nights. It costs **£180** a member.'), answer);
+    assert.ok(!answer.includes('Tents are shared') && !answer.includes('Walkers meet'), answer);
+  });
+
+  it('brings the list that a sentence brought for its fact introduces with a colon', () => {
+    const p = passage(doc(''), 0, ['Float grid'], `${LONG_PROSE}\n\nThe quokka grid is off by default.\n\nTo turn it on in version 6.4, you need to:\n\n* import \`quokka-float.css\` in place of \`quokka.css\`;\n* set \`$xy-grid\` to \`false\`.\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'quokka grid');
+    assert.ok(answer.includes('you need to:\n\n* import `quokka-float.css` in place of `quokka.css`;\n* set `$xy-grid` to `false`.'), answer);
+    assertValidMarkdown(answer);
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');
     for (let i = 0; i < 3; i++) assert.deepEqual(composeAnswer([p], true, 'weather quokka'), first);
-    assert.ok(composeAnswer([p], false).answer.startsWith('**Guide › Part**\n\nFiller sentence number 0'));
+    assert.ok(composeAnswer([p], false).answer.startsWith('**Guide › Part**\n\nFiller sentence a'));
   });
 
   it('splits sentences where a reader would, never inside code, links or emphasis', () => {
@@ -210,6 +226,40 @@ describe('a focused answer over a guide, through the HTTP API', () => {
     assert.ok(result.answer.includes('These are the deprecation warnings the server can emit:\n\n| Code | What is deprecated | What to do instead |'), result.answer);
     for (const code of ['SRV_DEP_001', 'SRV_DEP_002', 'SRV_DEP_003']) assert.ok(result.answer.includes(code), code);
     assert.ok(!result.answer.includes('silenced'), result.answer);
+    assertValidMarkdown(result.answer);
+  });
+});
+
+describe('a focused answer over a handbook in everyday words, through the HTTP API', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    api = await startAnswerApi({ kb: join(FIXTURES, 'club-docs'), keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://club.example/' });
+  });
+  after(() => api.close());
+
+  it('quotes the fact right after the sentence holding the question words: the price after the trip', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'How much is the summer camp at the lake?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.equal(result.sources[0]!.url, 'https://club.example/trips#summer-camp');
+    assert.ok(result.answer.includes('three nights at the Brackenwater lake camp: canoeing, climbing and orienteering. It costs **£180**, including the coach, food and insurance.'), result.answer);
+    assert.ok(!result.answer.includes('Places go to members'), 'a sentence stating no fact is not brought along');
+    assert.ok(!result.answer.includes('first-aider'), result.answer);
+    assertValidMarkdown(result.answer);
+  });
+
+  it('quotes a section with its subsection that holds the fact, under the section\'s link', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'Can guests park at the clubhouse?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.deepEqual(
+      result.sources.map((s) => s.url),
+      ['https://club.example/clubhouse#parking-for-guests'],
+    );
+    const cited = '[[1]](https://club.example/clubhouse#parking-for-guests)';
+    assert.ok(result.answer.startsWith(`**The clubhouse › Parking for guests** ${cited}\n\nGuests are welcome to park in the car park behind the clubhouse.`), result.answer);
+    assert.ok(result.answer.includes(`**The clubhouse › Parking for guests › How long they can stay** ${cited}\n\nA guest's car may stay parked up to **24 hours**`), result.answer);
+    assert.ok(!result.answer.includes('Bikes'), 'a subsection holding none of the question\'s words is left out');
     assertValidMarkdown(result.answer);
   });
 });

@@ -490,4 +490,35 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       }
     });
   });
+
+  describe('a section is quoted with its subsection that matches', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'Can guests park at the clubhouse?';
+    before(async () => {
+      const made = await folder({
+        'clubhouse.md':
+          '# The clubhouse\n\n## Parking for guests\n\nGuests are welcome to park in the car park behind the clubhouse.\n\n' +
+          "### How long they can stay\n\nA guest's car may stay parked up to **24 hours**.\n\n### Bikes\n\nBikes go in the shed beside the hall.\n",
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ subsections: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('brings the subsection holding a word of the question, linked as its section; not the one holding none', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(found.passages.map((p) => p.headings.join(' › ')), ['Parking for guests', 'Parking for guests › How long they can stay']);
+      assert.equal(found.passages[1]!.url, found.passages[0]!.url);
+      // Control: without it, the section alone, which lacks the 24 hours.
+      const control = bots[1]!.find(question);
+      assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Parking for guests']);
+    });
+  });
 });

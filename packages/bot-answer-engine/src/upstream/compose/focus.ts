@@ -52,6 +52,8 @@ const LENGTH_UNIT = 400;
 const FRAME_TERM_WEIGHT = 0.3;
 /** A code span in a sentence: a name, option or value the reader can use. */
 const CODE_SPAN = /`[^`\n]+`/;
+/** A leaf that states a fact: it holds code, a number or a bold name. */
+const FACT = /`[^`\n]+`|\d|\*\*[^*\n]+\*\*|__[^_\n]+__/;
 const FRAME_TERMS = new Set(termsOf('use using make get set create add run work need want way find write handle change configure possible able'));
 
 interface Candidate {
@@ -75,7 +77,10 @@ interface Candidate {
  * 4. a short section that matches, whole;
  * 5. leaves worth nearly as much as the best;
  * 6. the lists, tables and code blocks (and sentences naming code) right after a quoted part
- *    that matches: the option names, codes and values beside the sentence that answers.
+ *    that matches: the option names, codes and values beside the sentence that answers;
+ * 7. in the best passage, the leaf right after a quoted one that matches, when it states a fact
+ *    (code, a number, a bold name): the price, form or option the sentence before leads up to;
+ * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -209,6 +214,29 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     });
   });
 
+  // With room left, the leaf right after each quoted leaf of the best passage that matches, when
+  // it states a fact (code, a number, a bold name): the sentence that answers often follows the
+  // one holding the question's words ("Year 6 spend three nights at the lake. It costs **£265**.").
+  passages.forEach((passage, i) => {
+    if (passage.rank !== 0) return;
+    const { leaves } = passage.parts;
+    for (const c of byValue(byPassage[i]!.filter((c) => selections[i]!.has(c.leaf.id)))) {
+      const next = leaves[c.leaf.id + 1];
+      // A table's next row is another case, not more of this one.
+      if (next && next.kind !== 'row' && !selections[i]!.has(next.id) && !duplicate(i, next) && FACT.test(next.markdown)) tryAdd(i, [next.id]);
+    }
+  });
+
+  // A quoted sentence ending with a colon, none of whose list is quoted, brings the list it
+  // introduces ("To use the Float Grid, you need to:"), while it fits.
+  passages.forEach((passage, i) => {
+    for (const leaf of passage.parts.leaves) {
+      if (!selections[i]!.has(leaf.id) || leaf.kind !== 'sentence' || !/:\s*$/.test(leaf.markdown)) continue;
+      const list = introducedList(passage.parts.parts, leaf);
+      if (list && !holds(list, selections[i]!)) tryAdd(i, partLeaves(list).filter((item) => !duplicate(i, item)).map((item) => item.id));
+    }
+  });
+
   return renders;
 }
 
@@ -287,6 +315,13 @@ function leadLeaves(parts: PassageParts, chars: number, keep: (leaf: Leaf) => bo
     length += leaf.markdown.length + 1;
   }
   return ids;
+}
+
+/** The list right after the paragraph that `leaf` ends. */
+function introducedList(parts: Part[], leaf: Leaf): Part | undefined {
+  const at = parts.findIndex((part) => part.type === 'paragraph' && part.sentences[part.sentences.length - 1] === leaf);
+  const next = at >= 0 ? parts[at + 1] : undefined;
+  return next?.type === 'list' ? next : undefined;
 }
 
 /** The first sentence of the passage's first paragraph, if the passage opens with prose (after at most a list of parameters). */

@@ -1,3 +1,4 @@
+import { cleanMarkdown } from '../folder/clean-markdown.js';
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
@@ -47,6 +48,7 @@ export interface Decision {
    * (one per page, at most `relatedPages`) are the closest; `refused`: nothing is related.
    */
   outcome: 'answered' | 'not_sure' | 'refused';
+  /** Best first; an answer's first passage may be followed by its subsections, linked as it is (`subsections`). */
   hits: SearchHit[];
   /**
    * The passage it would answer from, judged: the best that passed the gate, else the best that
@@ -171,6 +173,13 @@ export interface RetrievalSettings {
    * with the gate alone deciding, it is not checked. 0: off.
    */
   tellingRival: number;
+  /**
+   * A confident answer's best section is quoted with at most this many of its subsections
+   * among the candidates (best score first) that hold a word of the question in their own
+   * heading or text, under its link: the fact often sits a level below the heading that names
+   * the topic (a heading over a line, or a page's bare opening). 0: off.
+   */
+  subsections: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -210,6 +219,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLacking: true,
   tellingEnough: 0.75,
   tellingRival: 0.2,
+  subsections: 1,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -315,15 +325,16 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits, judged } = this.#decide(question, context);
+      const { outcome, hits, judged, samePage } = this.#decide(question, context);
       const read = this.#withPassages(hits);
-      if (!judged) return { outcome, hits: read };
+      const quoted = this.#withSubsections(read, samePage, question);
+      if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
-      return { outcome, hits: read, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
+      return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
     });
   }
 
-  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit> } {
+  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit>; samePage?: ScoredHit[] } {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -389,7 +400,10 @@ export class Retriever {
       pages.add(hit.docId);
       chosen.push(hit);
     }
-    return { outcome: 'answered', hits: s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen, ...(judged ? { judged } : {}) };
+    const answering = s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
+    const first = answering[0]!;
+    const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
+    return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage };
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
@@ -411,6 +425,28 @@ export class Retriever {
   #sameText(a: ScoredHit, b: ScoredHit): boolean {
     const [first, second] = this.#index.passagesById([a.id, b.id]);
     return first !== undefined && second !== undefined && first.markdown === second.markdown;
+  }
+
+  /**
+   * The first hit's subsections among `samePage` (its page's other candidates, best first) whose
+   * own heading or text holds a word of the question (not only the headings above them), at
+   * most `subsections`, right after it and linked as it is.
+   */
+  #withSubsections(read: SearchHit[], samePage: ScoredHit[] = [], question = ''): SearchHit[] {
+    const [first, ...rest] = read;
+    if (!first || samePage.length === 0) return read;
+    const { headings, url } = first.passage;
+    const asked = new Set(questionTerms(question).terms.filter((term) => !FRAME_WORDS.has(term)));
+    const below: SearchHit[] = [];
+    // Best first, each analysed only when under the section, until enough are found.
+    for (const hit of this.#withPassages(samePage)) {
+      if (below.length >= this.#settings.subsections) break;
+      const { passage } = hit;
+      if (passage.headings.length <= headings.length || !headings.every((heading, i) => passage.headings[i] === heading)) continue;
+      const own = analyze(`${passage.headings[passage.headings.length - 1]}\n${cleanMarkdown(passage.markdown)}`);
+      if (own.some((term) => asked.has(term))) below.push({ ...hit, passage: { ...passage, url } });
+    }
+    return [first, ...below, ...rest];
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
