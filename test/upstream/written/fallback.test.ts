@@ -32,12 +32,20 @@ describe('written answers: the docs answer when the model does not', { timeout: 
   let expected: AnswerResponse;
   let setup: WrittenSetup;
   let model: FakeModel;
+  /** For the cases that wait the model's timeout out: a short one. */
+  let impatient: WrittenSetup;
   before(async () => {
     expected = await docsAnswer();
-    setup = await startWritten({ llmTimeoutMs: 400, heartbeatMs: 100 });
+    // A timeout far beyond a loaded machine's loopback: each case on this server fails for its own
+    // reason, never by the clock (a slow first frame read as "no first token" failed it under load).
+    setup = await startWritten({ llmTimeoutMs: 10_000, heartbeatMs: 100 });
     model = setup.model;
+    impatient = await startWritten({ llmTimeoutMs: 400, heartbeatMs: 100 });
   });
-  after(() => setup.close());
+  after(async () => {
+    await setup.close();
+    await impatient.close();
+  });
 
   /** Asks (streamed and JSON) with the model scripted to fail; both must be the docs answer, with one log line naming `reason`. */
   async function fallsBack(script: Script, reason: RegExp, setupToUse = setup, modes = [true, false]): Promise<void> {
@@ -115,7 +123,7 @@ describe('written answers: the docs answer when the model does not', { timeout: 
 
   it('no first token within the timeout (role-only deltas do not count)', async () => {
     const [role] = frames([]);
-    await fallsBack({ steps: [role!, { hang: true }] }, /^model test-model: no first token within 400 ms; answered from the docs$/);
+    await fallsBack({ steps: [role!, { hang: true }] }, /^model test-model: no first token within 400 ms; answered from the docs$/, impatient);
   });
 
   it('a model that writes nothing', async () => {
@@ -140,8 +148,8 @@ describe('written answers: the docs answer when the model does not', { timeout: 
 
   it('a stream that ends without its end, or stalls after its first token, ends with an error event too', async () => {
     for (const steps of [frames(['Roll back [1].'], { usage: false, noDone: true }).slice(0, 2), [...frames(['Roll back [1].']).slice(0, 2), { hang: true as const }]]) {
-      model.answer({ steps });
-      const { events } = await readEvents(await ask(setup.api, { message: QUESTION, bot_id: 'demo', stream: true }));
+      impatient.model.answer({ steps });
+      const { events } = await readEvents(await ask(impatient.api, { message: QUESTION, bot_id: 'demo', stream: true }));
       assert.equal(events.at(-1)!.event, 'error');
       assert.equal(events.filter((e) => e.event === 'delta').map((e) => JSON.parse(e.data).text).join(''), 'Roll back [[1]](https://git.example.com/platform/billing/blob/main/docs/deploy.md).');
     }
