@@ -271,7 +271,7 @@ describe('a bot answering from a live site', () => {
       const bots = await loadBots(undefined, undefined, { site: { url: `${site.origin}/docs/`, refreshMs: 0 }, indexFolder: join(dir, 'elsewhere'), watch: false, log: (l) => logs.push(l) });
       try {
         while (!logs.some((l) => /crawled in/.test(l))) await new Promise((r) => setTimeout(r, 20));
-        assert.ok(builds() >= 1, 'the crawl'"'"'s syncs run in a build process');
+        assert.ok(builds() >= 1, 'the crawl\'s syncs run in a build process');
         assert.equal(bots.get('demo')!.answer('How do I rotate log files every day?', false).sources[0]!.url, `${site.origin}/docs/rotate#daily`);
       } finally {
         for (const bot of bots.values()) bot.close();
