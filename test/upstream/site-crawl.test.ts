@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -251,6 +253,31 @@ describe('a bot answering from a live site', () => {
       assert.ok(loaded.get('demo')!.documents > 0);
     } finally {
       for (const bot of loaded.values()) bot.close();
+    }
+  });
+
+  it('indexes the crawled pages in a process of its own, where a small folder is indexed in the server', async () => {
+    // Published as each child process is made, before it is spawned: its arguments are read after.
+    const started: ChildProcess[] = [];
+    const onProcess = (message: unknown): void => void started.push((message as { process: ChildProcess }).process);
+    const builds = (): number => started.filter((child) => child.spawnargs.some((arg) => /build-process\.[jt]s$/.test(arg))).length;
+    subscribe('child_process', onProcess);
+    try {
+      const folder = await loadBots(undefined, undefined, { indexFolder: join(dir, 'in-process-folder'), watch: false });
+      for (const bot of folder.values()) bot.close();
+      assert.equal(builds(), 0, 'the sample folder (a few KB) is indexed in the server');
+
+      const logs: string[] = [];
+      const bots = await loadBots(undefined, undefined, { site: { url: `${site.origin}/docs/`, refreshMs: 0 }, indexFolder: join(dir, 'elsewhere'), watch: false, log: (l) => logs.push(l) });
+      try {
+        while (!logs.some((l) => /crawled in/.test(l))) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(builds() >= 1, 'the crawl\'s syncs run in a build process');
+        assert.equal(bots.get('demo')!.answer('How do I rotate log files every day?', false).sources[0]!.url, `${site.origin}/docs/rotate#daily`);
+      } finally {
+        for (const bot of bots.values()) bot.close();
+      }
+    } finally {
+      unsubscribe('child_process', onProcess);
     }
   });
 

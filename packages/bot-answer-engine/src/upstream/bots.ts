@@ -175,6 +175,8 @@ async function startSiteBot(id: string, dir: string, settings: KnowledgeBaseSett
     folder: indexFolder,
     botId: id,
     log: (line) => log(`bot "${id}": ${line}`),
+    // A crawl syncs every few pages: each in a process of its own, as a folder's build, so the serving process keeps none of their garbage.
+    syncElsewhere: 'all',
   });
   if (await mirrorHoldsPages(dir)) {
     try {

@@ -32,6 +32,12 @@ export interface KbIndexOptions {
    * analyse them. Default `SPREAD_FROM_BYTES` (8 MiB); tests set less.
    */
   spreadFromBytes?: number;
+  /**
+   * Which syncs run in a process of its own: those with `spreadFromBytes` to read or more
+   * (`'large'`, the default), or every one (`'all'`: a site bot's, many small ones as it crawls,
+   * whose garbage would otherwise grow the serving process's heap for good).
+   */
+  syncElsewhere?: 'large' | 'all';
   /** For tests: every sync fails (or crashes the process) part-way, before it commits. */
   fault?: SyncFault;
 }
@@ -67,6 +73,7 @@ export class KbIndex {
   /** How the folder's documents are read and cited (base URL, extension, app name). */
   readonly settings: KnowledgeBaseSettings;
   readonly #job: Omit<SyncJob, 'listing'>;
+  readonly #allElsewhere: boolean;
   /** Stops a sync under way in this process when the index is closed. */
   readonly #stop = new AbortController();
   readonly #reader: Database.Database;
@@ -91,6 +98,7 @@ export class KbIndex {
     this.dir = options.dir;
     this.settings = options.settings;
     this.#job = { file, settings: options.settings, spreadFromBytes: options.spreadFromBytes ?? SPREAD_FROM_BYTES, ...(options.fault ? { fault: options.fault } : {}) };
+    this.#allElsewhere = options.syncElsewhere === 'all';
     this.#reader = new Database(file, { fileMustExist: true });
     this.#reader.pragma('busy_timeout = 2000');
     this.#reader.pragma('cache_size = -8000');
@@ -146,7 +154,7 @@ export class KbIndex {
    * files that are new or changed and drops those gone, in one transaction that answers see
    * all at once when it commits; when nothing changed, nothing is written. Many bytes to read
    * (`spreadFromBytes`) are read in a process of its own, on threads, so whatever the build
-   * allocates goes when it ends; a few are read here. A folder left with no readable document
+   * allocates goes when it ends; a few are read here (or there too, with `syncElsewhere` 'all'). A folder left with no readable document
    * changes nothing; a sync that fails or is stopped (`close`) changes nothing either. Throws a
    * KnowledgeBaseError when the folder cannot be listed or holds no documents.
    */
@@ -159,8 +167,8 @@ export class KbIndex {
       return { documents: this.#documents, passages: this.#passages, read: 0, removed: 0, unchanged: listing.length, skipped: [] };
     }
     const job: SyncJob = { ...this.#job, listing };
-    const large = analysisThreads(toRead, job.spreadFromBytes) > 0;
-    const outcome = large ? await this.#syncElsewhere(job) : await syncIndexFile(job, this.#stop.signal);
+    const elsewhere = this.#allElsewhere || analysisThreads(toRead, job.spreadFromBytes) > 0;
+    const outcome = elsewhere ? await this.#syncElsewhere(job) : await syncIndexFile(job, this.#stop.signal);
     if (this.#closed) throw new Error('the index was closed');
     if (outcome.keptPrevious) return { ...outcome, documents: this.#documents, passages: this.#passages };
     this.#count();
