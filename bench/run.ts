@@ -79,7 +79,7 @@ const SETTINGS = quick
       cache: { distinct: 100, asked: 60, seed: 1, warm: 3 },
       written: { rounds: 1, inProcessRounds: 1 },
       insights: { asked: 50, warm: 3, rows: 1_000, pageRepeats: 1, outage: { rate: 50, before: 0.5, down: 1, after: 1 } },
-      sites: { crawlPages: 50, sets: ['pino'] },
+      sites: { crawlPages: 50, memoryRuns: 1, sets: ['pino'] },
     }
   : {
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7, warmUp: true },
@@ -95,7 +95,7 @@ const SETTINGS = quick
       cache: { distinct: 200, asked: 2000, seed: 1, warm: 100 },
       written: { rounds: 10, inProcessRounds: 50 },
       insights: { asked: 2000, warm: 100, rows: 1_000_000, pageRepeats: 5, outage: { rate: 100, before: 3, down: 4, after: 4 } },
-      sites: { crawlPages: 1000, sets: ['pino', 'undici'] },
+      sites: { crawlPages: 1000, memoryRuns: 3, sets: ['pino', 'undici'] },
     };
 /** A question the sample knowledge base answers (about 1.9 KB of Markdown with citations). */
 const MESSAGE = 'How do I file travel expenses?';
