@@ -21,6 +21,7 @@ import { marked, type Tokens } from 'marked';
 import { loadBots, type Bot } from '../packages/bot-answer-engine/src/upstream/bots.js';
 import { HeadingSlugger } from '../packages/bot-answer-engine/src/upstream/folder/markdown-text.js';
 import type { Report } from './lib/report.js';
+import { median } from './lib/stats.js';
 import { startEngine } from './retrieval/engines.js';
 import { evaluate, summarise } from './retrieval/evaluate.js';
 import { questionSets, type QuestionSet } from './retrieval/sets.js';
@@ -97,12 +98,6 @@ function runJob(args: string[]): Promise<JobFigures> {
     child.once('error', reject);
     child.once('exit', (code) => (figures ? resolve(figures) : reject(new Error(`a sites job (${args[0]}) exited with ${code}`))));
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**

@@ -325,16 +325,16 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits, judged, samePage } = this.#decide(question, context);
+      const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
       const read = this.#withPassages(hits);
-      const quoted = this.#withSubsections(read, samePage, question);
+      const quoted = this.#withSubsections(read, samePage, asked);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
     });
   }
 
-  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit>; samePage?: ScoredHit[] } {
+  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit>; samePage?: ScoredHit[]; asked?: string[] } {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -403,7 +403,7 @@ export class Retriever {
     const answering = s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
     const first = answering[0]!;
     const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
-    return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage };
+    return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage, asked };
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
@@ -429,14 +429,14 @@ export class Retriever {
 
   /**
    * The first hit's subsections among `samePage` (its page's other candidates, best first) whose
-   * own heading or text holds a word of the question (not only the headings above them), at
-   * most `subsections`, right after it and linked as it is.
+   * own heading or text holds a word of the question (`terms`, its analysed words; not only the
+   * headings above them), at most `subsections`, right after it and linked as it is.
    */
-  #withSubsections(read: SearchHit[], samePage: ScoredHit[] = [], question = ''): SearchHit[] {
+  #withSubsections(read: SearchHit[], samePage: ScoredHit[] = [], terms: string[] = []): SearchHit[] {
     const [first, ...rest] = read;
     if (!first || samePage.length === 0) return read;
     const { headings, url } = first.passage;
-    const asked = new Set(questionTerms(question).terms.filter((term) => !FRAME_WORDS.has(term)));
+    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
     const below: SearchHit[] = [];
     // Best first, each analysed only when under the section, until enough are found.
     for (const hit of this.#withPassages(samePage)) {
