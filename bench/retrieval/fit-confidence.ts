@@ -51,7 +51,7 @@ const costArg = process.argv.find((a) => a.startsWith('--cost='));
 const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
 const L2 = 1;
 const ITERATIONS = 30;
-const LEAST = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
+const LEAST = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
 
 /** Solves `a x = b` by Gaussian elimination with partial pivoting (a small, well-conditioned system). */
 function solve(a: number[][], b: number[]): number[] {

@@ -217,7 +217,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
-  tellingEnough: 0.75,
+  tellingEnough: 0.6,
   tellingRival: 0.2,
   subsections: 1,
 };
