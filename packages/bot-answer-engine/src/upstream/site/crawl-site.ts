@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 import robotsParserModule from 'robots-parser';
 import { Agent, request, type Dispatcher } from 'undici';
 import { guardedLookup, resolveHost, startsPrivate, type ResolveHost } from './address-guard.js';
-import { pageLinks } from './page-links.js';
+import { headCanonical, pageLinks } from './page-links.js';
 import { readSitemap } from './sitemap.js';
 import { mirrorFile, type SiteMirror } from './site-mirror.js';
 
@@ -61,6 +63,7 @@ const MAX_REDIRECTS = 5;
 const MAX_SITEMAP_FILES = 50;
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\b/i;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Crawls a live site into its mirror: the pages its sitemaps list (`sitemap.xml` under its
@@ -125,7 +128,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       }
       if (statusCode !== 200) {
         await discard(body);
-        return { status: statusCode, url: current, headers: got, text: '' };
+        return { status: statusCode, url: current, headers: got, bytes: EMPTY };
       }
       const length = Number(header(got, 'content-length') ?? NaN);
       if (length > maxBytes) {
@@ -146,7 +149,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
         if (error instanceof FetchFailure) throw error;
         throw new FetchFailure(failureText(error, timeoutMs));
       }
-      return { status: 200, url: current, headers: got, text: decode(Buffer.concat(chunks), header(got, 'content-type')) };
+      return { status: 200, url: current, headers: got, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
     }
   };
 
@@ -155,7 +158,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     let robotsText = '';
     try {
       const robots = await get(robotsUrl, (u) => u.origin === start.origin);
-      if (robots.status === 200) robotsText = robots.text;
+      if (robots.status === 200) robotsText = decoderFor(header(robots.headers, 'content-type')).decode(robots.bytes);
     } catch (error) {
       log(`site ${start.href}: robots.txt not read (${(error as Error).message}); crawling as if it allowed everything`);
     }
@@ -192,7 +195,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
           continue;
         }
         sitemapsRead++;
-        const entries = readSitemap(sitemap.text);
+        const entries = readSitemap(decoderFor(header(sitemap.headers, 'content-type')).decode(sitemap.bytes));
         pending.push(...entries.sitemaps);
         sitemapEntries += entries.pages.length;
         for (const entry of entries.pages) {
@@ -286,11 +289,13 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
         log(`site ${start.href}: ${url.href} skipped: not HTML (${type || 'no Content-Type'})`);
         return;
       }
-      const found = pageLinks(page.text);
+      const decoder = decoderFor(type);
+      // Only a crawl following links decodes whole pages; one from a sitemap reads their heads.
+      const found = followLinks ? pageLinks(decoder.decode(page.bytes)) : { canonical: headCanonical(page.bytes, decoder), links: [] };
       const canonical = pageUrl(found.canonical, page.url);
       // A page may name its canonical address, but only one of this site: a hostile page cannot send readers elsewhere.
       const cite = canonical && inScope(canonical) ? canonical : page.url;
-      const html = `<link rel="canonical" href="${escapeAttribute(cite.href)}">\n${page.text.replaceAll('\0', '')}`;
+      const html = [Buffer.from(`<link rel="canonical" href="${escapeAttribute(cite.href)}">\n`), keptBytes(page.bytes, decoder)];
       const validators = { ...optional('etag', header(page.headers, 'etag')), ...optional('lastModified', header(page.headers, 'last-modified')) };
       try {
         await mirror.save(url.href, mirrorFile(page.url, scope), html, validators);
@@ -381,14 +386,27 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   return value ? ({ [key]: value } as Record<K, string>) : {};
 }
 
-/** Text in the charset its Content-Type names (UTF-8 when it names none, or one that is not known). */
-function decode(bytes: Buffer, contentType: string | undefined): string {
+/** A decoder for the charset a Content-Type names (UTF-8 when it names none, or one that is not known). */
+function decoderFor(contentType: string | undefined): TextDecoder {
   const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? '')?.[1];
   try {
-    return new TextDecoder(charset ?? 'utf-8').decode(bytes);
+    return new TextDecoder(charset ?? 'utf-8');
   } catch {
-    return new TextDecoder('utf-8').decode(bytes);
+    return new TextDecoder('utf-8');
   }
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A page's body as the mirror keeps it: UTF-8 text without NUL characters (what the folder
+ * reader takes), without a leading byte order mark. A page served as valid UTF-8 (nearly all)
+ * is kept as its own bytes: encoding the decoded text again would allocate another copy of
+ * every page, garbage that grew the crawling process's heap.
+ */
+function keptBytes(bytes: Buffer, decoder: TextDecoder): Uint8Array {
+  if (decoder.encoding === 'utf-8' && isUtf8(bytes) && !bytes.includes(0)) return bytes.subarray(0, 3).equals(BOM) ? bytes.subarray(3) : bytes;
+  return Buffer.from(decoder.decode(bytes).replaceAll('\0', ''));
 }
 
 function escapeAttribute(text: string): string {
