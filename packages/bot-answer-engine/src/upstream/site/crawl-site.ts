@@ -98,58 +98,62 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     for (;;) {
       if (chain.has(current.href)) throw new FetchFailure('a redirect loop');
       chain.add(current.href);
-      let response: Dispatcher.ResponseData | undefined;
-      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
-      for (let attempt = 1; !response; attempt++) {
+      const { signal, clear } = deadline(timeoutMs, options.signal);
+      try {
+        let response: Dispatcher.ResponseData | undefined;
+        for (let attempt = 1; !response; attempt++) {
+          try {
+            response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+          } catch (error) {
+            // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
+            if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+            throw new FetchFailure(failureText(error, timeoutMs));
+          }
+        }
+        const { statusCode, headers: got, body } = response;
+        if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
+          await discard(body);
+          const location = header(got, 'location');
+          if (!location) throw new FetchFailure(`status ${statusCode} without a Location`, statusCode);
+          if (chain.size > MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects`);
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            throw new FetchFailure(`a redirect to an invalid URL`);
+          }
+          next.hash = '';
+          if (!allowed(next)) throw new FetchFailure(`a redirect to ${next.href}, outside ${start.origin}${scope}: not followed`);
+          current = next;
+          continue;
+        }
+        if (statusCode !== 200) {
+          await discard(body);
+          return { status: statusCode, url: current, headers: got, bytes: EMPTY };
+        }
+        const length = Number(header(got, 'content-length') ?? NaN);
+        if (length > maxBytes) {
+          await discard(body);
+          throw new FetchFailure(`too large (${length} bytes, the limit is ${maxBytes})`);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
         try {
-          response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+          for await (const chunk of body) {
+            size += (chunk as Buffer).length;
+            if (size > maxBytes) {
+              throw new FetchFailure(`too large (over ${maxBytes} bytes)`);
+            }
+            chunks.push(chunk as Buffer);
+          }
         } catch (error) {
-          // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
-          if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+          if (error instanceof FetchFailure) throw error;
           throw new FetchFailure(failureText(error, timeoutMs));
         }
+        return { status: 200, url: current, headers: got, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+      } finally {
+        clear();
       }
-      const { statusCode, headers: got, body } = response;
-      if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
-        await discard(body);
-        const location = header(got, 'location');
-        if (!location) throw new FetchFailure(`status ${statusCode} without a Location`, statusCode);
-        if (chain.size > MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects`);
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new FetchFailure(`a redirect to an invalid URL`);
-        }
-        next.hash = '';
-        if (!allowed(next)) throw new FetchFailure(`a redirect to ${next.href}, outside ${start.origin}${scope}: not followed`);
-        current = next;
-        continue;
-      }
-      if (statusCode !== 200) {
-        await discard(body);
-        return { status: statusCode, url: current, headers: got, bytes: EMPTY };
-      }
-      const length = Number(header(got, 'content-length') ?? NaN);
-      if (length > maxBytes) {
-        await discard(body);
-        throw new FetchFailure(`too large (${length} bytes, the limit is ${maxBytes})`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
-            throw new FetchFailure(`too large (over ${maxBytes} bytes)`);
-          }
-          chunks.push(chunk as Buffer);
-        }
-      } catch (error) {
-        if (error instanceof FetchFailure) throw error;
-        throw new FetchFailure(failureText(error, timeoutMs));
-      }
-      return { status: 200, url: current, headers: got, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
     }
   };
 
@@ -349,6 +353,26 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     await mirror.persist();
     await agent.close();
   }
+}
+
+/**
+ * A signal that aborts after `ms` (with a TimeoutError, as `AbortSignal.timeout`'s) or when
+ * `stop` does, and `clear` to end both when the request is done: a timer left to run out would
+ * keep the request's signals alive for the whole timeout, a crawl's thousand of them at once.
+ */
+function deadline(ms: number, stop: AbortSignal | undefined): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
+  const stopped = (): void => controller.abort(stop!.reason);
+  if (stop?.aborted) stopped();
+  else stop?.addEventListener('abort', stopped, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', stopped);
+    },
+  };
 }
 
 /** The path a crawl stays under: the start URL's folder (`/docs/` for `/docs/`, `/docs/intro.html` and `/docs`). */
