@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
 import type { ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -192,6 +193,61 @@ describe('crawling a live site', () => {
     const outcome = await crawl({ maxPages: 5, maxPageBytes: 10 * 1024 * 1024 });
     assert.equal(outcome.saved, 5, logs.join('\n'));
     assert.ok(logs.some((l) => /the sitemaps list 100000 pages; 5 taken/.test(l)));
+  });
+
+  it('keeps every page as UTF-8 text without NUL: a UTF-8 page as it came, one in another charset or with bad bytes re-encoded', async () => {
+    const sitemap = (paths: string[]): string => `<urlset>${paths.map((p) => `<url><loc>${site.origin}/docs/${p}</loc></url>`).join('')}</urlset>`;
+    site.text('/docs/sitemap.xml', 'application/xml', sitemap(['utf8', 'latin1', 'broken', 'nul']));
+    const raw = (path: string, type: string, body: Buffer): void => void site.routes.set(`/docs/${path}`, (_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
+    const utf8 = doc('Café', 'Ünïcode ✓, 日本語.');
+    raw('utf8', 'text/html; charset=utf-8', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(utf8)]));
+    raw('latin1', 'text/html; charset=iso-8859-1', Buffer.from(doc('Latin', 'Entrée libre.'), 'latin1'));
+    raw('broken', 'text/html', Buffer.concat([Buffer.from(doc('Broken', 'Before')), Buffer.from([0xff, 0xfe]), Buffer.from('after.')]));
+    raw('nul', 'text/html', Buffer.from(doc('Nul', 'A\0B.')));
+    assert.equal((await crawl()).saved, 4, logs.join('\n'));
+    const kept = async (path: string): Promise<string> => {
+      const bytes = await readFile(join(dir, 'mirror', path, 'index.html'));
+      // What the folder reader takes: strict UTF-8, no NUL.
+      assert.ok(!bytes.includes(0), path);
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^<link rel="canonical" href="[^"]+">\n/, '');
+    };
+    assert.equal(await kept('utf8'), utf8);
+    assert.equal(await kept('latin1'), doc('Latin', 'Entrée libre.'));
+    assert.match(await kept('broken'), /<\/html>\uFFFD\uFFFDafter\.$/);
+    assert.match(await kept('nul'), /AB\./);
+  });
+
+  it('takes a canonical link from the head only, however long the head; one in the body is not the page\'s address', async () => {
+    site.text('/docs/sitemap.xml', 'application/xml', `<urlset><url><loc>${site.origin}/docs/long-head</loc></url><url><loc>${site.origin}/docs/in-body</loc></url></urlset>`);
+    const style = `<style>${'.x{color:red}'.repeat(2000)}</style>`;
+    site.html('/docs/long-head', `<html><head><title>L</title>${style}<link rel="canonical" href="/docs/named"></head><body><h1>Long head</h1><p>Text.</p></body></html>`);
+    site.html('/docs/in-body', `<html><head><title>B</title></head><body><h1>In body</h1><link rel="canonical" href="/docs/elsewhere"><p>Text.</p></body></html>`);
+    assert.equal((await crawl()).saved, 2, logs.join('\n'));
+    const cited = async (path: string): Promise<string | undefined> => /^<link rel="canonical" href="([^"]+)">/.exec(await readFile(join(dir, 'mirror', path, 'index.html'), 'utf8'))?.[1];
+    assert.equal(await cited('long-head'), `${site.origin}/docs/named`);
+    assert.equal(await cited('in-body'), `${site.origin}/docs/in-body`);
+  });
+
+  it('lets each request\'s timer go when the request ends, not when its timeout would have run out', async () => {
+    const timeoutMs = 43_210;
+    const pending = new Set<number>();
+    const hook = createHook({
+      init(id, type, _trigger, resource) {
+        if (type === 'Timeout' && (resource as { _idleTimeout?: number })._idleTimeout === timeoutMs) pending.add(id);
+      },
+      destroy(id) {
+        pending.delete(id);
+      },
+    }).enable();
+    try {
+      site.text('/docs/sitemap.xml', 'application/xml', `<urlset>${[0, 1, 2].map((i) => `<url><loc>${site.origin}/docs/p${i}</loc></url>`).join('')}</urlset>`);
+      for (const i of [0, 1, 2]) site.html(`/docs/p${i}`, doc(`P${i}`, 'Text.'));
+      assert.equal((await crawl({ pageTimeoutMs: timeoutMs })).saved, 3);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(pending.size, 0);
+    } finally {
+      hook.disable();
+    }
   });
 });
 

@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 import robotsParserModule from 'robots-parser';
 import { Agent, request, type Dispatcher } from 'undici';
 import { guardedLookup, resolveHost, startsPrivate, type ResolveHost } from './address-guard.js';
-import { pageLinks } from './page-links.js';
+import { headCanonical, pageLinks } from './page-links.js';
 import { readSitemap } from './sitemap.js';
 import { mirrorFile, type SiteMirror } from './site-mirror.js';
 
@@ -61,6 +63,7 @@ const MAX_REDIRECTS = 5;
 const MAX_SITEMAP_FILES = 50;
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\b/i;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Crawls a live site into its mirror: the pages its sitemaps list (`sitemap.xml` under its
@@ -95,58 +98,62 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     for (;;) {
       if (chain.has(current.href)) throw new FetchFailure('a redirect loop');
       chain.add(current.href);
-      let response: Dispatcher.ResponseData | undefined;
-      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
-      for (let attempt = 1; !response; attempt++) {
+      const { signal, clear } = deadline(timeoutMs, options.signal);
+      try {
+        let response: Dispatcher.ResponseData | undefined;
+        for (let attempt = 1; !response; attempt++) {
+          try {
+            response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+          } catch (error) {
+            // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
+            if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+            throw new FetchFailure(failureText(error, timeoutMs));
+          }
+        }
+        const { statusCode, headers: got, body } = response;
+        if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
+          await discard(body);
+          const location = header(got, 'location');
+          if (!location) throw new FetchFailure(`status ${statusCode} without a Location`, statusCode);
+          if (chain.size > MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects`);
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            throw new FetchFailure(`a redirect to an invalid URL`);
+          }
+          next.hash = '';
+          if (!allowed(next)) throw new FetchFailure(`a redirect to ${next.href}, outside ${start.origin}${scope}: not followed`);
+          current = next;
+          continue;
+        }
+        if (statusCode !== 200) {
+          await discard(body);
+          return { status: statusCode, url: current, headers: got, bytes: EMPTY };
+        }
+        const length = Number(header(got, 'content-length') ?? NaN);
+        if (length > maxBytes) {
+          await discard(body);
+          throw new FetchFailure(`too large (${length} bytes, the limit is ${maxBytes})`);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
         try {
-          response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+          for await (const chunk of body) {
+            size += (chunk as Buffer).length;
+            if (size > maxBytes) {
+              throw new FetchFailure(`too large (over ${maxBytes} bytes)`);
+            }
+            chunks.push(chunk as Buffer);
+          }
         } catch (error) {
-          // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
-          if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+          if (error instanceof FetchFailure) throw error;
           throw new FetchFailure(failureText(error, timeoutMs));
         }
+        return { status: 200, url: current, headers: got, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+      } finally {
+        clear();
       }
-      const { statusCode, headers: got, body } = response;
-      if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
-        await discard(body);
-        const location = header(got, 'location');
-        if (!location) throw new FetchFailure(`status ${statusCode} without a Location`, statusCode);
-        if (chain.size > MAX_REDIRECTS) throw new FetchFailure(`more than ${MAX_REDIRECTS} redirects`);
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new FetchFailure(`a redirect to an invalid URL`);
-        }
-        next.hash = '';
-        if (!allowed(next)) throw new FetchFailure(`a redirect to ${next.href}, outside ${start.origin}${scope}: not followed`);
-        current = next;
-        continue;
-      }
-      if (statusCode !== 200) {
-        await discard(body);
-        return { status: statusCode, url: current, headers: got, text: '' };
-      }
-      const length = Number(header(got, 'content-length') ?? NaN);
-      if (length > maxBytes) {
-        await discard(body);
-        throw new FetchFailure(`too large (${length} bytes, the limit is ${maxBytes})`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
-            throw new FetchFailure(`too large (over ${maxBytes} bytes)`);
-          }
-          chunks.push(chunk as Buffer);
-        }
-      } catch (error) {
-        if (error instanceof FetchFailure) throw error;
-        throw new FetchFailure(failureText(error, timeoutMs));
-      }
-      return { status: 200, url: current, headers: got, text: decode(Buffer.concat(chunks), header(got, 'content-type')) };
     }
   };
 
@@ -155,7 +162,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     let robotsText = '';
     try {
       const robots = await get(robotsUrl, (u) => u.origin === start.origin);
-      if (robots.status === 200) robotsText = robots.text;
+      if (robots.status === 200) robotsText = decoderFor(header(robots.headers, 'content-type')).decode(robots.bytes);
     } catch (error) {
       log(`site ${start.href}: robots.txt not read (${(error as Error).message}); crawling as if it allowed everything`);
     }
@@ -192,7 +199,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
           continue;
         }
         sitemapsRead++;
-        const entries = readSitemap(sitemap.text);
+        const entries = readSitemap(decoderFor(header(sitemap.headers, 'content-type')).decode(sitemap.bytes));
         pending.push(...entries.sitemaps);
         sitemapEntries += entries.pages.length;
         for (const entry of entries.pages) {
@@ -286,11 +293,13 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
         log(`site ${start.href}: ${url.href} skipped: not HTML (${type || 'no Content-Type'})`);
         return;
       }
-      const found = pageLinks(page.text);
+      const decoder = decoderFor(type);
+      // Only a crawl following links decodes whole pages; one from a sitemap reads their heads.
+      const found = followLinks ? pageLinks(decoder.decode(page.bytes)) : { canonical: headCanonical(page.bytes, decoder), links: [] };
       const canonical = pageUrl(found.canonical, page.url);
       // A page may name its canonical address, but only one of this site: a hostile page cannot send readers elsewhere.
       const cite = canonical && inScope(canonical) ? canonical : page.url;
-      const html = `<link rel="canonical" href="${escapeAttribute(cite.href)}">\n${page.text.replaceAll('\0', '')}`;
+      const html = [Buffer.from(`<link rel="canonical" href="${escapeAttribute(cite.href)}">\n`), keptBytes(page.bytes, decoder)];
       const validators = { ...optional('etag', header(page.headers, 'etag')), ...optional('lastModified', header(page.headers, 'last-modified')) };
       try {
         await mirror.save(url.href, mirrorFile(page.url, scope), html, validators);
@@ -346,6 +355,26 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
   }
 }
 
+/**
+ * A signal that aborts after `ms` (with a TimeoutError, as `AbortSignal.timeout`'s) or when
+ * `stop` does, and `clear` to end both when the request is done: a timer left to run out would
+ * keep the request's signals alive for the whole timeout, a crawl's thousand of them at once.
+ */
+function deadline(ms: number, stop: AbortSignal | undefined): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms).unref();
+  const stopped = (): void => controller.abort(stop!.reason);
+  if (stop?.aborted) stopped();
+  else stop?.addEventListener('abort', stopped, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', stopped);
+    },
+  };
+}
+
 /** The path a crawl stays under: the start URL's folder (`/docs/` for `/docs/`, `/docs/intro.html` and `/docs`). */
 export function scopeOf(start: URL): string {
   const path = start.pathname;
@@ -381,14 +410,27 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   return value ? ({ [key]: value } as Record<K, string>) : {};
 }
 
-/** Text in the charset its Content-Type names (UTF-8 when it names none, or one that is not known). */
-function decode(bytes: Buffer, contentType: string | undefined): string {
+/** A decoder for the charset a Content-Type names (UTF-8 when it names none, or one that is not known). */
+function decoderFor(contentType: string | undefined): TextDecoder {
   const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? '')?.[1];
   try {
-    return new TextDecoder(charset ?? 'utf-8').decode(bytes);
+    return new TextDecoder(charset ?? 'utf-8');
   } catch {
-    return new TextDecoder('utf-8').decode(bytes);
+    return new TextDecoder('utf-8');
   }
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * A page's body as the mirror keeps it: UTF-8 text without NUL characters (what the folder
+ * reader takes), without a leading byte order mark. A page served as valid UTF-8 (nearly all)
+ * is kept as its own bytes: encoding the decoded text again would allocate another copy of
+ * every page, garbage that grew the crawling process's heap.
+ */
+function keptBytes(bytes: Buffer, decoder: TextDecoder): Uint8Array {
+  if (decoder.encoding === 'utf-8' && isUtf8(bytes) && !bytes.includes(0)) return bytes.subarray(0, 3).equals(BOM) ? bytes.subarray(3) : bytes;
+  return Buffer.from(decoder.decode(bytes).replaceAll('\0', ''));
 }
 
 function escapeAttribute(text: string): string {
