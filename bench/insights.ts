@@ -11,7 +11,7 @@ import { openInsightsStore } from '../packages/bot-answer-proxy/src/insights/sql
 import type { InsightsStore } from '../packages/bot-answer-proxy/src/insights/types.js';
 import { sampleBatches } from './insights-data.js';
 import { OUT_DIR } from './lib/build-browser.js';
-import { startChild, type ServerChild } from './lib/child.js';
+import { startAll, startChild, type ServerChild } from './lib/child.js';
 import type { Report } from './lib/report.js';
 import { max, median, percentile } from './lib/stats.js';
 import { startTestPostgres, type TestPostgres } from '../test/proxy/postgres-server.js';
@@ -261,18 +261,15 @@ export async function benchInsights(report: Report, options: InsightsOptions, up
   const children: ServerChild[] = [];
   try {
     const env = { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key };
-    const start = async (name: string, db?: string) => {
-      const child = await startChild('proxy', { ...env, ...(db ? { BENCH_INSIGHTS_DB: db } : {}) }, { quiet: true });
-      children.push(child);
-      return { name, child };
-    };
+    const start = (db?: string) => () => startChild('proxy', { ...env, ...(db ? { BENCH_INSIGHTS_DB: db } : {}) }, { quiet: true });
     const pgLatency = await postgres.createDatabase('latency');
-    await latency(report, [await start('off'), await start('sqlite', join(dir, 'latency.sqlite')), await start('postgres', pgLatency)], options);
+    const [off, sqlite, inPostgres] = await startAll(children, [start(), start(join(dir, 'latency.sqlite')), start(pgLatency)]);
+    await latency(report, [{ name: 'off', child: off! }, { name: 'sqlite', child: sqlite! }, { name: 'postgres', child: inPostgres! }], options);
 
-    await Promise.all(children.slice(1).map((c) => c.stop()));
+    await Promise.all([sqlite!.stop(), inPostgres!.stop()]);
     const pgOutage = await postgres.createDatabase('outage');
-    const outageProxy = await start('outage', pgOutage);
-    await outage(report, postgres, { on: outageProxy.child, off: children[0]! }, pgOutage, options.outage);
+    const [outageProxy] = await startAll(children, [start(pgOutage)]);
+    await outage(report, postgres, { on: outageProxy!, off: off! }, pgOutage, options.outage);
     await Promise.all(children.splice(0).map((c) => c.stop()));
 
     await pageAtScale(report, { name: 'sqlite', url: join(dir, 'page.sqlite') }, options, upstream, key);

@@ -19,6 +19,12 @@ export interface PageCostOptions {
   warmUp: boolean;
   /** The rows to run, by id (default: all): the quick run takes the page alone, the loader and the baseline. */
   rows?: string[];
+  /**
+   * The kinds of sample each row takes, by row id (default: every kind it has). The quick run takes each
+   * kind once where its code differs (a press after a rest and at once, the chat over a launcher and in an
+   * inline box), not every kind on every row.
+   */
+  kinds?: Record<string, Kind[]>;
   /** Quiet time after the widget shows before the figures of a page load are read, ms. */
   settleMs: number;
 }
@@ -134,7 +140,8 @@ const probe = (row: Row) => `(() => {
   addEventListener('pointerdown', () => p.down ?? ((p.down = performance.now()), requestAnimationFrame(usable)), true);
 })();`;
 
-type Kind = 'warm' | 'cold' | 'chat';
+/** What a sample does after the load (see `sample`). */
+export type Kind = 'warm' | 'cold' | 'chat';
 
 interface Load {
   /** gzip bytes of the JavaScript fetched before any interaction (less `jsIdle`), and once open. */
@@ -381,7 +388,8 @@ export async function benchPageCost(report: Report, browser: Browser, files: Pag
   const results = new Map<string, Load[]>();
   const key = (row: Row, rate: number) => `${row.id}@${rate}`;
   /** What each sample does after the load: every row a warm one; with a launcher a cold one too; the loader a chat trace. */
-  const kinds = (row: Row): Kind[] => ['warm', ...(row.launcher ? ['cold' as const] : []), ...(row.id.startsWith('loader') ? ['chat' as const] : [])];
+  const kinds = (row: Row): Kind[] =>
+    (['warm', ...(row.launcher ? ['cold' as const] : []), ...(row.id.startsWith('loader') ? ['chat' as const] : [])] as Kind[]).filter((kind) => !options.kinds || (options.kinds[row.id] ?? ['warm']).includes(kind));
   try {
     for (const rate of options.rates) {
       if (options.warmUp) for (const row of all) await sample(row, rate, 'warm');

@@ -6,10 +6,10 @@
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json). `--repeat=N` runs kb-scale's sizes N times and reports each figure's
  * median and range (`--kb-sizes=200`: only those sizes, in MB). `--halves` gives the search section's quality figures by halves of
- * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
- * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
- * as the two lanes side by side (a quick run's figures are not judged), each writing its own
- * bench/out/results.quick.<lane>.json.
+ * each set too (even places tune, odd eval). `--lane=browser` runs the sections that drive Chromium
+ * (and build what they compare with) and three knowledge-base sections (retrieval, kb-scale, sites),
+ * `--lane=servers` the others: `npm test` runs its quick benchmark as the two lanes side by side (a
+ * quick run's figures are not judged), each writing its own bench/out/results.quick.<lane>.json.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
 import { buildBaseline } from './lib/baseline.js';
 import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
-import { startChild, type ServerChild } from './lib/child.js';
+import { startAll, startChild, type ServerChild } from './lib/child.js';
 import { cpuMsWithChildren } from './lib/cpu.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
 import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
@@ -31,7 +31,7 @@ import { benchRender } from './render.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchKbScale } from './kb-scale.js';
 import { benchSearch } from './search.js';
-import { benchPageCost } from './page-cost.js';
+import { benchPageCost, type PageCostOptions } from './page-cost.js';
 import { benchSites } from './sites.js';
 import { benchSearchBox } from './search-box.js';
 import { benchSize } from './size.js';
@@ -51,8 +51,12 @@ if (!Number.isInteger(repeat) || repeat < 1 || kbSizes?.some((n) => !(n > 0))) {
   console.error('bench: --repeat=N takes a whole number from 1, --kb-sizes=3,200 sizes in MB');
   process.exit(2);
 }
-/** The sections that drive Chromium, and the builds they compare with: the `browser` lane; the rest is `servers`. */
-const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box'];
+/**
+ * The `browser` lane: the sections that drive Chromium (and the builds they compare with), and the knowledge-base
+ * sections that do not start our proxy, so that the two lanes side by side end together (with the Chromium sections
+ * alone it ended first, the servers lane then running alone for as long again); the rest is `servers`.
+ */
+const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box', 'retrieval', 'kb-scale', 'sites'];
 const lane = args.find((a) => a.startsWith('--lane='))?.slice('--lane='.length);
 if (lane !== undefined && lane !== 'browser' && lane !== 'servers') {
   console.error(`bench: --lane=${lane}: say browser or servers`);
@@ -65,12 +69,24 @@ const wanted = (section: string) => (!only || only.includes(section)) && inLane(
 const SETTINGS = quick
   ? {
       render: { answerBytes: 5_000, chunks: 200, intervalMs: 2, repeats: 1, warmUp: false },
-      searchBox: { words: 3, keyGapMs: 150, bursts: 2 },
-      // Quick: one of each code path (a page alone, the floating and inline loader, the baseline); full runs take every row.
-      pageCost: { samples: 1, rates: [1], warmUp: false, rows: ['none', 'loader', 'loader-inline', 'single'], settleMs: 250 },
-      startupRepeats: 1,
+      // Quick: one word typed a key at a time, one burst (each waits out the debounce, key by key).
+      searchBox: { words: 1, keyGapMs: 150, bursts: 1 },
+      // Quick: one of each code path (a page alone, the floating and inline loader, the baseline), each kind of sample
+      // once where its code differs: 6 fresh pages, not 8 (each about 2.5 s of CPU, traced); full runs take every row and kind.
+      pageCost: {
+        samples: 1,
+        rates: [1],
+        warmUp: false,
+        rows: ['none', 'loader', 'loader-inline', 'single'],
+        kinds: { none: ['warm'], loader: ['warm', 'cold', 'chat'], 'loader-inline': ['chat'], single: ['warm'] },
+        settleMs: 250,
+      } satisfies PageCostOptions,
+      // Quick: no untimed first page of each bundle.
+      startup: { repeats: 1, warmUp: false },
       load: { connections: 50, seconds: 0.25, warmSeconds: 0.1, rounds: 1, fixedRate: 500, fixedSeconds: 0.25, fixedRounds: 1 },
-      streams: { streams: 50, rampMs: 50, rounds: 1, warmUp: false, aborts: 5, paceMs: 20 },
+      // Quick: the upstream paced at 5 ms a chunk (20 before): each of the four ramps waited out 2 s of pacing, the streams
+      // still overlap (50 opened within 50 ms, each about 0.5 s long).
+      streams: { streams: 50, rampMs: 50, rounds: 1, warmUp: false, aborts: 5, paceMs: 5 },
       memory: { streams: 50, steps: 3, rampMs: 50, rounds: 1, paceMs: 100 },
       kbScale: { sizes: kbSizes ?? [1], rounds: 1, repeat },
       // Quick: one set kept in node_modules, nothing fetched; it has every kind of question (halves, follow-ups, off-topic).
@@ -85,7 +101,7 @@ const SETTINGS = quick
       render: { answerBytes: 50_000, chunks: 2000, intervalMs: 2, repeats: 7, warmUp: true },
       searchBox: { words: 10, keyGapMs: 150, bursts: 5 },
       pageCost: { samples: 5, rates: [1, 4], warmUp: true, settleMs: 1000 },
-      startupRepeats: 15,
+      startup: { repeats: 15, warmUp: true },
       load: { connections: 50, seconds: 5, warmSeconds: 1, rounds: 3, fixedRate: 500, fixedSeconds: 5, fixedRounds: 4 },
       streams: { streams: 1000, rampMs: 500, rounds: 3, warmUp: true, aborts: 20, paceMs: 100 },
       memory: { streams: 1000, steps: 5, rampMs: 200, rounds: 3, paceMs: 1000 },
@@ -147,7 +163,7 @@ if (wanted('startup') || wanted('render') || wanted('page-cost') || wanted('sear
 }
 try {
   await section('page-cost', () => benchPageCost(report, browser!, { dist: root('packages/bot-answer/dist/'), baseline: singleEs ?? (single as { missing: string }) }, SETTINGS.pageCost));
-  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor! }, SETTINGS.startupRepeats));
+  await section('startup', () => benchStartup(report, browser!, { real: dist.iife, box: dist.box, floor: floor! }, SETTINGS.startup));
   await section('render', async () => {
     const naive = await buildNaive();
     await benchRender(report, browser!, dist, naive, SETTINGS.render);
@@ -165,11 +181,8 @@ async function withServers<T>(paceMs: number, passthrough: boolean, body: (s: { 
     const upstream = await startChild('upstream', { BENCH_PACE_MS: String(paceMs), BENCH_UPSTREAM_KEY: key });
     children.push(upstream);
     const env = { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_KEY: key };
-    const proxy = await startChild('proxy', env, { quiet: true });
-    children.push(proxy);
-    const pass = passthrough ? await startChild('passthrough', env) : undefined;
-    if (pass) children.push(pass);
-    return await body({ upstream, proxy, ...(pass ? { passthrough: pass } : {}), key });
+    const [proxy, pass] = await startAll(children, [() => startChild('proxy', env, { quiet: true }), ...(passthrough ? [() => startChild('passthrough', env)] : [])]);
+    return await body({ upstream, proxy: proxy!, ...(pass ? { passthrough: pass } : {}), key });
   } finally {
     await Promise.all(children.map((c) => c.stop()));
   }
@@ -216,7 +229,7 @@ await section('proxy-cache', async () => {
   const children: ServerChild[] = [];
   let redis: Awaited<ReturnType<typeof import('../test/proxy/redis-server.js').startTestRedis>> | undefined;
   try {
-    // Each configuration has its own upstream, so each one's count is its own.
+    // Each configuration has its own upstream, so each one's count is its own. The three start at once.
     const target = async (name: string, extra: Record<string, string>): Promise<CacheTarget> => {
       const upstream = await startChild('upstream', { BENCH_PACE_MS: '0', BENCH_UPSTREAM_KEY: key });
       children.push(upstream);
@@ -224,16 +237,21 @@ await section('proxy-cache', async () => {
       children.push(proxy);
       return { name, url: `${proxy.url}/api/answer`, upstreamCount: () => upstream.ask<number>('count') };
     };
-    const off = await target('off', {});
-    const cached = [await target('memory', { BENCH_CACHE_TTL: '3600' })];
-    try {
-      const { startTestRedis } = await import('../test/proxy/redis-server.js');
-      redis = await startTestRedis();
-      cached.push(await target('redis', { BENCH_CACHE_TTL: '3600', BENCH_REDIS_URL: redis.url }));
-    } catch (error) {
-      process.stderr.write(`bench: proxy-cache: no Redis run (${(error as Error).message.split('\n')[0]})\n`);
-    }
-    await benchProxyCache(report, off, cached, SETTINGS.cache);
+    const withRedis = async (): Promise<CacheTarget | undefined> => {
+      try {
+        const { startTestRedis } = await import('../test/proxy/redis-server.js');
+        redis = await startTestRedis();
+        return await target('redis', { BENCH_CACHE_TTL: '3600', BENCH_REDIS_URL: redis.url });
+      } catch (error) {
+        process.stderr.write(`bench: proxy-cache: no Redis run (${(error as Error).message.split('\n')[0]})\n`);
+        return undefined;
+      }
+    };
+    const started = await Promise.allSettled([target('off', {}), target('memory', { BENCH_CACHE_TTL: '3600' }), withRedis()]);
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [off, memory, inRedis] = started.map((s) => (s as PromiseFulfilledResult<CacheTarget | undefined>).value);
+    await benchProxyCache(report, off!, [memory!, ...(inRedis ? [inRedis] : [])], SETTINGS.cache);
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await redis?.close();

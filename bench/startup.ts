@@ -20,9 +20,10 @@ const inline = (code: string) => code.replace(/<\/(script)/gi, '<\\/$1');
  * Start-up benchmark: a page holding the element's markup and the IIFE bundle inline (so
  * network time is out of the figure) measures, in the page, from just before the bundle
  * script to the end of the element's first update; then a GC and the JS heap size. The
- * floor element of the size benchmark is measured the same way, alternately, in fresh pages.
+ * floor element of the size benchmark is measured the same way, alternately, in fresh pages,
+ * `repeats` of each, after an untimed first page of each when `warmUp`.
  */
-export async function benchStartup(report: Report, browser: Browser, bundles: { real: string; box: string; floor: string }, repeats: number): Promise<void> {
+export async function benchStartup(report: Report, browser: Browser, bundles: { real: string; box: string; floor: string }, { repeats, warmUp }: { repeats: number; warmUp: boolean }): Promise<void> {
   // The inline loader's box is fetched from beside the page (the inline script has no URL of its own).
   const server = await startPageServer({ chunks: [], sources: [], intervalMs: 1 }, { '/bot-answer-box.js': bundles.box });
   const page = (code: string, tag: string) =>
@@ -57,8 +58,10 @@ export async function benchStartup(report: Report, browser: Browser, bundles: { 
   const floor: StartupSample[] = [];
   const blank: StartupSample[] = [];
   try {
-    await sample('/real');
-    await sample('/floor');
+    if (warmUp) {
+      await sample('/real');
+      await sample('/floor');
+    }
     for (let i = 0; i < repeats; i++) {
       if (i % 2) floor.push(await sample('/floor'));
       real.push(await sample('/real'));

@@ -11,7 +11,9 @@
 // again on `--also`, and the packages' install test on `--floor` (the oldest Node.js `engines`
 // allows). What Chromium checks runs once: the browser, end-to-end and framework tests, the
 // packed element served as a CDN serves it, and the hostile-content file serve the element from
-// the same server code the Node tests drive; the manifest's check reads files only.
+// the same server code the Node tests drive; the manifest's check reads files only. On the other
+// lines the install test leaves out its type check of the installed types and its Chromium page
+// (BOT_ANSWER_OTHER_LINE): neither depends on the Node.js running it (10 s of CPU a line).
 //
 // Steps in one group run at the same time, their output printed as each one ends. The adversarial
 // suite's Node side waits on sockets and timers for most of its time, so it runs beside a suite
@@ -77,7 +79,8 @@ const GROUPS = [
     ['package', 'node scripts/test-node.mjs test/package'],
     ['package install', 'node scripts/test-node.mjs test/package/pack.test.ts', 'floor'],
   ],
-  // That the benchmark runs: its Chromium sections beside its server sections (figures not judged).
+  // That the benchmark runs: its Chromium sections (and three knowledge-base ones, so the lanes end together)
+  // beside its server sections (figures not judged).
   [
     ['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser'],
     ['quick benchmark, servers', 'node --import tsx bench/run.ts --quick --lane=servers'],
@@ -117,7 +120,13 @@ if (failed.length) {
 /** Runs one step on its line; beside others, its output is held and printed when it ends, so theirs do not interleave. */
 function run(name, command, line, beside, extra) {
   const began = Date.now();
-  const env = { ...process.env, ...extra, ...(built && { BOT_ANSWER_BUILT: '1', ...ELEMENT_ENV }), ...(lines[line] && { PATH: `${resolve(lines[line])}${delimiter}${process.env.PATH}` }) };
+  const env = {
+    ...process.env,
+    ...extra,
+    ...(built && { BOT_ANSWER_BUILT: '1', ...ELEMENT_ENV }),
+    // On another line: the package test leaves out its Chromium and type checks, which ran on this one.
+    ...(lines[line] && { PATH: `${resolve(lines[line])}${delimiter}${process.env.PATH}`, BOT_ANSWER_OTHER_LINE: '1' }),
+  };
   const child = spawn(command, { stdio: beside ? ['ignore', 'pipe', 'pipe'] : 'inherit', shell: true, env });
   const output = [];
   child.stdout?.on('data', (chunk) => output.push(chunk));

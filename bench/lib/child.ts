@@ -38,6 +38,18 @@ export function startBuiltChild(name: string, env: Record<string, string> = {}, 
   return forkServer(name, script, [...(options.nodeFlags ?? []), '--expose-gc', ...profile], env, options.quiet ? 'ignore' : 'inherit');
 }
 
+/**
+ * Starts several children at once: a start-up is mostly one process loading its modules, and started one
+ * after another they left a core idle. Each is added to `into` as soon as it is ready, so the caller's
+ * clean-up stops every one that started even when another failed. Resolves with them in the order given.
+ */
+export async function startAll(into: ServerChild[], starts: (() => Promise<ServerChild>)[]): Promise<ServerChild[]> {
+  const settled = await Promise.allSettled(starts.map((start) => start().then((child) => (into.push(child), child))));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<ServerChild>).value);
+}
+
 function forkServer(
   name: string,
   script: string,
