@@ -368,6 +368,54 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('the page scoring best is related though its words are common, when it stands out', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // "long" is in no page and "password" in many: no page matches a telling share strongly enough for the related pages' bar.
+    const question = 'How long must my password be?';
+    before(async () => {
+      const made = await folder({
+        'security.md': '# Account security\n\n## Password requirements\n\nA password needs at least twelve characters, one of them a digit.\n\n## Two-step sign-in\n\nTurn on two-step sign-in from your profile.\n',
+        'onboarding.md': '# Your first week\n\nOn your first day IT gives you a laptop; set a password for it, then read the handbook and meet your team over lunch.\n',
+        'wifi.md': '# Office Wi-Fi\n\nThe guest network needs no password; staff join the office network with their own account and a certificate from IT.\n',
+        'chat.md': '# Chat etiquette\n\nNever paste a password, a token or a customer record into a channel; share files from the drive and keep threads short.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+        'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedStandout: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the password policy as a related page, where the bar alone refuses', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['security.md']);
+      // Control: without the standout rule, "password" alone is too common a word to relate any page.
+      assert.equal(bots[1]!.find(question).outcome, 'refused');
+      // A question whose words no page holds is still refused.
+      assert.equal(bots[0]!.find('Who won the 2018 FIFA World Cup?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the page as its source', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Account security › Password requirements']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
     let root: string;
     const bots: Bot[] = [];

@@ -154,6 +154,14 @@ export interface RetrievalSettings {
   /** A "not sure" answer shows the page scoring best among its pages, whatever the related pages' bar. */
   relatedBest: boolean;
   /**
+   * The page scoring best is related whatever the strength of the words it matches (the share,
+   * `relatedTelling`, still holds) when its best passage scores at least this many times the
+   * best of any other page: a page that stands out on the question's everyday words ("How long
+   * must my password be?": the password policy's "Password requirements") is worth showing,
+   * where a far-off question's words are scattered over several pages. 0: off.
+   */
+  relatedStandout: number;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -214,6 +222,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedPages: 3,
   relatedByPage: true,
   relatedBest: true,
+  relatedStandout: 3,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -375,16 +384,19 @@ export class Retriever {
       const rival = found && (outmatched ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
+      const top = hits[0];
+      const runnerUp = top && hits.find((hit) => hit.docId !== top.docId);
+      const standsOut = s.relatedStandout > 0 && top !== undefined && (!runnerUp || top.score >= s.relatedStandout * runnerUp.score);
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
         const [telling, strength] = s.relatedByPage ? [hit.pageTelling, hit.pageStrength] : [hit.telling, hit.strength];
-        if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || strength < minStrength || pages.has(hit.docId)) continue;
+        const strongEnough = strength >= minStrength || (standsOut && hit === top);
+        if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || !strongEnough || pages.has(hit.docId)) continue;
         pages.add(hit.docId);
         closest.push(hit);
       }
       // The page scoring best may match too little of the question to pass the related pages'
       // bar, yet it is the likeliest: once some page is related, it is shown too, in the last one's place.
-      const top = hits[0];
       if (s.relatedBest && closest.length && top && !pages.has(top.docId)) {
         if (closest.length >= s.relatedPages) closest.pop();
         closest.push(top);
