@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_CSP } from '../../demo/static-routes.js';
-import { buildWidget, launchChromium } from './harness.js';
+import { buildWidget, closeChromium, useChromium } from './harness.js';
 
 const SUITE_TIMEOUT_MS = 180_000;
 const NONCE = 'c2l0ZS1ub25jZQ';
@@ -35,7 +35,7 @@ const ANSWER = { answer: 'Yes: **bold** and [a link](https://example.com/).', an
 
 before(async () => {
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
@@ -77,7 +77,7 @@ before(async () => {
 }, { timeout: SUITE_TIMEOUT_MS });
 
 after(async () => {
-  await browser?.close();
+  if (browser) await closeChromium();
   server?.close();
   await bundle?.remove();
 }, { timeout: SUITE_TIMEOUT_MS });

@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { createServer as createViteServer } from 'vite';
 import type { RunningDemo } from '../../demo/server.js';
 import { startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
-import { buildWidget, launchChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
+import { buildWidget, closeChromium, useChromium, openDemo, referenceAnswer, startDemo, within, type DemoPage } from './harness.js';
 
 /** A hang becomes a failure with a name instead of a stuck run (the suite normally takes well under a minute). */
 const SUITE_TIMEOUT_MS = 120_000;
@@ -78,7 +78,7 @@ const RECORD_DONE = `(() => { window.doneEvents = []; document.addEventListener(
 
 before(async () => {
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   // Paced so the stream is seen arriving: about a second for a typical answer.
   server = await startDemo(bundle.dir, { upstream: { paceMs: 15, wordsPerChunk: 2 }, log: (line) => logs.push(line) });
   keys.push(...server.upstream!.keys);
@@ -87,7 +87,7 @@ before(async () => {
 after(async () => {
   await Promise.all(pages.map((demo) => demo.close()));
   for (const cleanup of cleanups.reverse()) await cleanup();
-  await browser?.close();
+  if (browser) await closeChromium();
   await server?.close();
   await bundle?.remove();
 }, { timeout: SUITE_TIMEOUT_MS });
