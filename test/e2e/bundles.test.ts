@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { buildWidget, launchChromium } from './harness.js';
+import { buildWidget, closeChromium, useChromium } from './harness.js';
 
 const SUITE_TIMEOUT_MS = 120_000;
 
@@ -45,7 +45,7 @@ const SCRIPTS: Record<string, string> = {
 
 before(async () => {
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const [, name, kind] = /^\/page-(\w+)-(\w+)\.html$/.exec(url.pathname) ?? [];
@@ -80,7 +80,7 @@ before(async () => {
 }, { timeout: SUITE_TIMEOUT_MS });
 
 after(async () => {
-  await browser?.close();
+  if (browser) await closeChromium();
   server?.close();
   await bundle?.remove();
 }, { timeout: SUITE_TIMEOUT_MS });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_CSP } from '../../demo/static-routes.js';
-import { buildWidget, launchChromium } from './harness.js';
+import { buildWidget, closeChromium, useChromium } from './harness.js';
 
 const SUITE_TIMEOUT_MS = 180_000;
 const NONCE = 'c2l0ZS1ub25jZQ';
@@ -35,7 +35,7 @@ const ANSWER = { answer: 'Yes: **bold** and [a link](https://example.com/).', an
 
 before(async () => {
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.set(url.pathname, (requests.get(url.pathname) ?? 0) + 1);
@@ -77,7 +77,7 @@ before(async () => {
 }, { timeout: SUITE_TIMEOUT_MS });
 
 after(async () => {
-  await browser?.close();
+  if (browser) await closeChromium();
   server?.close();
   await bundle?.remove();
 }, { timeout: SUITE_TIMEOUT_MS });
@@ -306,6 +306,8 @@ describe('no jump when the chat arrives', { timeout: SUITE_TIMEOUT_MS }, () => {
   }
   const chatHere = (page: Page) => until(page, `[...document.querySelectorAll('bot-answer')].every((el) => el.shadowRoot.adoptedStyleSheets.length == 3)`, 'the chat');
   const shot = { animations: 'disabled', caret: 'hide' } as const;
+  let blank: Page | undefined;
+  after(() => blank?.close());
 
   /**
    * Compares two screenshots pixel by pixel, in a blank page: whether they have the same size, and how many
@@ -313,21 +315,18 @@ describe('no jump when the chat arrives', { timeout: SUITE_TIMEOUT_MS }, () => {
    * pixel of a rounded corner, 5 levels, was seen); anything that moves or changes colour differs by far more.
    */
   async function compare(a: Buffer, b: Buffer): Promise<{ size: boolean; moved: number }> {
-    const page = await browser.newPage();
-    try {
-      const urls = [a, b].map((png) => `data:image/png;base64,${png.toString('base64')}`);
-      return await page.evaluate(`(async () => {
-        const images = await Promise.all(${JSON.stringify(urls)}.map(async (src) => { const i = new Image(); i.src = src; await i.decode(); return i; }));
-        const pixels = images.map((i) => { const c = new OffscreenCanvas(i.width, i.height).getContext('2d'); c.drawImage(i, 0, 0); return c.getImageData(0, 0, i.width, i.height).data; });
-        const size = images[0].width == images[1].width && images[0].height == images[1].height;
-        let moved = 0;
-        for (let i = 0; size && i < pixels[0].length; i += 4)
-          if ([0, 1, 2, 3].some((c) => Math.abs(pixels[0][i + c] - pixels[1][i + c]) > 16)) moved++;
-        return { size, moved };
-      })()`);
-    } finally {
-      await page.close();
-    }
+    // One blank page for every comparison (it only decodes images): a page costs a context and a renderer.
+    blank ??= await browser.newPage();
+    const urls = [a, b].map((png) => `data:image/png;base64,${png.toString('base64')}`);
+    return blank.evaluate(`(async () => {
+      const images = await Promise.all(${JSON.stringify(urls)}.map(async (src) => { const i = new Image(); i.src = src; await i.decode(); return i; }));
+      const pixels = images.map((i) => { const c = new OffscreenCanvas(i.width, i.height).getContext('2d'); c.drawImage(i, 0, 0); return c.getImageData(0, 0, i.width, i.height).data; });
+      const size = images[0].width == images[1].width && images[0].height == images[1].height;
+      let moved = 0;
+      for (let i = 0; size && i < pixels[0].length; i += 4)
+        if ([0, 1, 2, 3].some((c) => Math.abs(pixels[0][i + c] - pixels[1][i + c]) > 16)) moved++;
+      return { size, moved };
+    })()`);
   }
   const look = `<style>bot-answer{--bot-answer-accent:#7a3;--bot-answer-radius:14px}bot-answer::part(suggestion){font-style:italic}</style>`;
 

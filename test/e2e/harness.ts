@@ -47,6 +47,28 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: requireChrome(), args: CHROME_ARGS, headless: true });
 }
 
+let shared: Promise<Browser> | undefined;
+let users = 0;
+
+/**
+ * Headless Chromium shared by the test files of this process: `scripts/test-node.mjs` runs a shard's files
+ * in one process, where every file's `before` hooks run first and every `after` hook last, so each file
+ * launching its own meant several at once, and a launch costs about 1 core-s. Each file still opens its
+ * own contexts. Pair with `closeChromium()` once the file is done.
+ */
+export function useChromium(): Promise<Browser> {
+  users++;
+  return (shared ??= launchChromium());
+}
+
+/** Ends one file's use of the shared Chromium; the last one closes it. */
+export async function closeChromium(): Promise<void> {
+  if (users === 0 || --users > 0 || !shared) return;
+  const browser = shared;
+  shared = undefined;
+  await browser.then((b) => b.close(), () => {});
+}
+
 /** Starts the demo server on a free loopback port, quiet, serving the bundles from `distDir`. */
 export function startDemo(distDir: string, options: DemoServerOptions = {}): Promise<RunningDemo> {
   return startDemoServer({ port: 0, host: '127.0.0.1', log: false, distDir, ...options });

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
 import type { Authorization } from '../../packages/bot-answer-proxy/src/proxy/index.js';
-import { buildWidget, launchChromium, startDemo, within } from './harness.js';
+import { buildWidget, closeChromium, useChromium, startDemo, within } from './harness.js';
 
 const SUITE_TIMEOUT_MS = 120_000;
 const QUESTION = 'How many vacation days do I get per year?';
@@ -57,7 +57,7 @@ function authorize(request: Request): Authorization {
 
 before(async () => {
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   const html = { value: '' };
   site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html.value));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -75,7 +75,7 @@ before(async () => {
 
 after(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
+  if (browser) await closeChromium();
   await proxy?.close();
   await new Promise((resolve) => (site?.close(resolve), site?.closeAllConnections()));
   await bundle?.remove();

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningDemo } from '../../demo/server.js';
 import { INSIGHTS_CSP } from '../../packages/bot-answer-proxy/src/insights/page.js';
-import { buildWidget, launchChromium, openDemo, startDemo, within } from './harness.js';
+import { buildWidget, closeChromium, useChromium, openDemo, startDemo, within } from './harness.js';
 
 const TOKEN = 'owner-token-for-browser-tests-42';
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -27,12 +27,12 @@ let folder: string;
 before(async () => {
   folder = await mkdtemp(join(tmpdir(), 'bot-answer-insights-e2e-'));
   bundle = await buildWidget();
-  browser = await launchChromium();
+  browser = await useChromium();
   server = await startDemo(bundle.dir, { rateLimitPerMinute: 0, insightsDb: join(folder, 'insights.sqlite'), insightsToken: TOKEN });
 });
 
 after(async () => {
-  await browser?.close();
+  if (browser) await closeChromium();
   await server?.close();
   await bundle?.remove();
   await rm(folder, { recursive: true, force: true });
