@@ -6,10 +6,10 @@
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json). `--repeat=N` runs kb-scale's sizes N times and reports each figure's
  * median and range (`--kb-sizes=200`: only those sizes, in MB). `--halves` gives the search section's quality figures by halves of
- * each set too (even places tune, odd eval). `--lane=browser` runs the sections that drive Chromium
- * (and build what they compare with) and three knowledge-base sections (retrieval, kb-scale, sites),
- * `--lane=servers` the others: `npm test` runs its quick benchmark as the two lanes side by side (a
- * quick run's figures are not judged), each writing its own bench/out/results.quick.<lane>.json.
+ * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
+ * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
+ * as the two lanes side by side (a quick run's figures are not judged), each writing its own
+ * bench/out/results.quick.<lane>.json.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -51,12 +51,8 @@ if (!Number.isInteger(repeat) || repeat < 1 || kbSizes?.some((n) => !(n > 0))) {
   console.error('bench: --repeat=N takes a whole number from 1, --kb-sizes=3,200 sizes in MB');
   process.exit(2);
 }
-/**
- * The `browser` lane: the sections that drive Chromium (and the builds they compare with), and the knowledge-base
- * sections that do not start our proxy, so that the two lanes side by side end together (with the Chromium sections
- * alone it ended first, the servers lane then running alone for as long again); the rest is `servers`.
- */
-const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box', 'retrieval', 'kb-scale', 'sites'];
+/** The sections that drive Chromium, and the builds they compare with: the `browser` lane; the rest is `servers`. */
+const BROWSER_SECTIONS = ['size', 'page-cost', 'startup', 'render', 'search-box'];
 const lane = args.find((a) => a.startsWith('--lane='))?.slice('--lane='.length);
 if (lane !== undefined && lane !== 'browser' && lane !== 'servers') {
   console.error(`bench: --lane=${lane}: say browser or servers`);

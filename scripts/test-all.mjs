@@ -79,8 +79,7 @@ const GROUPS = [
     ['package', 'node scripts/test-node.mjs test/package'],
     ['package install', 'node scripts/test-node.mjs test/package/pack.test.ts', 'floor'],
   ],
-  // That the benchmark runs: its Chromium sections (and three knowledge-base ones, so the lanes end together)
-  // beside its server sections (figures not judged).
+  // That the benchmark runs: its Chromium sections beside its server sections (figures not judged).
   [
     ['quick benchmark, browser', 'node --import tsx bench/run.ts --quick --lane=browser'],
     ['quick benchmark, servers', 'node --import tsx bench/run.ts --quick --lane=servers'],
