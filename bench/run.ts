@@ -19,7 +19,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from './lib/browser.js';
 import { buildBaseline } from './lib/baseline.js';
 import { buildFloor, buildNaive, OUT_DIR } from './lib/build-browser.js';
-import { startAll, startChild, type ServerChild } from './lib/child.js';
+import { allStarted, startAll, startChild, type ServerChild } from './lib/child.js';
 import { cpuMsWithChildren } from './lib/cpu.js';
 import { machineInfo, openFilesLimit } from './lib/machine.js';
 import { formatMarkdownTable, formatTable, Report } from './lib/report.js';
@@ -243,10 +243,7 @@ await section('proxy-cache', async () => {
         return undefined;
       }
     };
-    const started = await Promise.allSettled([target('off', {}), target('memory', { BENCH_CACHE_TTL: '3600' }), withRedis()]);
-    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw failed.reason;
-    const [off, memory, inRedis] = started.map((s) => (s as PromiseFulfilledResult<CacheTarget | undefined>).value);
+    const [off, memory, inRedis] = await allStarted<CacheTarget | undefined>([target('off', {}), target('memory', { BENCH_CACHE_TTL: '3600' }), withRedis()]);
     await benchProxyCache(report, off!, [memory!, ...(inRedis ? [inRedis] : [])], SETTINGS.cache);
   } finally {
     await Promise.all(children.map((c) => c.stop()));

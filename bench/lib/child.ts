@@ -43,11 +43,19 @@ export function startBuiltChild(name: string, env: Record<string, string> = {}, 
  * after another they left a core idle. Each is added to `into` as soon as it is ready, so the caller's
  * clean-up stops every one that started even when another failed. Resolves with them in the order given.
  */
-export async function startAll(into: ServerChild[], starts: (() => Promise<ServerChild>)[]): Promise<ServerChild[]> {
-  const settled = await Promise.allSettled(starts.map((start) => start().then((child) => (into.push(child), child))));
+export function startAll(into: ServerChild[], starts: (() => Promise<ServerChild>)[]): Promise<ServerChild[]> {
+  return allStarted(starts.map((start) => start().then((child) => (into.push(child), child))));
+}
+
+/**
+ * Waits for every start, then fails with the first that failed (so none is left starting unseen
+ * while the caller cleans up), or resolves with their values in the order given.
+ */
+export async function allStarted<T>(starts: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(starts);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<ServerChild>).value);
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
 function forkServer(

@@ -162,7 +162,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     let robotsText = '';
     try {
       const robots = await get(robotsUrl, (u) => u.origin === start.origin);
-      if (robots.status === 200) robotsText = decoderFor(header(robots.headers, 'content-type')).decode(robots.bytes);
+      if (robots.status === 200) robotsText = textOf(robots);
     } catch (error) {
       log(`site ${start.href}: robots.txt not read (${(error as Error).message}); crawling as if it allowed everything`);
     }
@@ -199,7 +199,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
           continue;
         }
         sitemapsRead++;
-        const entries = readSitemap(decoderFor(header(sitemap.headers, 'content-type')).decode(sitemap.bytes));
+        const entries = readSitemap(textOf(sitemap));
         pending.push(...entries.sitemaps);
         sitemapEntries += entries.pages.length;
         for (const entry of entries.pages) {
@@ -418,6 +418,11 @@ function decoderFor(contentType: string | undefined): TextDecoder {
   } catch {
     return new TextDecoder('utf-8');
   }
+}
+
+/** A fetched file's body as text, in the charset its Content-Type names (robots.txt, a sitemap). */
+function textOf(fetched: { headers: Dispatcher.ResponseData['headers']; bytes: Buffer }): string {
+  return decoderFor(header(fetched.headers, 'content-type')).decode(fetched.bytes);
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
