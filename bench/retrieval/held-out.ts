@@ -15,7 +15,8 @@
  * fifth, the parking guide's, the Sui SDK's and Next.js functions' until they were read once for
  * its sixth, the allotment handbook's, Mastra's and the Snyk CLI's until they were read once for
  * its seventh, the holiday park's, Directus's and byethrow's until they were read once for its
- * eighth (each file's `heldUntil` says which, and the label repeats it).
+ * eighth, the leisure centre's, AuthKit's and the NativeScript CLI's until they were read once for
+ * its ninth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
