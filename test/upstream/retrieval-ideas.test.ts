@@ -340,7 +340,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ relatedBest: false }));
+      // The control turns off the other rules that would show it (it matches two of the question's words, and the most of its telling weight).
+      bots.push(await made.open(), await made.open({ relatedBest: false, relatedWords: 0, relatedMostTelling: false }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -410,6 +411,116 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(result.answer_found, false);
         assert.equal(result.answer, NOT_SURE_TEXT);
         assert.deepEqual(result.sources.map((source) => source.title), ['Account security › Password requirements']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a page matching two of the question\'s words is related, though each is common in the folder', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // "swimming" and "lessons" are in many sections of a small folder: together they are still too weak for the related pages' bar, and "kids" is in no page.
+    const question = "how much are kids' swimming lessons";
+    before(async () => {
+      const made = await folder({
+        'swimming-lessons.md': '# Swimming lessons\n\n## Prices\n\nChildren\'s swimming lessons cost £6 a session, paid by the term.\n\n## Stages\n\nLessons follow the national stages one to seven.\n',
+        'swimming-pools.md': '# Swimming pools\n\n## Opening times\n\nThe main pool opens at 7am on weekdays.\n\n## Lanes\n\nDuring swimming lessons two lanes are closed to the public.\n',
+        'gym.md': '# Gym\n\n## Induction\n\nBook an induction before your first visit.\n\n## After a workout\n\nMembers may cool down with a swim in the main pool.\n',
+        'classes.md': '# Fitness classes\n\n## Booking\n\nBook classes online up to a week ahead.\n\n## Spin\n\nSpin lessons suit every level of fitness.\n',
+        'tennis.md': '# Tennis\n\n## Courts\n\nFour outdoor courts can be hired by the hour.\n\n## Coaching\n\nGroup tennis lessons run on Saturday mornings.\n',
+        'parties.md': '# Parties\n\n## Pool parties\n\nA pool party includes an hour of swimming and food.\n\n## Soft play\n\nSoft play parties suit children under eight.\n',
+        'membership.md': '# Membership\n\n## Prices\n\nAdult membership costs £30 a month.\n\n## Concessions\n\nStudents and carers pay half price.\n',
+        'cafe.md': '# Cafe\n\n## Opening times\n\nThe cafe opens at 9am, before the first swimming lessons.\n\n## Food\n\nHot food is served until 2pm.\n',
+        'parking.md': '# Parking\n\n## Car park\n\nParking is free for three hours.\n\n## Bikes\n\nBike racks are by the main door.\n',
+        'lockers.md': '# Lockers\n\n## Coins\n\nLockers take a £1 coin, returned after use; swimming lessons pupils use the blue lockers.\n\n## Lost property\n\nLost property is kept for a month at reception.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedWords: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the swimming lessons page as related, where the bar alone refuses; a question sharing one word is still refused', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'swimming-lessons.md');
+      // Control: by the strength of its words alone, no page is related.
+      assert.equal(bots[1]!.find(question).outcome, 'refused');
+      // One word of the docs ("swim") is not enough; nor is a far-off question's.
+      assert.equal(bots[0]!.find('Can I swim in the sea?').outcome, 'refused');
+      assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the lessons page first', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.equal(result.sources[0]!.title, 'Swimming lessons › Prices');
+        const refused = (await (await ask(api, { message: 'Can I swim in the sea?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(refused.answer_found, false);
+        assert.deepEqual(refused.sources, []);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe("a \"not sure\" answer shows the page matching most of the question's telling words, and orders its pages by them", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // Four deploy pages share the question's common words in their titles and outscore the page whose text holds "event".
+    const question = 'How do I try my function with a sample event before deploying it?';
+    before(async () => {
+      const made = await folder({
+        'deploy.md': '# Deploy\n\nThe deploy command deploys the whole service, every function with it, to the cloud.\n',
+        'deploy-function.md': '# Deploy function\n\nDeploy function deploys one function\'s code without touching the rest of the service.\n',
+        'deploy-list.md': '# Deploy list\n\nDeploy list shows the deployments of the service and each function\'s versions before and after.\n',
+        'invoke-local.md': '# Invoke local\n\nInvoke local runs a function on your own machine, the event it gets passed as JSON with --data.\n',
+        'logs.md': '# Logs\n\nLogs prints a function\'s logs from the cloud.\n',
+        'remove.md': '# Remove\n\nRemove deletes the service from the cloud.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+        'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
+        'regions.md': '# Regions\n\nPick the region closest to your users.\n',
+        'secrets.md': '# Secrets\n\nKeep secrets in the vault, never in the repository.\n',
+        'deploy-hooks.md': '# Deploy hooks\n\nDeploy hooks run a function of your own before and after each deployment.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedMostTelling: false }), await made.open({ relatedOrderTelling: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the invoke-local page in the place of the lowest-scoring deploy page', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.ok(found.passages.some((p) => p.document.path === 'invoke-local.md'));
+      // Control: without it, the three best-scoring deploy pages fill the places.
+      assert.deepEqual(bots[1]!.find(question).passages.map((p) => p.document.path), ['deploy-function.md', 'deploy-hooks.md', 'deploy.md']);
+    });
+
+    it('puts the page matching more of the telling words first, though it scores lower (through the HTTP API)', async () => {
+      // "machine" and "event" in its text: it scores below the best deploy page, but matches more of the question's telling weight.
+      const near = 'How do I try my function on my machine with an event before deploying it?';
+      const order = (bot: Bot): string[] => bot.find(near).passages.map((p) => p.document.path);
+      assert.deepEqual(order(bots[0]!), ['invoke-local.md', 'deploy-function.md', 'deploy-hooks.md']);
+      // Control: by score alone, the deploy page comes first.
+      assert.deepEqual(order(bots[2]!), ['deploy-function.md', 'invoke-local.md', 'deploy-hooks.md']);
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: near, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.equal(result.sources[0]!.title, 'Invoke local');
       } finally {
         await api.close();
       }

@@ -162,6 +162,27 @@ export interface RetrievalSettings {
    */
   relatedStandout: number;
   /**
+   * A page is related whatever the strength of the words it matches (the share, `relatedTelling`,
+   * still holds) when one of its passages matches at least this many of the question's words as
+   * themselves, leaving out the words that frame a question and those in most passages: in a
+   * small folder a topic's own words ("swimming", "lessons") are in many passages and weak one by
+   * one, where a far-off question shares one word with the docs ("life", "Lisbon"). 0: off.
+   */
+  relatedWords: number;
+  /**
+   * A "not sure" answer shows the page whose passage matches the most of the question's telling
+   * weight (`SearchHit.telling`), in the place of the lowest-scoring page other than the best
+   * and the one it would have answered from: a page whose headings share the question's common
+   * words outscores the one whose text holds its telling words.
+   */
+  relatedMostTelling: boolean;
+  /**
+   * A "not sure" answer's pages are ordered by their passage's score x the share of the
+   * question's telling weight it matches (ties: by score), not by score alone: the page first
+   * is the one both close and about the question's telling words.
+   */
+  relatedOrderTelling: boolean;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -223,6 +244,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedByPage: true,
   relatedBest: true,
   relatedStandout: 3,
+  relatedWords: 2,
+  relatedMostTelling: true,
+  relatedOrderTelling: true,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -259,6 +283,8 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   docId: number;
   /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
   exact: number;
+  /** Of those, the ones in at most half the passages (`COMMON_SHARE`). */
+  ownWords: number;
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
   /** `telling` and `strength` of what its page's candidate passages match together. */
@@ -390,7 +416,7 @@ export class Retriever {
       for (const hit of hits) {
         if (closest.length >= s.relatedPages) break;
         const [telling, strength] = s.relatedByPage ? [hit.pageTelling, hit.pageStrength] : [hit.telling, hit.strength];
-        const strongEnough = strength >= minStrength || (standsOut && hit === top);
+        const strongEnough = strength >= minStrength || (standsOut && hit === top) || (s.relatedWords > 0 && hit.ownWords >= s.relatedWords);
         if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || !strongEnough || pages.has(hit.docId)) continue;
         pages.add(hit.docId);
         closest.push(hit);
@@ -401,7 +427,21 @@ export class Retriever {
         if (closest.length >= s.relatedPages) closest.pop();
         closest.push(top);
       }
-      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest.sort((a, b) => b.score - a.score), ...(judged ? { judged } : {}) };
+      // The page matching the most of the question's telling weight, when no page shown matches as
+      // much, takes the place of the lowest-scoring one but the best and the one judged.
+      if (s.relatedMostTelling && closest.length && top) {
+        const most = hits.reduce<ScoredHit | undefined>((m, hit) => (hit.matchedTerms.length > 0 && (!m || hit.telling > m.telling) ? hit : m), undefined);
+        if (most && closest.every((hit) => hit.docId !== most.docId) && closest.every((hit) => hit.telling < most.telling)) {
+          if (closest.length >= s.relatedPages) {
+            const out = [...closest].sort((a, b) => a.score - b.score).find((hit) => hit.docId !== top.docId && hit.docId !== found?.docId);
+            if (out) closest.splice(closest.indexOf(out), 1);
+          }
+          if (closest.length < s.relatedPages) closest.push(most);
+        }
+      }
+      const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
+      closest.sort((a, b) => order(b) - order(a) || b.score - a.score);
+      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest, ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
@@ -464,7 +504,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
@@ -484,6 +524,7 @@ export class Retriever {
     const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
     // Left out of the search, the common words still count for the gate where a candidate holds them.
     const common = s.commonInGate && telling.length ? terms.filter((t) => t.df > count * COMMON_SHARE) : [];
+    const commonWords = new Set(terms.filter((t) => t.df > count * COMMON_SHARE).map((t) => t.term));
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
@@ -616,6 +657,7 @@ export class Retriever {
         score,
         matchedTerms: own,
         exact: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term))).length,
+        ownWords: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term)) && !commonWords.has(term)).length,
         contextMatched: got.size - own.length,
         // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
         // names little of its own).
