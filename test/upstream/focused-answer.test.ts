@@ -169,6 +169,20 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
+  it('quotes more of the best passage while the answer is short: the sentence that answers with one of the question words', () => {
+    const p = passage(
+      doc(''),
+      0,
+      ['Branding'],
+      `You can change the quokka fonts used across every page to match the typography of your brand.\n\n${LONG_PROSE}\n\nOnly Serif Web Fonts are supported, picked from the list that the branding editor shows beside each page.`,
+    );
+    const { answer } = composeAnswer([p], false, 'Which quokka fonts can I use?');
+    assert.equal(
+      answer,
+      '**Guide › Branding**\n\nYou can change the quokka fonts used across every page to match the typography of your brand.\n\n…\n\nOnly Serif Web Fonts are supported, picked from the list that the branding editor shows beside each page.',
+    );
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');

@@ -35,6 +35,11 @@ const SHORT_LEAF_CHARS = 240;
 const WHOLE_SECTION_CHARS = 400;
 /** A paragraph whose chosen sentences make up this share of it is quoted whole. */
 const WHOLE_PARAGRAPH_SHARE = 0.6;
+/**
+ * Excerpts shorter than this in all, once every other step is done, quote more of the best
+ * passage: the rest of what holds the question's words, up to this length.
+ */
+const SHORT_ANSWER_CHARS = 500;
 /** Leaves quoted last must be worth this share of the best leaf. */
 const FILL_SHARE = 0.5;
 /** A term of the label line weighs this much in the passage's text: the reader sees it already. */
@@ -80,7 +85,9 @@ interface Candidate {
  *    that matches: the option names, codes and values beside the sentence that answers;
  * 7. in the best passage, the leaf right after a quoted one that matches, when it states a fact
  *    (code, a number, a bold name): the price, form or option the sentence before leads up to;
- * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted.
+ * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted;
+ * 9. while the excerpts are short (under 500 characters), the best passage's other leaves
+ *    holding question terms, most worth first, up to that length.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -100,19 +107,19 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   const duplicate = (i: number, leaf: Leaf): boolean => !selections[i]!.has(leaf.id) && quoted.has(wordsOf(leaf));
 
   /**
-   * Adds leaves to a passage's selection if the excerpts still fit, or anyway with `force`; one
-   * code block may go over when `overflow` allows (the code that goes with a chosen sentence).
-   * Returns whether it added them.
+   * Adds leaves to a passage's selection if the excerpts still fit (`limit`, the budget unless
+   * given), or anyway with `force`; one code block may go over when `overflow` allows (the code
+   * that goes with a chosen sentence). Returns whether it added them.
    */
-  const tryAdd = (i: number, ids: number[], force = false, overflow = false): boolean => {
+  const tryAdd = (i: number, ids: number[], force = false, overflow = false, limit = options.budget): boolean => {
     const fresh = ids.filter((id) => !selections[i]!.has(id));
     if (fresh.length === 0) return true;
     // A leaf adds at least its own length: no need to render to see it does not fit.
     const least = fresh.reduce((sum, id) => sum + Math.min(codeCap(passages[i]!.parts.leaves[id]!), passages[i]!.parts.leaves[id]!.markdown.length), 0);
-    if (!force && !overflow && total() + least > options.budget) return false;
+    if (!force && !overflow && total() + least > limit) return false;
     const next = new Set([...selections[i]!, ...fresh]);
     const text = render(i, next);
-    const fits = total() - renders[i]!.length + text.length <= options.budget;
+    const fits = total() - renders[i]!.length + text.length <= limit;
     if (!fits && !force) {
       // One code block may take the answer over its budget: the code is what answers.
       const onlyCode = fresh.every((id) => passages[i]!.parts.leaves[id]!.kind === 'code');
@@ -234,6 +241,18 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
       if (!selections[i]!.has(leaf.id) || leaf.kind !== 'sentence' || !/:\s*$/.test(leaf.markdown)) continue;
       const list = introducedList(passage.parts.parts, leaf);
       if (list && !holds(list, selections[i]!)) tryAdd(i, partLeaves(list).filter((item) => !duplicate(i, item)).map((item) => item.id));
+    }
+  });
+
+  // An answer still short quotes more of its best passage, most worth first, up to
+  // SHORT_ANSWER_CHARS: the sentence, item or row that answers often holds one word of the
+  // question ("Only Google Fonts are supported") while the section's opening holds them all.
+  const short = Math.min(options.budget, SHORT_ANSWER_CHARS);
+  passages.forEach((passage, i) => {
+    if (passage.rank !== 0) return;
+    for (const c of byValue(byPassage[i]!.filter((c) => !selections[i]!.has(c.leaf.id) && !duplicate(i, c.leaf)))) {
+      if (total() >= short) break;
+      tryAdd(i, [c.leaf.id], false, false, short);
     }
   });
 
