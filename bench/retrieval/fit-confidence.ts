@@ -4,13 +4,15 @@
  * each set, the model fitted on the others' tune halves judges that set's questions, so the
  * figures say how it does on docs it was not fitted on.
  *
- *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--features=margin,coverage ...] [--cost=2]
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2]
  *
  * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
  * whether its page is an expected one (an unanswerable question's never is). The rows are made
  * by the engine with the retrieval settings `--settings=` gives over the defaults (the same JSON
  * `tune.ts` takes): a model for a ranking a setting changes is fitted on that ranking's rows.
- * The model is a logistic regression (Newton's method, an L2 penalty of 1 on the weights, not the bias). It
+ * The model is a logistic regression (Newton's method, an L2 penalty of 1 on the weights, not
+ * the bias); `--unanswerable-weight=N` counts each unanswerable question's row N times (they
+ * are few among the rows, and one answered confidently costs the visitor's trust most). It
  * prints the model fitted on all tune halves, to paste into `CONFIDENCE_MODEL`, then per least
  * confidence the confident answers left-one-out would give on the tune halves (and with
  * `--eval` the eval halves'): right page, wrong page, unanswerable. Sets whose answerable
@@ -55,6 +57,9 @@ const unknown = variants.flat().filter((name) => !FEATURE_NAMES.includes(name));
 if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${FEATURE_NAMES.join(', ')})`);
 const costArg = process.argv.find((a) => a.startsWith('--cost='));
 const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
+const weightArg = process.argv.find((a) => a.startsWith('--unanswerable-weight='));
+// How much an unanswerable question's row counts in the fit against an answerable one's (1: alike).
+const UNANSWERABLE_WEIGHT = weightArg ? Number(weightArg.slice('--unanswerable-weight='.length)) : 1;
 const L2 = 1;
 const ITERATIONS = 30;
 const LEAST = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
@@ -91,9 +96,10 @@ function fit(rows: Row[], names: Name[]): number[] {
     for (const row of rows) {
       const x = [1, ...pick(row, names)];
       const p = 1 / (1 + Math.exp(-x.reduce((sum, xi, i) => sum + xi * w[i]!, 0)));
+      const weight = row.answerable ? 1 : UNANSWERABLE_WEIGHT;
       for (let i = 0; i < n; i++) {
-        gradient[i]! += (p - (row.right ? 1 : 0)) * x[i]!;
-        for (let j = 0; j < n; j++) hessian[i]![j]! += p * (1 - p) * x[i]! * x[j]!;
+        gradient[i]! += weight * (p - (row.right ? 1 : 0)) * x[i]!;
+        for (let j = 0; j < n; j++) hessian[i]![j]! += weight * p * (1 - p) * x[i]! * x[j]!;
       }
     }
     const step = solve(hessian, gradient);
