@@ -4,11 +4,15 @@
  * each set, the model fitted on the others' tune halves judges that set's questions, so the
  * figures say how it does on docs it was not fitted on.
  *
- *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--features=margin,coverage ...] [--cost=2]
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2]
  *
  * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
- * whether its page is an expected one (an unanswerable question's never is). The model is a
- * logistic regression (Newton's method, an L2 penalty of 1 on the weights, not the bias). It
+ * whether its page is an expected one (an unanswerable question's never is). The rows are made
+ * by the engine with the retrieval settings `--settings=` gives over the defaults (the same JSON
+ * `tune.ts` takes): a model for a ranking a setting changes is fitted on that ranking's rows.
+ * The model is a logistic regression (Newton's method, an L2 penalty of 1 on the weights, not
+ * the bias); `--unanswerable-weight=N` counts each unanswerable question's row N times (they
+ * are few among the rows, and one answered confidently costs the visitor's trust most). It
  * prints the model fitted on all tune halves, to paste into `CONFIDENCE_MODEL`, then per least
  * confidence the confident answers left-one-out would give on the tune halves (and with
  * `--eval` the eval halves'): right page, wrong page, unanswerable. Sets whose answerable
@@ -18,7 +22,8 @@
  * fitted and checked in turn over the same rows: to measure what a feature adds. `--cost=N`
  * also chooses each set's least confidence on the other sets' tune halves, a wrong page or an
  * unanswerable question answered confidently costing N and a lost right answer 1, and prints
- * each set's confident answers at the engine's least confidence (`minConfidence`) and at it.
+ * each set's confident answers at the engine's least confidence (`minConfidence`, or the one
+ * `--settings=` gives) and at it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +32,7 @@ import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folde
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { confidence, FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
-import { DEFAULT_RETRIEVAL, Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
@@ -41,6 +46,9 @@ interface Row {
 }
 
 const withEval = process.argv.includes('--eval');
+const settingsArg = process.argv.find((a) => a.startsWith('--settings='));
+const settings = JSON.parse(settingsArg ? settingsArg.slice('--settings='.length) : '{}') as Partial<RetrievalSettings>;
+const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 type Name = (typeof FEATURE_NAMES)[number];
 // Each `--features=a,b` is a model to fit and check, of those features only; by default, every feature.
 const variants: Name[][] = process.argv.filter((a) => a.startsWith('--features=')).map((a) => a.slice('--features='.length).split(',') as Name[]);
@@ -49,6 +57,9 @@ const unknown = variants.flat().filter((name) => !FEATURE_NAMES.includes(name));
 if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${FEATURE_NAMES.join(', ')})`);
 const costArg = process.argv.find((a) => a.startsWith('--cost='));
 const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
+const weightArg = process.argv.find((a) => a.startsWith('--unanswerable-weight='));
+// How much an unanswerable question's row counts in the fit against an answerable one's (1: alike).
+const UNANSWERABLE_WEIGHT = weightArg ? Number(weightArg.slice('--unanswerable-weight='.length)) : 1;
 const L2 = 1;
 const ITERATIONS = 30;
 const LEAST = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75];
@@ -85,9 +96,10 @@ function fit(rows: Row[], names: Name[]): number[] {
     for (const row of rows) {
       const x = [1, ...pick(row, names)];
       const p = 1 / (1 + Math.exp(-x.reduce((sum, xi, i) => sum + xi * w[i]!, 0)));
+      const weight = row.answerable ? 1 : UNANSWERABLE_WEIGHT;
       for (let i = 0; i < n; i++) {
-        gradient[i]! += (p - (row.right ? 1 : 0)) * x[i]!;
-        for (let j = 0; j < n; j++) hessian[i]![j]! += p * (1 - p) * x[i]! * x[j]!;
+        gradient[i]! += weight * (p - (row.right ? 1 : 0)) * x[i]!;
+        for (let j = 0; j < n; j++) hessian[i]![j]! += weight * p * (1 - p) * x[i]! * x[j]!;
       }
     }
     const step = solve(hessian, gradient);
@@ -111,11 +123,11 @@ const rows: Row[] = [];
 try {
   await fetchHeldOut();
   for (const set of [...questionSets(), ...heldOutSets()]) {
-    const settings = resolveSettings(set.dir, set.settings);
-    const index = await KbIndex.open({ dir: set.dir, settings, folder: join(folder, set.id), botId: 'demo' });
+    const kbSettings = resolveSettings(set.dir, set.settings);
+    const index = await KbIndex.open({ dir: set.dir, settings: kbSettings, folder: join(folder, set.id), botId: 'demo' });
     try {
       await index.sync();
-      const retriever = new Retriever(index);
+      const retriever = new Retriever(index, settings);
       const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
         const judged = retriever.decide(question).judged;
         if (!judged) return;
@@ -124,7 +136,7 @@ try {
       };
       const allEval = set.questions.every((q) => q.split === 'eval');
       set.questions.forEach((q, place) => {
-        const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, settings)!));
+        const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
         row(q.question, allEval ? offTopicSplit(place) : (q.split ?? 'tune'), expected);
       });
       set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
@@ -167,7 +179,7 @@ for (const names of variants) {
       chosen.set(set, grid.reduce((best, least) => (cost(others, least) < cost(others, best) ? least : best)));
     }
     const best = grid.reduce((b, least) => (cost(tune, least) < cost(tune, b) ? least : b));
-    process.stdout.write(`cost ${COST}:1, least confidence on all tune halves ${best.toFixed(2)}; per set left out (least; right / wrong / unanswerable confident at ${DEFAULT_RETRIEVAL.minConfidence} -> at it):\n`);
+    process.stdout.write(`cost ${COST}:1, least confidence on all tune halves ${best.toFixed(2)}; per set left out (least; right / wrong / unanswerable confident at ${minConfidence} -> at it):\n`);
     for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
       const totals = [0, 0, 0, 0, 0, 0];
       for (const [set, least] of chosen) {
@@ -176,7 +188,7 @@ for (const names of variants) {
           const sure = rs.filter((r) => judged.get(r)! >= at);
           return [sure.filter((r) => r.right).length, sure.filter((r) => r.answerable && !r.right).length, sure.filter((r) => !r.answerable).length];
         };
-        const [a, b] = [count(DEFAULT_RETRIEVAL.minConfidence), count(least)];
+        const [a, b] = [count(minConfidence), count(least)];
         [...a, ...b].forEach((v, i) => (totals[i]! += v));
         process.stdout.write(`  ${split} ${set.padEnd(16)} ${least.toFixed(2)}  ${a.join(' / ')} -> ${b.join(' / ')}\n`);
       }

@@ -205,7 +205,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       });
       root = made.root;
       // The two pages fit alike: with the gate alone deciding, the answer says which comes first.
-      bots.push(await made.open({ minConfidence: 0 }), await made.open({ pageWeight: 0, minConfidence: 0 }));
+      // bodyTelling off in both: the body's share alone puts the page naming every word in its text first.
+      bots.push(await made.open({ minConfidence: 0, bodyTelling: 0 }), await made.open({ pageWeight: 0, minConfidence: 0, bodyTelling: 0 }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -527,6 +528,34 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe("pages are ranked by how much of the question's telling weight their sections' text holds", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I rotate a signing key?';
+    before(async () => {
+      // The keys page's headings name the question; the security page's text says how.
+      const made = await folder({
+        'keys.md': '# Signing keys\n\n## Rotating signing keys\n\nThe dashboard lists them with their dates.\n',
+        'security.md': '# Security\n\nTo rotate a signing key, run `keys rotate --signing`: a new key signs from then on, and signatures made with the old one stay valid for a day.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      });
+      root = made.root;
+      bots.push(await made.open({ bodyTelling: 1 }), await made.open({ bodyTelling: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('answers from the page whose text holds the words, not the one whose headings do', () => {
+      assert.equal(shown(bots[0]!, question), 'security.md');
+      // Control: by BM25 over the heading path and the text alone, the headings win.
+      assert.equal(shown(bots[1]!, question), 'keys.md');
+    });
+  });
+
   describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
     let root: string;
     const bots: Bot[] = [];
@@ -539,7 +568,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ sectionTelling: 0 }));
+      // bodyTelling off in both: it ranks the introduction first by itself.
+      bots.push(await made.open({ bodyTelling: 0 }), await made.open({ sectionTelling: 0, bodyTelling: 0 }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
