@@ -73,6 +73,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // A word one page says, and a word most pet pages say.
     await writeFile(join(dir, 'garden.md'), '# Garden\n\nThe gazebo stands by the pond.\n');
     for (const page of ['boarding', 'grooming', 'walking', 'daycare', 'training']) await writeFile(join(dir, `pets-${page}.md`), `# Pets ${page}\n\nThe kennel opens at eight for ${page}.\n`);
+    // A number one page says, and a word another says: each in one passage.
+    await writeFile(join(dir, 'juniors.md'), '# Juniors\n\nChildren from 14 may swim alone.\n');
+    await writeFile(join(dir, 'small-pets.md'), '# Small pets\n\nA ferret may stay the night.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -178,6 +181,12 @@ describe('GET /v1/search (local Answer API)', () => {
     const hits = await results('bot_id=demo&q=gazebo%20kenn');
     assert.equal(hits[0]?.title, 'Garden', hits.map((hit) => hit.title).join(', '));
     assert.ok(hits.slice(1).every((hit) => hit.title.startsWith('Pets ')), hits.map((hit) => hit.title).join(', '));
+  });
+
+  it('weighs a number as a word of average frequency in English, not as a name', async () => {
+    // The English word list counts no numerals: as a word it lacks, "14" would weigh more than "ferret" and the juniors page would come first.
+    const hits = await results('bot_id=demo&q=14%20ferret%20');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Small pets', 'Juniors']);
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

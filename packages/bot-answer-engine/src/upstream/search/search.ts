@@ -47,7 +47,7 @@ const HEADING_BOOST = 3;
 const PAGE_WEIGHT = DEFAULT_RETRIEVAL.pageWeight;
 /** Share of a typed word's weight a section covers when only another matching section of its page holds the word. */
 const PAGE_COVER = 0.5;
-/** `englishRarity` of a word of average frequency in English (Zipf 4): a word being typed weighs this much. */
+/** `englishRarity` of a word of average frequency in English (Zipf 4): a word being typed, or a number, weighs this much. */
 const TYPED_ENGLISH_RARITY = 3;
 const K1 = 1.2;
 const B = 0.75;
@@ -287,9 +287,18 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
  */
 function tellingInEnglish(index: KbIndex, word: TypedWord): number {
   const completion = word.partial && word.forms[0]!.form.length >= BODY_PREFIX ? likelyTerm(index, word) : undefined;
-  if (completion) return englishRarity(completion);
+  if (completion) return termInEnglish(completion);
   const exact = word.forms.find((f) => !f.prefix);
-  return exact ? englishRarity(exact.form) : TYPED_ENGLISH_RARITY;
+  return exact ? termInEnglish(exact.form) : TYPED_ENGLISH_RARITY;
+}
+
+/**
+ * `englishRarity` of a term, a number (digits only: "12", "1.1.0" as 110) weighing as a word of
+ * average frequency: the word list counts no numerals, so a number would weigh as a name does
+ * ("12 year old": the pages saying 12 before the page for juniors, about 12-year-olds).
+ */
+function termInEnglish(term: string): number {
+  return /^\d+$/.test(term) ? TYPED_ENGLISH_RARITY : englishRarity(term);
 }
 
 /**
