@@ -132,6 +132,50 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a confident answer quotes the page the confidence judged first', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'What is the default log level?';
+    before(async () => {
+      // The page about logging names "log level" twice and scores best; only the settings page's table holds "default".
+      const made = await folder({
+        'logging.md': '# Logging\n\nThe logger writes each line at a log level. Call `log.info()` or `log.warn()` to write at a log level.\n',
+        'config/log.md': '# Log settings\n\n| Setting | Default | Meaning |\n|---|---|---|\n| `level` | `info` | The default level: lines below it are dropped. |\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ judgedFirst: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('the page whose passage passed the gate and was judged comes first, the higher-scoring one after it', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['config/log.md', 'logging.md']);
+      // Control: ordered by score, the page that only names the words comes first.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.deepEqual(control.passages.map((p) => p.document.path), ['logging.md', 'config/log.md']);
+    });
+
+    it('at the HTTP API the answer quotes it first, its page the first source', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, true);
+        assert.equal(result.sources[0]!.title, 'Log settings');
+        assert.match(result.answer, /info/);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe('a lexicon of software words bridges the question and the page', () => {
     let root: string;
     const bots: Bot[] = [];

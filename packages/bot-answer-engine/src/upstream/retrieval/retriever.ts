@@ -143,6 +143,15 @@ export interface RetrievalSettings {
    * best score first, though the one that passed the gate scored lower than another chosen.
    */
   gateDecides: boolean;
+  /**
+   * A confident answer the model judged (`minConfidence`) quotes the passage judged first, though
+   * another page's passage chosen beside it scores higher: the confidence is that passage's, and
+   * the one scoring higher did not pass the gate (a page whose headings share the question's
+   * words outscoring the one whose text answers: `sails.log` over `sails.config.log`'s table for
+   * "the default log level"). With the gate alone deciding (a follow-up, `minConfidence` 0),
+   * `gateDecides` orders them.
+   */
+  judgedFirst: boolean;
   /** Least share of the question's telling weight (`SearchHit.telling`) a passage must match to answer; 0: off. */
   confidentTelling: number;
   /**
@@ -247,6 +256,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   frameWords: true,
   relativeScore: 0.5,
   gateDecides: true,
+  judgedFirst: true,
   confidentTelling: 0.5,
   minConfidence: 0.55,
   relatedTelling: 0.2,
@@ -462,7 +472,7 @@ export class Retriever {
       pages.add(hit.docId);
       chosen.push(hit);
     }
-    const answering = s.gateDecides ? chosen.sort((a, b) => b.score - a.score) : chosen;
+    const answering = s.gateDecides && !(s.judgedFirst && judged && s.minConfidence > 0) ? chosen.sort((a, b) => b.score - a.score) : chosen;
     const first = answering[0]!;
     const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
     return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage, asked };
