@@ -25,17 +25,11 @@
  * each set's confident answers at the engine's least confidence (`minConfidence`, or the one
  * `--settings=` gives) and at it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
-import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { confidence, FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
-import { fetchHeldOut, heldOutSets } from './held-out.js';
-import { questionSets } from './sets.js';
+import { eachSetIndex } from './tuning-script.js';
 
 interface Row {
   set: string;
@@ -118,35 +112,22 @@ function model(w: number[], names: Name[]): ConfidenceModel {
   return Object.fromEntries([['bias', w[0]!], ...FEATURE_NAMES.map((name) => [name, names.includes(name) ? w[names.indexOf(name) + 1]! : 0])]) as ConfidenceModel;
 }
 
-const folder = await mkdtemp(join(tmpdir(), 'fit-confidence-'));
 const rows: Row[] = [];
-try {
-  await fetchHeldOut();
-  for (const set of [...questionSets(), ...heldOutSets()]) {
-    const kbSettings = resolveSettings(set.dir, set.settings);
-    const index = await KbIndex.open({ dir: set.dir, settings: kbSettings, folder: join(folder, set.id), botId: 'demo' });
-    try {
-      await index.sync();
-      const retriever = new Retriever(index, settings);
-      const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
-        const judged = retriever.decide(question).judged;
-        if (!judged) return;
-        const page = judged.hit.passage.url.replace(/#.*$/, '');
-        rows.push({ set: set.id, split, answerable: expected !== undefined, features: FEATURE_NAMES.map((name) => judged.features[name]), right: expected?.has(page) ?? false });
-      };
-      const allEval = set.questions.every((q) => q.split === 'eval');
-      set.questions.forEach((q, place) => {
-        const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
-        row(q.question, allEval ? offTopicSplit(place) : (q.split ?? 'tune'), expected);
-      });
-      set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
-    } finally {
-      index.close();
-    }
-  }
-} finally {
-  await rm(folder, { recursive: true, force: true });
-}
+await eachSetIndex('fit-confidence', undefined, (set, index, kbSettings) => {
+  const retriever = new Retriever(index, settings);
+  const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
+    const judged = retriever.decide(question).judged;
+    if (!judged) return;
+    const page = judged.hit.passage.url.replace(/#.*$/, '');
+    rows.push({ set: set.id, split, answerable: expected !== undefined, features: FEATURE_NAMES.map((name) => judged.features[name]), right: expected?.has(page) ?? false });
+  };
+  const allEval = set.questions.every((q) => q.split === 'eval');
+  set.questions.forEach((q, place) => {
+    const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    row(q.question, allEval ? offTopicSplit(place) : (q.split ?? 'tune'), expected);
+  });
+  set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
+});
 
 const tune = rows.filter((r) => r.split === 'tune');
 for (const names of variants) {

@@ -16,21 +16,15 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { median } from '../lib/stats.js';
 import { startEngine } from './engines.js';
 import { evaluate, offTopicSplit, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
+import { scriptArgs } from './tuning-script.js';
 
-const args = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, ...value] = arg.replace(/^--/, '').split('=');
-    return [key!, value.join('=') || 'true'] as const;
-  }),
-);
-const only = args.get('sets')?.split(',');
-const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSettings>;
+const args = scriptArgs();
+const { only, settings } = args;
 const withEval = args.has('eval');
 const misses = args.has('misses');
 const byPlace = args.has('by-place');

@@ -10,79 +10,53 @@
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
-import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
-import { Retriever, type SearchHit, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
-import { fetchHeldOut, heldOutSets } from './held-out.js';
-import { questionSets } from './sets.js';
+import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
-const args = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, ...value] = arg.replace(/^--/, '').split('=');
-    return [key!, value.join('=') || 'true'] as const;
-  }),
-);
-const only = args.get('sets')?.split(',');
-const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSettings>;
+const args = scriptArgs();
+const { only, settings } = args;
 const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const short = (url: string): string => pageOf(url).replace(/^https?:\/\/[^/]+\//, '');
 const figures = (hit: SearchHit | undefined, top: number): string =>
   hit ? `score ${(hit.score / top).toFixed(2)} telling ${hit.telling.toFixed(2)} strength ${hit.strength.toFixed(2)} coverage ${hit.coverage.toFixed(2)} head ${hit.headTelling.toFixed(2)} words ${hit.matchedTerms.join(' ')}` : 'none';
 
-const folder = await mkdtemp(join(tmpdir(), 'why-unlinked-'));
-try {
-  await fetchHeldOut();
-  for (const set of [...questionSets(), ...heldOutSets()]) {
-    if (only && !only.includes(set.id)) continue;
-    const kbSettings = resolveSettings(set.dir, set.settings);
-    const index = await KbIndex.open({ dir: set.dir, settings: kbSettings, folder: join(folder, set.id), botId: 'demo' });
-    try {
-      await index.sync();
-      const retriever = new Retriever(index, settings);
-      const allEval = set.questions.every((q) => q.split === 'eval');
-      /** The candidates' pages, best passage first, and each page's best passage. */
-      const pagesOf = (question: string): Array<[string, SearchHit]> => {
-        const best = new Map<string, SearchHit>();
-        for (const hit of retriever.search(question)) if (!best.has(pageOf(hit.passage.url))) best.set(pageOf(hit.passage.url), hit);
-        return [...best];
-      };
-      set.questions.forEach((q, place) => {
-        const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-        if (split !== 'tune') return;
-        const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
-        const decision = retriever.decide(q.question);
-        if (decision.outcome === 'answered' || decision.hits.some((h) => want.has(pageOf(h.passage.url)))) return;
-        const pages = pagesOf(q.question);
-        const rank = pages.findIndex(([page]) => want.has(page));
-        const topScore = pages[0]?.[1].score ?? 1;
-        process.stdout.write(
-          `${set.id} ${decision.outcome.toUpperCase()} rank ${rank < 0 ? '-' : rank + 1}/${pages.length}: ${q.question}\n` +
-            `      right: ${figures(rank >= 0 ? pages[rank]![1] : undefined, topScore)}\n` +
-            `      top:   ${pages[0] ? short(pages[0][0]) : '-'} ${figures(pages[0]?.[1], topScore)}\n` +
-            `      2nd:   ${pages[1] ? short(pages[1][0]) : '-'} ${figures(pages[1]?.[1], topScore)}\n` +
-            `      shown: ${decision.hits.map((h) => short(h.passage.url)).join(', ')}\n`,
-        );
-      });
-      set.offTopic.forEach((question, place) => {
-        if (offTopicSplit(place) !== 'tune') return;
-        const decision = retriever.decide(question);
-        const pages = pagesOf(question);
-        const topScore = pages[0]?.[1].score ?? 1;
-        process.stdout.write(
-          `${set.id} OFF ${decision.outcome.toUpperCase()}: ${question}\n` +
-            `      top:   ${pages[0] ? short(pages[0][0]) : '-'} ${figures(pages[0]?.[1], topScore)}\n` +
-            `      2nd:   ${pages[1] ? short(pages[1][0]) : '-'} ${figures(pages[1]?.[1], topScore)}\n`,
-        );
-      });
-    } finally {
-      index.close();
-    }
-  }
-} finally {
-  await rm(folder, { recursive: true, force: true });
-}
+await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
+  const retriever = new Retriever(index, settings);
+  const allEval = set.questions.every((q) => q.split === 'eval');
+  /** The candidates' pages, best passage first, and each page's best passage. */
+  const pagesOf = (question: string): Array<[string, SearchHit]> => {
+    const best = new Map<string, SearchHit>();
+    for (const hit of retriever.search(question)) if (!best.has(pageOf(hit.passage.url))) best.set(pageOf(hit.passage.url), hit);
+    return [...best];
+  };
+  set.questions.forEach((q, place) => {
+    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
+    if (split !== 'tune') return;
+    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    const decision = retriever.decide(q.question);
+    if (decision.outcome === 'answered' || decision.hits.some((h) => want.has(pageOf(h.passage.url)))) return;
+    const pages = pagesOf(q.question);
+    const rank = pages.findIndex(([page]) => want.has(page));
+    const topScore = pages[0]?.[1].score ?? 1;
+    process.stdout.write(
+      `${set.id} ${decision.outcome.toUpperCase()} rank ${rank < 0 ? '-' : rank + 1}/${pages.length}: ${q.question}\n` +
+        `      right: ${figures(rank >= 0 ? pages[rank]![1] : undefined, topScore)}\n` +
+        `      top:   ${pages[0] ? short(pages[0][0]) : '-'} ${figures(pages[0]?.[1], topScore)}\n` +
+        `      2nd:   ${pages[1] ? short(pages[1][0]) : '-'} ${figures(pages[1]?.[1], topScore)}\n` +
+        `      shown: ${decision.hits.map((h) => short(h.passage.url)).join(', ')}\n`,
+    );
+  });
+  set.offTopic.forEach((question, place) => {
+    if (offTopicSplit(place) !== 'tune') return;
+    const decision = retriever.decide(question);
+    const pages = pagesOf(question);
+    const topScore = pages[0]?.[1].score ?? 1;
+    process.stdout.write(
+      `${set.id} OFF ${decision.outcome.toUpperCase()}: ${question}\n` +
+        `      top:   ${pages[0] ? short(pages[0][0]) : '-'} ${figures(pages[0]?.[1], topScore)}\n` +
+        `      2nd:   ${pages[1] ? short(pages[1][0]) : '-'} ${figures(pages[1]?.[1], topScore)}\n`,
+    );
+  });
+});

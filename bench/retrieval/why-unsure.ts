@@ -19,29 +19,17 @@
  * questions not answered. Tune halves only (split by place for the all-`eval` sets, as
  * `tune.ts --by-place`); it never reads the sealed sets.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
-import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
-import { DEFAULT_RETRIEVAL, Retriever, type Decision, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
-import { fetchHeldOut, heldOutSets } from './held-out.js';
-import { questionSets } from './sets.js';
+import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
-const args = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, ...value] = arg.replace(/^--/, '').split('=');
-    return [key!, value.join('=') || 'true'] as const;
-  }),
-);
-const only = args.get('sets')?.split(',');
+const args = scriptArgs();
+const { only, settings } = args;
 const all = args.has('all');
 const list = all || args.has('list');
-const settings = JSON.parse(args.get('settings') ?? '{}') as Partial<RetrievalSettings>;
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 
 type Cause = 'gate: telling word' | 'gate: coverage' | 'model' | 'rival' | 'refused';
@@ -57,63 +45,49 @@ function causeOf(decision: Decision, forcedNoGate: Decision): Cause {
   return decision.judged.confidence < minConfidence ? 'model' : 'rival';
 }
 
-const folder = await mkdtemp(join(tmpdir(), 'why-unsure-'));
-try {
-  await fetchHeldOut();
-  for (const set of [...questionSets(), ...heldOutSets()]) {
-    if (only && !only.includes(set.id)) continue;
-    const kbSettings = resolveSettings(set.dir, set.settings);
-    const index = await KbIndex.open({ dir: set.dir, settings: kbSettings, folder: join(folder, set.id), botId: 'demo' });
-    try {
-      await index.sync();
-      const retriever = new Retriever(index, settings);
-      // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
-      const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
-      const allEval = set.questions.every((q) => q.split === 'eval');
-      const describe = (decision: Decision, want: Set<string>, question: string): string => {
-        const j = decision.judged;
-        const f = j ? Object.entries(j.features).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' ') : '';
-        const pages = decision.hits.map((h) => pageOf(h.passage.url).replace(/^https?:\/\/[^/]+\//, '') + (want.has(pageOf(h.passage.url)) ? '*' : '')).join(', ');
-        const [best] = retriever.search(question);
-        const top = best ? `best-scoring: coverage ${best.coverage.toFixed(2)} strength ${best.strength.toFixed(2)} telling ${best.telling.toFixed(2)} head ${best.headTelling.toFixed(2)} words ${best.matchedTerms.length}` : 'no candidate';
-        // The question's words the docs lack, with their rarity in everyday English (what the telling-word rule asks to be matched).
-        const lacking = questionTerms(question).terms.filter((term) => index.documentFrequency(term) === 0).map((term) => `${term} ${englishRarity(term).toFixed(1)}`);
-        return `${top} | lacking: ${lacking.join(', ') || 'none'} | ${j ? `conf ${j.confidence.toFixed(2)} ${want.has(pageOf(j.hit.passage.url)) ? 'judged right' : 'judged wrong'} [${f}]` : 'no judged'} -> ${pages}`;
-      };
-      set.questions.forEach((q, place) => {
-        const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-        if (split !== 'tune') return;
-        const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
-        const decision = retriever.decide(q.question);
-        const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
-        if (decision.outcome === 'answered') {
-          bump(firstRight ? 'confident right' : 'confident wrong');
-          if (firstRight && all) lines.push(`${set.id} RIGHT: ${q.question}\n      ${describe(decision, want, q.question)}`);
-          if (!firstRight && list) lines.push(`${set.id} WRONG: ${q.question}\n      ${describe(decision, want, q.question)}`);
-          return;
-        }
-        const cause = causeOf(decision, noTelling.decide(q.question));
-        bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
-        if (firstRight && list) lines.push(`${set.id} POOL ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
-      });
-      set.offTopic.forEach((question, place) => {
-        if (offTopicSplit(place) !== 'tune') return;
-        const decision = retriever.decide(question);
-        if (decision.outcome === 'answered') {
-          bump('unanswerable confident');
-          if (list) lines.push(`${set.id} UNANSWERABLE: ${question}\n      ${describe(decision, new Set(), question)}`);
-        } else {
-          const cause = causeOf(decision, noTelling.decide(question));
-          bump(`unanswerable ${decision.outcome}: ${cause}`);
-          if (all) lines.push(`${set.id} UNANSWERABLE ${cause}: ${question}\n      ${describe(decision, new Set(), question)}`);
-        }
-      });
-    } finally {
-      index.close();
+await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
+  const retriever = new Retriever(index, settings);
+  // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
+  const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
+  const allEval = set.questions.every((q) => q.split === 'eval');
+  const describe = (decision: Decision, want: Set<string>, question: string): string => {
+    const j = decision.judged;
+    const f = j ? Object.entries(j.features).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' ') : '';
+    const pages = decision.hits.map((h) => pageOf(h.passage.url).replace(/^https?:\/\/[^/]+\//, '') + (want.has(pageOf(h.passage.url)) ? '*' : '')).join(', ');
+    const [best] = retriever.search(question);
+    const top = best ? `best-scoring: coverage ${best.coverage.toFixed(2)} strength ${best.strength.toFixed(2)} telling ${best.telling.toFixed(2)} head ${best.headTelling.toFixed(2)} words ${best.matchedTerms.length}` : 'no candidate';
+    // The question's words the docs lack, with their rarity in everyday English (what the telling-word rule asks to be matched).
+    const lacking = questionTerms(question).terms.filter((term) => index.documentFrequency(term) === 0).map((term) => `${term} ${englishRarity(term).toFixed(1)}`);
+    return `${top} | lacking: ${lacking.join(', ') || 'none'} | ${j ? `conf ${j.confidence.toFixed(2)} ${want.has(pageOf(j.hit.passage.url)) ? 'judged right' : 'judged wrong'} [${f}]` : 'no judged'} -> ${pages}`;
+  };
+  set.questions.forEach((q, place) => {
+    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
+    if (split !== 'tune') return;
+    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    const decision = retriever.decide(q.question);
+    const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
+    if (decision.outcome === 'answered') {
+      bump(firstRight ? 'confident right' : 'confident wrong');
+      if (firstRight && all) lines.push(`${set.id} RIGHT: ${q.question}\n      ${describe(decision, want, q.question)}`);
+      if (!firstRight && list) lines.push(`${set.id} WRONG: ${q.question}\n      ${describe(decision, want, q.question)}`);
+      return;
     }
-  }
-} finally {
-  await rm(folder, { recursive: true, force: true });
-}
+    const cause = causeOf(decision, noTelling.decide(q.question));
+    bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
+    if (firstRight && list) lines.push(`${set.id} POOL ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
+  });
+  set.offTopic.forEach((question, place) => {
+    if (offTopicSplit(place) !== 'tune') return;
+    const decision = retriever.decide(question);
+    if (decision.outcome === 'answered') {
+      bump('unanswerable confident');
+      if (list) lines.push(`${set.id} UNANSWERABLE: ${question}\n      ${describe(decision, new Set(), question)}`);
+    } else {
+      const cause = causeOf(decision, noTelling.decide(question));
+      bump(`unanswerable ${decision.outcome}: ${cause}`);
+      if (all) lines.push(`${set.id} UNANSWERABLE ${cause}: ${question}\n      ${describe(decision, new Set(), question)}`);
+    }
+  });
+});
 for (const line of lines) process.stdout.write(`${line}\n`);
 for (const [key, n] of [...counts].sort()) process.stdout.write(`${key.padEnd(44)} ${n}\n`);
