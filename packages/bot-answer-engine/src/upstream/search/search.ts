@@ -271,13 +271,14 @@ function beginsWord(text: string, at: number): boolean {
 /**
  * How close together a section's text says the typed words: the most different typed words
  * within `NEAR_WINDOW` consecutive words, beyond one, as a share of the typed words beyond one
- * (0: none two close; 1: all of them). Only the words beginning as a typed word's form does (a
- * stem keeps a word's first letters) are found and matched, and the words between two of them
- * counted when they are near: the text is not analysed whole.
+ * (0: none two close; 1: all of them). Only the words beginning with a typed word's form less
+ * its last letter (a stem is a word's beginning, but for its last letter: "happi", happy) are
+ * found and matched, and the words between two of them counted when they are near: the text is
+ * not analysed whole.
  */
 function nearness(markdown: string, typed: readonly TypedWord[]): number {
   const lower = markdown.toLowerCase();
-  const heads = new Set(typed.flatMap((word) => word.forms.map(({ form }) => form.slice(0, Math.max(1, Math.min(3, form.length - 1))))));
+  const heads = new Set(typed.flatMap((word) => word.forms.map(({ form }) => form.slice(0, Math.max(1, form.length - 1)))));
   const found = new Map<number, number>();
   for (const head of heads) {
     for (let at = lower.indexOf(head); at >= 0; at = lower.indexOf(head, at + 1)) {
