@@ -76,6 +76,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // A number one page says, and a word another says: each in one passage.
     await writeFile(join(dir, 'juniors.md'), '# Juniors\n\nChildren from 14 may swim alone.\n');
     await writeFile(join(dir, 'small-pets.md'), '# Small pets\n\nA ferret may stay the night.\n');
+    // The same words on two pages, next to each other on one (the page later by path).
+    await writeFile(join(dir, 'lanes-east.md'), '# Lanes east\n\nSwimwear belongs downstairs where lifeguards distribute kickboards.\n');
+    await writeFile(join(dir, 'lanes-west.md'), '# Lanes west\n\nSwimwear and kickboards belongs downstairs where lifeguards distribute.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -187,6 +190,12 @@ describe('GET /v1/search (local Answer API)', () => {
     // The English word list counts no numerals: as a word it lacks, "14" would weigh more than "ferret" and the juniors page would come first.
     const hits = await results('bot_id=demo&q=14%20ferret%20');
     assert.deepEqual(hits.map((hit) => hit.title), ['Small pets', 'Juniors']);
+  });
+
+  it('of sections holding the same words as often, ranks first the one saying them close together', async () => {
+    // Without nearness the two tie, and the page first by path ("lanes-east", the words a sentence apart) would come first.
+    const hits = await results('bot_id=demo&q=swimwear%20kickboards%20');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Lanes west', 'Lanes east']);
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

@@ -2,11 +2,11 @@ import type { SearchResult } from '../../../../bot-answer/src/protocol/search.js
 import type { LinkDefinitions } from '../folder/clean-markdown.js';
 import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
-import { countTerm, FIELDS, storedFields, type Field } from '../retrieval/analyzer.js';
+import { countTerm, FIELDS, processTerm, storedFields, type Field } from '../retrieval/analyzer.js';
 import { englishRarity } from '../retrieval/english.js';
 import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
 import { plainText } from './plain-text.js';
-import { typedWords, type TermForm, type TypedWord } from './query.js';
+import { matchesForm, typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
 
 /**
@@ -74,7 +74,8 @@ const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
  * body's tables); each is scored over its stored terms (BM25 with the retrieval's column
  * weights, a word written as code weighing less), a match in the title or headings weighing more than one in the text, and ranked by
  * its score times the square of the share of the typed words' weight (rarity in the docs and in
- * English; the word being typed by the share of pages holding it) it covers. A result
+ * English; the word being typed by the share of pages holding it) it covers, the first sections
+ * gaining more the closer together their text says the typed words. A result
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
@@ -165,7 +166,8 @@ interface Scored {
  * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
  * candidates. Ranked by score times the square of the share of the words' weight (their rarity
  * in the docs, the word being typed's over pages, times their rarity in English) a section covers, a word held only by another matching section of its page counting
- * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones.
+ * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones; of the
+ * first `NEAR_RANKED`, a section saying the typed words close together gains up to `NEAR_BONUS`.
  */
 function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const expansions = new Map<string, string[]>();
@@ -219,12 +221,91 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
     for (const [w, weight] of weights.entries()) covered += hit.held[w] ? weight : page.held[w] ? PAGE_COVER * weight : 0;
     rankOf.set(hit, (hit.score + PAGE_WEIGHT * (page.score - hit.score)) * (covered / total) ** 2);
   }
-  const ranked = withoutCopies(kept.sort((a, b) => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1)));
+  const order = (a: Scored, b: Scored): number => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1);
+  kept.sort(order);
+  // Of the first sections, those saying the typed words close together ("swimming lessons") go up: a tie of words held and scores
+  // is most often broken by the section where they make one phrase, not one where each is said apart.
+  if (typed.length > 1) {
+    const top = kept.slice(0, NEAR_RANKED);
+    const byId = new Map(top.map((hit) => [hit.id, hit]));
+    for (const passage of index.passagesById(top.filter((hit) => hit.matched > 1).map((hit) => hit.id))) {
+      const hit = byId.get(passage.index)!;
+      rankOf.set(hit, rankOf.get(hit)! * (1 + NEAR_BONUS * nearness(passage.markdown, typed)));
+    }
+    top.sort(order);
+    kept.splice(0, top.length, ...top);
+  }
+  const ranked = withoutCopies(kept);
   // Pages before more sections of a page already shown: each page's best section first, in rank order, then the others.
   const pages = new Set<number>();
   const firsts = ranked.filter((hit) => !pages.has(hit.docId) && pages.add(hit.docId));
   const shown = new Set(firsts);
   return [...firsts, ...ranked.filter((hit) => !shown.has(hit))].map((hit) => hit.id);
+}
+
+/**
+ * The first sections ranked, this many, whose text is read to know which say the typed words
+ * close together: more costs a search more (each one's Markdown read from the index and searched
+ * for the typed words), fewer breaks fewer ties (10: one question less of the tune half).
+ */
+const NEAR_RANKED = 20;
+/** Words apart at most (NEAR_WINDOW consecutive words, stop words counted) for typed words to be close together. */
+const NEAR_WINDOW = 5;
+/** Share a section's rank gains when it says every typed word within `NEAR_WINDOW` words; a part of it for some of them. */
+const NEAR_BONUS = 1;
+
+// A word as `scanWords` makes them, near enough: a camelCase word's parts apart ("firstName": first, Name).
+const WORD = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/uy;
+const WORDS = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const UPPER = /\p{Lu}/u;
+const LOWER_OR_DIGIT = /[\p{Ll}\p{N}]/u;
+/** Characters between two typed words beyond which they are not looked at as close together (the words between not counted). */
+const NEAR_CHARS = 120;
+
+/** Whether a word begins at a place of a text: none before it, or it begins a camelCase word's part ("Name" of "firstName"). */
+function beginsWord(text: string, at: number): boolean {
+  return at === 0 || !LETTER_OR_DIGIT.test(text[at - 1]!) || (UPPER.test(text[at]!) && LOWER_OR_DIGIT.test(text[at - 1]!));
+}
+
+/**
+ * How close together a section's text says the typed words: the most different typed words
+ * within `NEAR_WINDOW` consecutive words, beyond one, as a share of the typed words beyond one
+ * (0: none two close; 1: all of them). Only the words beginning with a typed word's form less
+ * its last letter (a stem is a word's beginning, but for its last letter: "happi", happy) are
+ * found and matched, and the words between two of them counted when they are near: the text is
+ * not analysed whole.
+ */
+function nearness(markdown: string, typed: readonly TypedWord[]): number {
+  const lower = markdown.toLowerCase();
+  const heads = new Set(typed.flatMap((word) => word.forms.map(({ form }) => form.slice(0, Math.max(1, form.length - 1)))));
+  const found = new Map<number, number>();
+  for (const head of heads) {
+    for (let at = lower.indexOf(head); at >= 0; at = lower.indexOf(head, at + 1)) {
+      if (found.has(at) || !beginsWord(markdown, at)) continue;
+      WORD.lastIndex = at;
+      // (A text whose lower case is longer, "İ", finds its words at other places: those are left out.)
+      const word = WORD.exec(markdown)?.[0];
+      if (word === undefined) continue;
+      const low = word.toLowerCase();
+      const term = processTerm(word);
+      found.set(at, typed.findIndex((t) => matchesForm(t.forms, low, term)));
+    }
+  }
+  const places = [...found].filter(([, w]) => w >= 0).sort((a, b) => a[0] - b[0]);
+  // Each found word's place in words from the first, a far gap counted as a window's length.
+  const count = places.map(() => 0);
+  for (let i = 1; i < places.length; i++) {
+    const [before, at] = [places[i - 1]![0], places[i]![0]];
+    count[i] = count[i - 1]! + (at - before > NEAR_CHARS ? NEAR_WINDOW : (markdown.slice(before, at).match(WORDS)?.length ?? 0));
+  }
+  let most = 1;
+  for (let i = 0; i < places.length; i++) {
+    const words = new Set<number>();
+    for (let j = i; j < places.length && count[j]! - count[i]! < NEAR_WINDOW; j++) words.add(places[j]![1]);
+    most = Math.max(most, words.size);
+  }
+  return (most - 1) / (typed.length - 1);
 }
 
 /**
