@@ -542,9 +542,10 @@ export class Retriever {
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
     const telling = terms.filter((t) => t.df <= count * COMMON_SHARE);
+    const inMost = terms.filter((t) => t.df > count * COMMON_SHARE);
     // Left out of the search, the common words still count for the gate where a candidate holds them.
-    const common = s.commonInGate && telling.length ? terms.filter((t) => t.df > count * COMMON_SHARE) : [];
-    const commonWords = new Set(terms.filter((t) => t.df > count * COMMON_SHARE).map((t) => t.term));
+    const common = s.commonInGate && telling.length ? inMost : [];
+    const commonWords = new Set(inMost.map((t) => t.term));
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
@@ -670,14 +671,15 @@ export class Retriever {
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
       const missing = tellingWords.filter((term) => (got.get(term) ?? 0) < s.tellingCredit);
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
+      const exact = own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term)));
       const coverage = total > 0 ? (weight + fromContext) / total : 0;
       return {
         id: row.id,
         docId: row.docId,
         score,
         matchedTerms: own,
-        exact: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term))).length,
-        ownWords: own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term)) && !commonWords.has(term)).length,
+        exact: exact.length,
+        ownWords: exact.filter((term) => !commonWords.has(term)).length,
         contextMatched: got.size - own.length,
         // Coverage: the question's words, and the conversation's at their lower weight (a follow-up
         // names little of its own).

@@ -256,7 +256,7 @@ const NEAR_BONUS = 1;
 
 // A word as `scanWords` makes them, near enough: a camelCase word's parts apart ("firstName": first, Name).
 const WORD = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/uy;
-const WORDS = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/gu;
+const WORDS = new RegExp(WORD.source, 'gu');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const UPPER = /\p{Lu}/u;
 const LOWER_OR_DIGIT = /[\p{Ll}\p{N}]/u;
