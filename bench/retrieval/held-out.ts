@@ -16,7 +16,8 @@
  * its sixth, the allotment handbook's, Mastra's and the Snyk CLI's until they were read once for
  * its seventh, the holiday park's, Directus's and byethrow's until they were read once for its
  * eighth, the leisure centre's, AuthKit's and the NativeScript CLI's until they were read once for
- * its ninth (each file's `heldUntil` says which, and the label repeats it).
+ * its ninth, the bike-share guide's, the Gemini CLI's and eslint-plugin-jest's until they were read
+ * once for its tenth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
