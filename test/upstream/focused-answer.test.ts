@@ -183,6 +183,25 @@ describe('focused answers', () => {
     );
   });
 
+  it('quotes the unit stating the figure a "how long" question asks for, beside one of its words', () => {
+    const tours = passage(
+      doc(''),
+      0,
+      ['Tours'],
+      `Quokka tours leave from the north gate every morning with a guide who knows each quokka on the island by name.\n\n${LONG_PROSE}\n\nA tour lasts **90 minutes**, and walkers should bring water, a hat and sturdy shoes for the rocky paths along the shore.\n\n${LONG_PROSE}`,
+    );
+    const ferry = passage(
+      doc('', 1, 'Ferry'),
+      1,
+      ['Getting there'],
+      `${LONG_PROSE}\n\nThe quokka ferry crosses from the harbour to the island jetty, where the tour guides meet each boat and walk visitors up the hill to the north gate, past the lighthouse and the old salt store, and along the boardwalk over the dunes where the quokkas feed in the shade of the pines before the heat of the afternoon sends them under the scrub again until the evening comes.`,
+    );
+    const question = 'How long is the quokka tour?';
+    assert.ok(composeAnswer([tours, ferry], false, question).answer.includes('A tour lasts **90 minutes**'));
+    // Without the question word asking for a figure, the sentence holding both topic words answers alone.
+    assert.ok(!composeAnswer([tours, ferry], false, 'Tell me about the quokka tour').answer.includes('90 minutes'));
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');
@@ -274,6 +293,24 @@ describe('a focused answer over a handbook in everyday words, through the HTTP A
     assert.ok(result.answer.startsWith(`**The clubhouse › Parking for guests** ${cited}\n\nGuests are welcome to park in the car park behind the clubhouse.`), result.answer);
     assert.ok(result.answer.includes(`**The clubhouse › Parking for guests › How long they can stay** ${cited}\n\nA guest's car may stay parked up to **24 hours**`), result.answer);
     assert.ok(!result.answer.includes('Bikes'), 'a subsection holding none of the question\'s words is left out');
+    assertValidMarkdown(result.answer);
+  });
+
+  it('quotes, for a "how long" question, the section of the page stating the figure beside its words, linked as itself', async () => {
+    const response = await ask(api, { bot_id: 'demo', message: 'How long can members borrow a canoe for?' });
+    const result = (await response.json()) as AnswerResponse;
+    assert.equal(result.answer_found, true);
+    assert.deepEqual(
+      result.sources.map((s) => s.url),
+      ['https://club.example/equipment#borrowing-canoes', 'https://club.example/equipment#bringing-it-back'],
+    );
+    assert.ok(result.answer.includes('**Equipment › Bringing it back** [[2]](https://club.example/equipment#bringing-it-back)\n\nA borrowed canoe must come back within **3 days**'), result.answer);
+    // A question not asking for a figure is answered from the first section alone.
+    const plain = (await (await ask(api, { bot_id: 'demo', message: 'Can members borrow a canoe?' })).json()) as AnswerResponse;
+    assert.deepEqual(
+      plain.sources.map((s) => s.url),
+      ['https://club.example/equipment#borrowing-canoes'],
+    );
     assertValidMarkdown(result.answer);
   });
 });

@@ -1,4 +1,5 @@
 import { termsOf } from '../retrieval/terms.js';
+import { answerType, leafStatesType, type AnswerType } from './answer-type.js';
 import { sentencesOf, type Item, type Leaf, type Part, type PassageParts } from './passage-units.js';
 
 /** A passage to quote from: its parts, the terms its label line already shows, and its rank in retrieval. */
@@ -59,6 +60,12 @@ const FRAME_TERM_WEIGHT = 0.3;
 const CODE_SPAN = /`[^`\n]+`/;
 /** A leaf that states a fact: it holds code, a number or a bold name. */
 const FACT = /`[^`\n]+`|\d|\*\*[^*\n]+\*\*|__[^_\n]+__/;
+/**
+ * A leaf stating what the question asks for (a figure for "how much", "how long", "when") is
+ * worth this many times as much: the question's words name the topic, the leaf with the
+ * figure beside them answers.
+ */
+const TYPE_WEIGHT = 2;
 const FRAME_TERMS = new Set(termsOf('use using make get set create add run work need want way find write handle change configure possible able'));
 
 interface Candidate {
@@ -86,8 +93,11 @@ interface Candidate {
  * 7. in the best passage, the leaf right after a quoted one that matches, when it states a fact
  *    (code, a number, a bold name): the price, form or option the sentence before leads up to;
  * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted;
- * 9. while the excerpts are short (under 500 characters), the best passage's other leaves
+ * 9. for a question asking for a figure (`answerType`: "how much", "how long", "when"), in each
+ *    passage none of whose quoted leaves states one, its best leaf that does;
+ * 10. while the excerpts are short (under 500 characters), the best passage's other leaves
  *    holding question terms, most worth first, up to that length.
+ * A leaf stating the figure such a question asks for is worth twice as much throughout.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -133,7 +143,8 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   };
 
   const asked = questionTerms(question);
-  const candidates = scoreLeaves(passages, asked);
+  const type = answerType(question);
+  const candidates = scoreLeaves(passages, asked, type);
   const weights = termWeights(passages, candidates);
   const byPassage = passages.map((_, i) => candidates.filter((c) => c.passage === i));
   const rankFactor = (c: Candidate): number => 1 / (1 + RANK_DISCOUNT * passages[c.passage]!.rank);
@@ -244,6 +255,15 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     }
   });
 
+  // A question asking for a figure ("how much", "how long", "when") whose passage is quoted by no
+  // leaf stating one: the passage's best leaf that states one and holds a question word, while it fits.
+  if (type) {
+    passages.forEach((passage, i) => {
+      if (passage.parts.leaves.some((leaf) => selections[i]!.has(leaf.id) && leafStatesType(type, leaf))) return;
+      byValue(byPassage[i]!.filter((c) => leafStatesType(type, c.leaf) && !duplicate(i, c.leaf))).some((c) => add(c));
+    });
+  }
+
   // An answer still short quotes more of its best passage, most worth first, up to
   // SHORT_ANSWER_CHARS: the sentence, item or row that answers often holds one word of the
   // question ("Only Google Fonts are supported") while the section's opening holds them all.
@@ -265,7 +285,7 @@ function questionTerms(question: string | undefined): Set<string> {
 }
 
 /** Each leaf holding question terms, with its score: the weights of the terms it holds. */
-function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string>): Candidate[] {
+function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string>, type?: AnswerType): Candidate[] {
   const asked = [...questionTerms];
   if (asked.length === 0) return [];
   const found: Candidate[] = [];
@@ -286,7 +306,7 @@ function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string
     c.score = [...c.matches].reduce(
       (sum, [term, credit]) => sum + (weights.get(term) ?? 0) * credit * (heading.has(term) ? HEADING_TERM_WEIGHT : 1) * (FRAME_TERMS.has(term) ? FRAME_TERM_WEIGHT : 1),
       0,
-    );
+    ) * (type && leafStatesType(type, c.leaf) ? TYPE_WEIGHT : 1);
   }
   return found;
 }

@@ -1,3 +1,4 @@
+import { answerType, typedTerms } from '../compose/answer-type.js';
 import { cleanMarkdown } from '../folder/clean-markdown.js';
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
@@ -382,7 +383,7 @@ export class Retriever {
     return this.#index.read(() => {
       const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
       const read = this.#withPassages(hits);
-      const quoted = this.#withSubsections(read, samePage, asked);
+      const quoted = this.#withTypedSection(this.#withSubsections(read, samePage, asked), samePage, question, asked);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -519,6 +520,27 @@ export class Retriever {
       if (own.some((term) => asked.has(term))) below.push({ ...hit, passage: { ...passage, url } });
     }
     return [first, ...below, ...rest];
+  }
+
+  /**
+   * For a question asking for a figure (`answerType`: "how much", "how long", "when"), the first
+   * of its page's other candidates (best first) whose units stating one hold a word of the
+   * question that no such unit of the page's passages quoted holds (`typedTerms`): the section
+   * with the figure beside the question's words. It comes after the first page's passages,
+   * linked as itself, and only while the answer cites fewer passages than it may, so no other
+   * page loses its place among the sources.
+   */
+  #withTypedSection(read: SearchHit[], samePage: ScoredHit[] = [], question: string, terms: string[] = []): SearchHit[] {
+    const type = answerType(question);
+    const [first] = read;
+    if (!type || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
+    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
+    const page = first.passage.document.index;
+    const ofPage = read.filter((hit) => hit.passage.document.index === page);
+    const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked)]));
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    const found = this.#withPassages(samePage).find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
+    return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
