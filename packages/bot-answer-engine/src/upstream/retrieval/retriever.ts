@@ -4,7 +4,6 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity } from './english.js';
-import { mostNear } from './nearness.js';
 import { relativesOf } from './lexicon.js';
 
 /** A passage that matched a question, with how well. */
@@ -119,22 +118,6 @@ export interface RetrievalSettings {
    * questions are answered on the eval halves (bench/README.md, "Confident when right, round 11").
    */
   bodyTelling: number;
-  /**
-   * Of the first `nearRanked` passages ranked, each one's score x (1 + this x how close together
-   * its text says the question's words: the most of them within `nearWindow` consecutive words,
-   * beyond one, as a share of the question's words found in the index beyond one): of two pages
-   * matching the same words (a guide and its reference page), the one saying them together
-   * ranks first. 0: off.
-   */
-  nearWeight: number;
-  nearWindow: number;
-  nearRanked: number;
-  /** Nearness as a share of the words the passage matches (not of all the question's). */
-  nearOfMatched: boolean;
-  /** A page's passages ranked share its best nearness. */
-  nearByPage: boolean;
-  /** The confidence's margin over other pages is taken from the scores before nearness: it orders, it does not make surer. */
-  nearOrderOnly: boolean;
   /** Passages scored per question. */
   candidates: number;
   /** Most passages an answer quotes. */
@@ -263,12 +246,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   pageDecay: 0.5,
   sectionTelling: 0.3,
   bodyTelling: 0,
-  nearWeight: 0,
-  nearWindow: 5,
-  nearRanked: 20,
-  nearOfMatched: false,
-  nearByPage: true,
-  nearOrderOnly: true,
   candidates: 60,
   maxPassages: 3,
   minCoverage: 0.3,
@@ -333,8 +310,6 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   /** `telling` and `strength` of what its page's candidate passages match together. */
   pageTelling: number;
   pageStrength: number;
-  /** The score before nearness (`nearWeight`). */
-  plainScore: number;
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -508,7 +483,7 @@ export class Retriever {
     // A copy of the page (a mirror, another version) says the same: it is no rival.
     const other = hits.find((hit) => hit.docId !== candidate.docId && !this.#sameText(candidate, hit));
     const features: ConfidenceFeatures = {
-      margin: other ? Math.min(MAX_MARGIN, this.#settings.nearOrderOnly ? Math.log(candidate.plainScore / other.plainScore) : Math.log(candidate.score / other.score)) : MAX_MARGIN,
+      margin: other ? Math.min(MAX_MARGIN, Math.log(candidate.score / other.score)) : MAX_MARGIN,
       coverage: candidate.coverage,
       pageTelling: candidate.pageTelling,
       headTelling: candidate.headTelling,
@@ -549,7 +524,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, plainScore: _plainScore, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
@@ -718,7 +693,6 @@ export class Retriever {
         got,
         pageTelling: 0,
         pageStrength: 0,
-        plainScore: 0,
       };
     });
     // What each page's candidate passages match together: each term at the best credit any of them gives it.
@@ -776,29 +750,9 @@ export class Retriever {
         list.forEach((hit, i) => (hit.score = scores[i]!));
       }
     }
-    const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]): number => b.score - a.score || (a.place < b.place ? -1 : 1);
-    const scored = ranked.filter((hit) => hit.score > 0).sort(order);
-    for (const hit of scored) hit.plainScore = hit.score;
-    // The question's words found in the index, each with the forms its passages say it in (its typo fixed or prefix, the lexicon's words for it).
-    const nearWords = terms
-      .filter((t) => t.form)
-      .map((t) => ({ term: t.term, forms: [{ form: t.form!, prefix: Boolean(t.prefix) }, ...related.filter((r) => r.covers.length === 1 && r.covers[0] === t.term).map((r) => ({ form: r.term, prefix: false }))] }));
-    if (s.nearWeight > 0 && nearWords.length > 1) {
-      const top = scored.slice(0, s.nearRanked);
-      const near = new Map<number, number>();
-      for (const passage of index.passagesById(top.map((hit) => hit.id))) {
-        const hit = top.find((h) => h.id === passage.index)!;
-        const held = s.nearOfMatched ? nearWords.filter((w) => (hit.got.get(w.term) ?? 0) > 0) : nearWords;
-        if (held.length < 2) continue;
-        const most = mostNear(passage.markdown, held.map((w) => w.forms), s.nearWindow);
-        if (most > 1) near.set(hit.id, (most - 1) / (held.length - 1));
-      }
-      const pageNear = new Map<number, number>();
-      if (s.nearByPage) for (const hit of top) pageNear.set(hit.docId, Math.max(pageNear.get(hit.docId) ?? 0, near.get(hit.id) ?? 0));
-      for (const hit of top) hit.score *= 1 + s.nearWeight * (s.nearByPage ? pageNear.get(hit.docId)! : (near.get(hit.id) ?? 0));
-      scored.sort(order);
-    }
-    return scored
+    return ranked
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
       .map(({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
   }
 
