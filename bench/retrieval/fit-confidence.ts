@@ -4,7 +4,7 @@
  * each set, the model fitted on the others' tune halves judges that set's questions, so the
  * figures say how it does on docs it was not fitted on.
  *
- *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2]
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2] [--rows=file] [--seed=2]
  *
  * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
  * whether its page is an expected one (an unanswerable question's never is). The rows are made
@@ -24,10 +24,26 @@
  * unanswerable question answered confidently costing N and a lost right answer 1, and prints
  * each set's confident answers at the engine's least confidence (`minConfidence`, or the one
  * `--settings=` gives) and at it.
+ *
+ * Beside the model's features, each row holds figures a feature could be made of (bench/README.md,
+ * "Confident when right, round 12 (the folder)"): of the folder, `pages` and `passages` (ln of
+ * its counts), `idfMean` (the mean IDF of its words' occurrences) and `idfSpread` (the spread of
+ * its terms' IDF); of the question's scores, `peak` (ln of the best passage's score over the
+ * median of the ten best), `entropy` (of the ten best pages' best scores, over its most),
+ * `candidates` (ln of 1 + the pages among the candidates) and `pageShare` (the judged passage's
+ * share of those ten pages' scores); and two controls, `noise` (random per row) and
+ * `setNoise` (random per set, the same for every row of a set, as a folder's figures are),
+ * drawn anew for each `--seed=`. A name `a*b` in `--features=` is the product of two (an
+ * interaction). Each half's curve is printed whatever the least confidence, as the most right
+ * pages answered confidently for at most 60, 80, 100 and 120 wrong pages and unanswerable
+ * questions. `--rows=file` writes the rows there, or reads them when the file exists, to fit
+ * many variants over the same rows without the engine.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
-import { confidence, FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
-import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
+import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
 import { eachSetIndex } from './tuning-script.js';
 
@@ -43,12 +59,19 @@ const withEval = process.argv.includes('--eval');
 const settingsArg = process.argv.find((a) => a.startsWith('--settings='));
 const settings = JSON.parse(settingsArg ? settingsArg.slice('--settings='.length) : '{}') as Partial<RetrievalSettings>;
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
-type Name = (typeof FEATURE_NAMES)[number];
-// Each `--features=a,b` is a model to fit and check, of those features only; by default, every feature.
-const variants: Name[][] = process.argv.filter((a) => a.startsWith('--features=')).map((a) => a.slice('--features='.length).split(',') as Name[]);
+// Figures of the folder (its size, how alike its pages' words are) and of the question's scores over
+// its candidates, beside the model's features: candidates for a feature (`--features=`), and two
+// controls, a random figure per row and one per set (a folder feature that knows nothing), to
+// tell how far a feature moves the curve by chance.
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare'] as const;
+const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
+type Name = string;
+// Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
+const variants: Name[][] = process.argv.filter((a) => a.startsWith('--features=')).map((a) => a.slice('--features='.length).split(','));
 if (variants.length === 0) variants.push([...FEATURE_NAMES]);
-const unknown = variants.flat().filter((name) => !FEATURE_NAMES.includes(name));
-if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${FEATURE_NAMES.join(', ')})`);
+const unknown = variants.flat().flatMap((name) => name.split('*')).filter((name) => !COLUMNS.includes(name));
+if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${COLUMNS.join(', ')})`);
+const seedArg = process.argv.find((a) => a.startsWith('--seed='));
 const costArg = process.argv.find((a) => a.startsWith('--cost='));
 const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
 const weightArg = process.argv.find((a) => a.startsWith('--unanswerable-weight='));
@@ -102,24 +125,83 @@ function fit(rows: Row[], names: Name[]): number[] {
   return w;
 }
 
-/** The row's figures of `names`, in that order. */
+/** The row's figures of `names`, in that order (`a*b`: the product of two). */
 function pick(row: Row, names: Name[]): number[] {
-  return names.map((name) => row.features[FEATURE_NAMES.indexOf(name)]!);
+  return names.map((name) => name.split('*').reduce((product, part) => product * row.features[COLUMNS.indexOf(part)]!, 1));
 }
 
-/** The model of weights `w` over `names`, every other feature at 0. */
+/** The probability the weights `w` (bias first) over `names` give the row. */
+function judge(w: number[], names: Name[], row: Row): number {
+  return 1 / (1 + Math.exp(-pick(row, names).reduce((sum, x, i) => sum + x * w[i + 1]!, w[0]!)));
+}
+
+/** The weights `w` over `names`, by name (the model's features, every other one at 0, with any other named too). */
 function model(w: number[], names: Name[]): ConfidenceModel {
-  return Object.fromEntries([['bias', w[0]!], ...FEATURE_NAMES.map((name) => [name, names.includes(name) ? w[names.indexOf(name) + 1]! : 0])]) as ConfidenceModel;
+  return Object.fromEntries([
+    ['bias', w[0]!],
+    ...[...FEATURE_NAMES, ...names.filter((name) => !(FEATURE_NAMES as readonly string[]).includes(name))].map((name) => [name, names.includes(name) ? w[names.indexOf(name) + 1]! : 0]),
+  ]) as ConfidenceModel;
 }
 
-const rows: Row[] = [];
-await eachSetIndex('fit-confidence', undefined, (set, index, kbSettings) => {
+/** The median of `values` (sorted, best first), 0 for none. */
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+/** The folder's figures: ln of its pages and passages, the mean IDF of its words' occurrences and the spread of its terms' IDF. */
+function folderFigures(file: string, documents: number, passages: number): number[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('SELECT doc, cnt FROM passage_vocab').all() as Array<{ doc: number; cnt: number }>;
+    let occurrences = 0;
+    let weighted = 0;
+    let sum = 0;
+    let squares = 0;
+    for (const { doc, cnt } of rows) {
+      const idf = Math.log(passages / doc);
+      occurrences += cnt;
+      weighted += cnt * idf;
+      sum += idf;
+      squares += idf * idf;
+    }
+    const mean = sum / rows.length;
+    return [Math.log(documents), Math.log(passages), weighted / occurrences, Math.sqrt(squares / rows.length - mean * mean)];
+  } finally {
+    db.close();
+  }
+}
+
+/** The question's scores over its candidates, seen from the judged passage: how far it stands out, how spread the best pages' scores are. */
+function scoreFigures(hits: SearchHit[], judged: SearchHit): number[] {
+  const page = (hit: SearchHit): string => hit.passage.url.replace(/#.*$/, '');
+  const top = hits.slice(0, 10).map((hit) => hit.score);
+  const pageBest = new Map<string, number>();
+  for (const hit of hits) if (!pageBest.has(page(hit))) pageBest.set(page(hit), hit.score);
+  const pages = [...pageBest.values()].slice(0, 10);
+  const total = pages.reduce((sum, score) => sum + score, 0);
+  const entropy = pages.length > 1 ? -pages.reduce((sum, score) => sum + (score / total) * Math.log(score / total), 0) / Math.log(pages.length) : 0;
+  return [
+    Math.log((hits[0]?.score ?? 1) / (median(top) || 1)),
+    entropy,
+    Math.log(1 + pageBest.size),
+    judged.score / (total || judged.score),
+  ];
+}
+
+// `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
+const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
+const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
+if (!rows.length) await eachSetIndex('fit-confidence', undefined, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
+  const folder = folderFigures(index.file, index.documents, index.passages);
   const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
     const judged = retriever.decide(question).judged;
     if (!judged) return;
     const page = judged.hit.passage.url.replace(/#.*$/, '');
-    rows.push({ set: set.id, split, answerable: expected !== undefined, features: FEATURE_NAMES.map((name) => judged.features[name]), right: expected?.has(page) ?? false });
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(retriever.search(question), judged.hit)];
+    rows.push({ set: set.id, split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const allEval = set.questions.every((q) => q.split === 'eval');
   set.questions.forEach((q, place) => {
@@ -129,6 +211,15 @@ await eachSetIndex('fit-confidence', undefined, (set, index, kbSettings) => {
   set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
 });
 
+if (rowsArg && !existsSync(rowsArg)) writeFileSync(rowsArg, JSON.stringify(rows));
+// The controls: the same for the same `--seed=` (a multiplicative congruential generator).
+let seed = seedArg ? Number(seedArg.slice('--seed='.length)) : 1;
+const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+const setNoise = new Map<string, number>();
+for (const r of rows) {
+  if (!setNoise.has(r.set)) setNoise.set(r.set, random());
+  r.features = [...r.features.slice(0, COLUMNS.length - 2), random(), setNoise.get(r.set)!];
+}
 const tune = rows.filter((r) => r.split === 'tune');
 for (const names of variants) {
   const all = model(fit(tune, names), names);
@@ -136,8 +227,8 @@ for (const names of variants) {
   // Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
   const judged = new Map<Row, number>();
   for (const set of new Set(rows.map((r) => r.set))) {
-    const m = model(fit(tune.filter((r) => r.set !== set), names), names);
-    for (const r of rows) if (r.set === set) judged.set(r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as never, m));
+    const w = fit(tune.filter((r) => r.set !== set), names);
+    for (const r of rows) if (r.set === set) judged.set(r, judge(w, names, r));
   }
   for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
     const half = rows.filter((r) => r.split === split);
@@ -148,6 +239,18 @@ for (const names of variants) {
       const unanswerable = sure.filter((r) => !r.answerable).length;
       process.stdout.write(`  >= ${least}: ${right} / ${sure.length - right - unanswerable} / ${unanswerable}\n`);
     }
+    // The curve itself, whatever the least confidence: the most right pages answered confidently for at most so many wrong pages and unanswerable questions.
+    const points = half.map((r) => judged.get(r)!).sort((a, b) => b - a);
+    const most = (bad: number): number => {
+      let best = 0;
+      for (const least of points) {
+        const sure = half.filter((r) => judged.get(r)! >= least);
+        const right = sure.filter((r) => r.right).length;
+        if (sure.length - right <= bad) best = Math.max(best, right);
+      }
+      return best;
+    };
+    process.stdout.write(`  right at most 60 / 80 / 100 / 120 untrustworthy: ${[60, 80, 100, 120].map(most).join(' / ')}\n`);
   }
 
   if (COST > 0) {

@@ -3,7 +3,7 @@
  * figures the ranking already has, a logistic model fitted on the tune halves of the benchmark's
  * sets (`bench/retrieval/fit-confidence.ts`, checked leaving one set out), in place of a few
  * thresholds set by hand. A close call between two pages, a passage matching little of the
- * question, a page whose headings name none of it: each lowers it.
+ * question, a passage not standing out of the pages the question finds: each lowers it.
  */
 
 /** What the model reads of the passage retrieval would answer from. */
@@ -20,6 +20,14 @@ export interface ConfidenceFeatures {
   strength: number;
   /** ln(1 + the question's words): a passage matching much of a long question is surer than one matching a one-word question. */
   words: number;
+  /**
+   * ln of its score over the median of the best scores of the question's ten best-scoring pages
+   * (fewer when fewer pages match): how far it stands out of all the pages the question finds,
+   * not only the next one. A margin over the runner-up means more when the pages behind that one
+   * trail far (two pages on the topic) than when ten score alike (a reference whose pages share
+   * their words).
+   */
+  pagePeak: number;
 }
 
 /** The model: a weight per feature and a bias; the score is the logistic of their sum. */
@@ -30,19 +38,20 @@ export const MAX_MARGIN = Math.log(3);
 /** `strength` is divided by this, and counts at most 1. */
 export const STRENGTH_SCALE = 5;
 
-/** Fitted on the tune halves of every set not sealed, at 312 questions with a passage to judge (bench/README.md, "Calibrated confidence"). */
+/** Fitted on the tune halves of every set not sealed, at 736 questions with a passage to judge (bench/README.md, "Confident when right, round 12 (the folder)"). */
 export const CONFIDENCE_MODEL: ConfidenceModel = {
-  bias: -1.11,
-  margin: 2.24,
-  coverage: 0.28,
-  pageTelling: 1.33,
-  headTelling: 0.27,
-  strength: 1.07,
-  words: -0.06,
+  bias: -2.4,
+  margin: 1.64,
+  coverage: 0.14,
+  pageTelling: 1.79,
+  headTelling: -0.81,
+  strength: 1.84,
+  words: -0.02,
+  pagePeak: 1.12,
 };
 
 /** The features in a fixed order (the fitting script's columns). */
-export const FEATURE_NAMES: ReadonlyArray<keyof ConfidenceFeatures> = ['margin', 'coverage', 'pageTelling', 'headTelling', 'strength', 'words'];
+export const FEATURE_NAMES: ReadonlyArray<keyof ConfidenceFeatures> = ['margin', 'coverage', 'pageTelling', 'headTelling', 'strength', 'words', 'pagePeak'];
 
 /** The probability, 0..1, that the page is the right one, by `model`. */
 export function confidence(features: ConfidenceFeatures, model: ConfidenceModel = CONFIDENCE_MODEL): number {

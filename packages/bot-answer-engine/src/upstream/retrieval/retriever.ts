@@ -259,7 +259,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   gateDecides: true,
   judgedFirst: true,
   confidentTelling: 0.5,
-  minConfidence: 0.55,
+  minConfidence: 0.5,
   relatedTelling: 0.2,
   relatedPages: 3,
   relatedByPage: true,
@@ -297,6 +297,20 @@ const MIN_TYPO = 6;
 const RIVAL_SCORE = 0.6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
+
+/** The median of the best scores of the ten best-scoring pages among `hits` (best first). */
+function pagesMedian(hits: readonly ScoredHit[]): number {
+  const best: number[] = [];
+  const seen = new Set<number>();
+  for (const hit of hits) {
+    if (seen.has(hit.docId)) continue;
+    seen.add(hit.docId);
+    best.push(hit.score);
+    if (best.length === 10) break;
+  }
+  const mid = best.length >> 1;
+  return best.length % 2 ? best[mid]! : (best[mid - 1]! + best[mid]!) / 2;
+}
 
 /** A hit before its passage is read: its id and document's. */
 interface ScoredHit extends Omit<SearchHit, 'passage'> {
@@ -490,14 +504,17 @@ export class Retriever {
       headTelling: candidate.headTelling,
       strength: Math.min(1, candidate.strength / STRENGTH_SCALE),
       words: Math.log(1 + words),
+      pagePeak: Math.log(candidate.score / pagesMedian(hits)),
     };
     return { hit: candidate, features, confidence: confidence(features) };
   }
 
-  /** Whether two hits' passages say the same (a page copied, a mirror): quoting either one is right, so neither is the other's rival. */
+  /** Whether two hits' passages say the same (a page copied, a mirror, another version linking its own): quoting either one is right, so neither is the other's rival. */
   #sameText(a: ScoredHit, b: ScoredHit): boolean {
     const [first, second] = this.#index.passagesById([a.id, b.id]);
-    return first !== undefined && second !== undefined && first.markdown === second.markdown;
+    // Each version of a page links its own version's pages: where a link goes is not what it says.
+    const said = (markdown: string): string => markdown.replace(/\]\([^)]*\)/g, ']()');
+    return first !== undefined && second !== undefined && said(first.markdown) === said(second.markdown);
   }
 
   /**
