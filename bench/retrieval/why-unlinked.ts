@@ -5,18 +5,25 @@
  * figures against the best-scoring page's, and the pages shown; unanswerable questions' outcomes
  * with the same figures, so a rule for the related pages can be weighed by what it lets in.
  *
- *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}']
+ * With `--confident`, the confident answers instead whose first 3 links miss the right page:
+ * the right page's rank, its best passage's figures against the answer's, and which of the
+ * further sources' bars (`relativeScore`, `fullStrength`, half the answer's coverage) or the
+ * places taken kept it out.
+ *
+ *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}'] [--confident]
  *
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
  */
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
-import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { offTopicSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const { only, settings } = args;
+const confident = args.has('confident');
+const full = { ...DEFAULT_RETRIEVAL, ...settings };
 const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const short = (url: string): string => pageOf(url).replace(/^https?:\/\/[^/]+\//, '');
 const figures = (hit: SearchHit | undefined, top: number): string =>
@@ -36,6 +43,28 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     if (split !== 'tune') return;
     const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
     const decision = retriever.decide(q.question);
+    if (confident) {
+      const shown = [...new Set(decision.hits.map((h) => h.passage.url))].slice(0, 3).map(pageOf);
+      if (decision.outcome !== 'answered' || shown.some((page) => want.has(page))) return;
+      const pages = pagesOf(q.question);
+      const rank = pages.findIndex(([page]) => want.has(page));
+      const answer = decision.hits[0]!;
+      const right = rank >= 0 ? pages[rank]![1] : undefined;
+      const bars = right
+        ? [
+            right.score < answer.score * full.relativeScore ? `score ${(right.score / answer.score).toFixed(2)} < ${full.relativeScore}` : '',
+            right.strength < full.fullStrength ? `strength ${right.strength.toFixed(2)} < ${full.fullStrength}` : '',
+            right.coverage < answer.coverage / 2 ? `coverage ${right.coverage.toFixed(2)} < half ${answer.coverage.toFixed(2)}` : '',
+          ].filter(Boolean).join(', ') || 'passes the bars: places taken'
+        : 'not a candidate';
+      process.stdout.write(
+        `${set.id} CONFIDENT rank ${rank < 0 ? '-' : rank + 1}/${pages.length} ${bars}: ${q.question}\n` +
+          `      right:  ${figures(right, answer.score)}\n` +
+          `      answer: ${short(answer.passage.url)} ${figures(answer, answer.score)}\n` +
+          `      shown:  ${decision.hits.map((h) => short(h.passage.url) + (h.passage.url.includes('#') ? '#' + h.passage.url.split('#')[1] : '')).join(', ')}\n`,
+      );
+      return;
+    }
     if (decision.outcome === 'answered' || decision.hits.some((h) => want.has(pageOf(h.passage.url)))) return;
     const pages = pagesOf(q.question);
     const rank = pages.findIndex(([page]) => want.has(page));
@@ -49,7 +78,7 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     );
   });
   set.offTopic.forEach((question, place) => {
-    if (offTopicSplit(place) !== 'tune') return;
+    if (confident || offTopicSplit(place) !== 'tune') return;
     const decision = retriever.decide(question);
     const pages = pagesOf(question);
     const topScore = pages[0]?.[1].score ?? 1;

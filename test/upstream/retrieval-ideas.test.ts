@@ -589,6 +589,50 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a "not sure" answer with free places shows the pages scoring next', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // The garden page is related by its sections together; the barbecues page, matching one of the question's words, is too weak for the related pages' rules.
+    const question = 'Are barbecues, hoses or ladders allowed?';
+    before(async () => {
+      const made = await folder({
+        'garden.md': GARDEN,
+        'barbecues.md': '# Barbecues\n\nBarbecues are fine on the terrace until ten.\n',
+        'roof.md': '# Roof terrace\n\n## Barbecues\n\nBarbecues stay off the roof.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedFill: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the barbecues page after the garden page; not the roof page, scoring under half the best; a far-off question is still refused', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['garden.md', 'barbecues.md']);
+      // Control: by the related pages' rules alone, the garden page only.
+      assert.deepEqual(bots[1]!.find(question).passages.map((p) => p.document.path), ['garden.md']);
+      assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Garden › Hoses', 'Barbecues']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe("pages are ranked by how much of the question's telling weight their sections' text holds", () => {
     let root: string;
     const bots: Bot[] = [];

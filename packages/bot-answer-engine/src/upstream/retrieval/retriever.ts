@@ -202,6 +202,17 @@ export interface RetrievalSettings {
    */
   relatedOrderTelling: boolean;
   /**
+   * A "not sure" answer showing fewer pages than `relatedPages` fills its free places, after the
+   * pages shown, with the best-scoring pages not shown that score at least this share of the
+   * best page's score and match the related pages' share (`relatedTelling`) by their passages
+   * together, whatever the strength of their words: two pages sharing the question's words
+   * alike ("stop casting mocks with 'as jest.Mock'": `valid-mock-module-path` and
+   * `prefer-jest-mocked`), the one the related pages' rules let in shown, the other not. It
+   * never turns a refusal into "not sure" (an answer with no page shown has no free place to
+   * fill). 0: off.
+   */
+  relatedFill: number;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -268,6 +279,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedWords: 2,
   relatedMostTelling: true,
   relatedOrderTelling: true,
+  relatedFill: 0.5,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -476,6 +488,16 @@ export class Retriever {
       }
       const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
       closest.sort((a, b) => order(b) - order(a) || b.score - a.score);
+      // Free places go to the pages scoring next, after those the rules chose, so the order of these stands.
+      if (s.relatedFill > 0 && closest.length && top) {
+        const shown = new Set(closest.map((hit) => hit.docId));
+        for (const hit of hits) {
+          if (closest.length >= s.relatedPages || hit.score < top.score * s.relatedFill) break;
+          if (hit.matchedTerms.length === 0 || shown.has(hit.docId) || hit.pageTelling < s.relatedTelling) continue;
+          shown.add(hit.docId);
+          closest.push(hit);
+        }
+      }
       return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest, ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
