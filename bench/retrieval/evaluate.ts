@@ -53,12 +53,30 @@ export function offTopicSplit(place: number): 'tune' | 'eval' {
   return place % 2 === 0 ? 'tune' : 'eval';
 }
 
+/**
+ * An answerable question's half as the tuning scripts read it (`tune.ts --by-place`): its own
+ * `split`, or, in a set whose questions are all `eval` (a held-out or once-sealed set), its place,
+ * as an off-topic question's.
+ */
+export function placeSplit(set: QuestionSet): (question: Question, place: number) => 'tune' | 'eval' {
+  const allEval = set.questions.every((q) => q.split === 'eval');
+  return (question, place) => (allEval ? offTopicSplit(place) : (question.split ?? 'tune'));
+}
+
+/** The page a link points at: its URL without the section's anchor. */
+export function pageOf(url: string): string {
+  return url.replace(/#.*$/, '');
+}
+
+/** The URLs of the pages that answer `question`, under the set's resolved settings. */
+export function expectedPages(question: Question, settings: ReturnType<typeof resolveSettings>): Set<string> {
+  return new Set(question.expectUrl ? [question.expectUrl] : (question.expect ?? []).map((path) => documentUrl(path, settings)!));
+}
+
 /** Asks every question of the set, timing each answer (retrieval and composition). */
 export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
   const settings = resolveSettings(set.dir, set.settings);
-  const expected = (q: Question): Set<string> =>
-    new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, settings)!));
-  const pageOf = (url: string): string => url.replace(/#.*$/, '');
+  const expected = (q: Question): Set<string> => expectedPages(q, settings);
   const ask = (q: Question, context?: string): QuestionOutcome => {
     const started = performance.now();
     const answer = engine.answer(q.question, context);

@@ -41,10 +41,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex } from './tuning-script.js';
 
 interface Row {
@@ -199,15 +198,12 @@ if (!rows.length) await eachSetIndex('fit-confidence', undefined, (set, index, k
   const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
     const judged = retriever.decide(question).judged;
     if (!judged) return;
-    const page = judged.hit.passage.url.replace(/#.*$/, '');
+    const page = pageOf(judged.hit.passage.url);
     const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(retriever.search(question), judged.hit)];
     rows.push({ set: set.id, split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
-  const allEval = set.questions.every((q) => q.split === 'eval');
-  set.questions.forEach((q, place) => {
-    const expected = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
-    row(q.question, allEval ? offTopicSplit(place) : (q.split ?? 'tune'), expected);
-  });
+  const splitOf = placeSplit(set);
+  set.questions.forEach((q, place) => row(q.question, splitOf(q, place), expectedPages(q, kbSettings)));
   set.offTopic.forEach((question, place) => row(question, offTopicSplit(place), undefined));
 });
 

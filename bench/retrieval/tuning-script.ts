@@ -1,5 +1,5 @@
 /**
- * What the retrieval tuning scripts (`tune.ts`, `why-unsure.ts`, `why-unlinked.ts`,
+ * What the retrieval tuning scripts (`tune.ts`, the `why-*.ts` diagnostics,
  * `fit-confidence.ts`) share: their command line, and each tune set's index opened in turn.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -11,17 +11,15 @@
  * reads the sealed sets.
  */
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import type { Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const { only, settings } = args;
-const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const label = (p: Passage): string => p.headings.join(' › ') || '(opening)';
 /** The units of a passage holding the key term, by kind. */
 const unitsHolding = (p: Passage, key: string): string => {
@@ -33,13 +31,12 @@ const unitsHolding = (p: Passage, key: string): string => {
 
 await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
-  const allEval = set.questions.every((q) => q.split === 'eval');
+  const splitOf = placeSplit(set);
   const all = index.read(() => index.passagesById([...Array(index.passages).keys()]));
   set.questions.forEach((q, place) => {
-    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-    if (split !== 'tune' || !q.keyTerm) return;
+    if (splitOf(q, place) !== 'tune' || !q.keyTerm) return;
     const key = q.keyTerm.toLowerCase();
-    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     if (decision.outcome !== 'answered') return;
     const passages = decision.hits.map((h) => h.passage);

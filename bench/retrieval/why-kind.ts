@@ -12,10 +12,9 @@
  *
  *   node --import tsx bench/retrieval/why-kind.ts [--sets=vet,waste] [--settings='{...}'] [--list]
  */
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { answerType } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
 import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
@@ -113,7 +112,6 @@ function pageKind(passage: PassageLike & { document: { path: string } }, kindVar
 
 const VARIANTS = ['structure', 'path', 'heading', 'spans', 'steps'];
 const list = process.argv.includes('--list');
-const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const counts = new Map<string, number>();
 const bump = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 const show = (hit: SearchHit): string => {
@@ -123,11 +121,10 @@ const show = (hit: SearchHit): string => {
 
 await eachSetIndex('why-kind', args.only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, args.settings);
-  const allEval = set.questions.every((q) => q.split === 'eval');
+  const splitOf = placeSplit(set);
   set.questions.forEach((q, place) => {
-    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-    if (split !== 'tune') return;
-    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    if (splitOf(q, place) !== 'tune') return;
+    const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     if (decision.outcome !== 'answered') return;
     const first = decision.hits[0]!;

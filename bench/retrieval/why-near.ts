@@ -8,10 +8,9 @@
  *
  *   node --import tsx bench/retrieval/why-near.ts [--sets=vet,waste] [--window=5] [--settings='{...}']
  */
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { processTerm, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 // A word as the analyzer makes them, near enough: a camelCase word's parts apart ("firstName": first, Name).
@@ -38,17 +37,15 @@ function mostNear(markdown: string, terms: readonly string[], window: number): n
 
 const args = scriptArgs();
 const window = Number(process.argv.find((a) => a.startsWith('--window='))?.slice(9) ?? 5);
-const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const counts = new Map<string, number>();
 const bump = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 
 await eachSetIndex('why-near', args.only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, args.settings);
-  const allEval = set.questions.every((q) => q.split === 'eval');
+  const splitOf = placeSplit(set);
   set.questions.forEach((q, place) => {
-    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-    if (split !== 'tune') return;
-    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    if (splitOf(q, place) !== 'tune') return;
+    const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     if (decision.outcome !== 'answered') return;
     const first = decision.hits[0]!;

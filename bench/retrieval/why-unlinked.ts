@@ -15,23 +15,21 @@
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
  */
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { DEFAULT_RETRIEVAL, Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const { only, settings } = args;
 const confident = args.has('confident');
 const full = { ...DEFAULT_RETRIEVAL, ...settings };
-const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const short = (url: string): string => pageOf(url).replace(/^https?:\/\/[^/]+\//, '');
 const figures = (hit: SearchHit | undefined, top: number): string =>
   hit ? `score ${(hit.score / top).toFixed(2)} telling ${hit.telling.toFixed(2)} strength ${hit.strength.toFixed(2)} coverage ${hit.coverage.toFixed(2)} head ${hit.headTelling.toFixed(2)} words ${hit.matchedTerms.join(' ')}` : 'none';
 
 await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
-  const allEval = set.questions.every((q) => q.split === 'eval');
+  const splitOf = placeSplit(set);
   /** The candidates' pages, best passage first, and each page's best passage. */
   const pagesOf = (question: string): Array<[string, SearchHit]> => {
     const best = new Map<string, SearchHit>();
@@ -39,9 +37,8 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     return [...best];
   };
   set.questions.forEach((q, place) => {
-    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-    if (split !== 'tune') return;
-    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    if (splitOf(q, place) !== 'tune') return;
+    const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     if (confident) {
       const shown = [...new Set(decision.hits.map((h) => h.passage.url))].slice(0, 3).map(pageOf);

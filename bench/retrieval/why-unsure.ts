@@ -19,11 +19,10 @@
  * questions not answered. Tune halves only (split by place for the all-`eval` sets, as
  * `tune.ts --by-place`); it never reads the sealed sets.
  */
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { DEFAULT_RETRIEVAL, Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
@@ -33,7 +32,6 @@ const list = all || args.has('list');
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 
 type Cause = 'gate: telling word' | 'gate: coverage' | 'model' | 'rival' | 'refused';
-const pageOf = (url: string): string => url.replace(/#.*$/, '');
 const counts = new Map<string, number>();
 const bump = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 const lines: string[] = [];
@@ -49,7 +47,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
   // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
   const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
-  const allEval = set.questions.every((q) => q.split === 'eval');
+  const splitOf = placeSplit(set);
   const describe = (decision: Decision, want: Set<string>, question: string): string => {
     const j = decision.judged;
     const f = j ? Object.entries(j.features).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' ') : '';
@@ -61,9 +59,8 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
     return `${top} | lacking: ${lacking.join(', ') || 'none'} | ${j ? `conf ${j.confidence.toFixed(2)} ${want.has(pageOf(j.hit.passage.url)) ? 'judged right' : 'judged wrong'} [${f}]` : 'no judged'} -> ${pages}`;
   };
   set.questions.forEach((q, place) => {
-    const split = allEval ? offTopicSplit(place) : (q.split ?? 'tune');
-    if (split !== 'tune') return;
-    const want = new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, kbSettings)!));
+    if (splitOf(q, place) !== 'tune') return;
+    const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
     if (decision.outcome === 'answered') {

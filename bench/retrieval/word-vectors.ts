@@ -25,12 +25,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { loadKnowledgeBase, resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { analyze, FIELDS, passageTerms, processTerm, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { startEngine } from './engines.js';
-import { offTopicSplit } from './evaluate.js';
+import { expectedPages, offTopicSplit, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets, type Question, type QuestionSet } from './sets.js';
 
@@ -142,7 +141,7 @@ try {
     if (only && !only.includes(set.id)) continue;
     const { pagesOf, passagesOf, passages } = await docsTerms(set);
     const settings = resolveSettings(set.dir, set.settings);
-    const expected = (q: Question): Set<string> => new Set(q.expectUrl ? [q.expectUrl] : (q.expect ?? []).map((path) => documentUrl(path, settings)!));
+    const expected = (q: Question): Set<string> => expectedPages(q, settings);
     // The docs' terms with a vector that tell passages apart: the words a bridge may lead to.
     const docsRows = [...passagesOf].filter(([term, n]) => n <= passages * COMMON_SHARE && vectors.byTerm.has(term)).map(([term]) => ({ term, row: vectors.byTerm.get(term)! }));
     const bridges = (term: string): string[] => {
@@ -162,8 +161,8 @@ try {
     const lacking = (question: string): string[] => questionTerms(question).terms.filter((term) => !FRAME.has(term) && !passagesOf.has(term));
     // Where the bridges of each word the docs lack lead: [words, with a vector, bridged, to an expected page, elsewhere only].
     const byKind = { everyday: [0, 0, 0, 0, 0], rarer: [0, 0, 0, 0, 0] };
-    const allEval = set.questions.every((q) => q.split === 'eval');
-    const tuneQuestions = set.questions.filter((q, place) => (allEval ? offTopicSplit(place) : (q.split ?? 'tune')) === 'tune');
+    const splitOf = placeSplit(set);
+    const tuneQuestions = set.questions.filter((q, place) => splitOf(q, place) === 'tune');
     for (const q of tuneQuestions) {
       const want = expected(q);
       for (const term of lacking(q.question)) {
