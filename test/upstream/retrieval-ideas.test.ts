@@ -317,6 +317,43 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('the gate: two of the question\'s words covering a quarter of its weight pass', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      // The question's two rare words on one page; its five everyday ones (one the docs lack) each elsewhere or nowhere: the
+      // webhook page matches two of its seven words, about 0.29 of its weight by rarity.
+      const made = await folder({
+        'webhooks.md': '# Webhooks\n\nEach webhook request carries a signature header: the HMAC of its body with your secret.\n',
+        'team.md': '# Team\n\nYour manager approves leave.\n',
+        'office.md': '# Office\n\nThe office opens at eight.\n',
+        'kitchen.md': '# Kitchen\n\nThe kitchen is cleaned on Fridays.\n',
+        'lunch.md': '# Lunch\n\nLunch is served at noon.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      });
+      root = made.root;
+      // The gate alone deciding: on a folder of six short pages the model is not sure of it either way (bench/README.md, round 12).
+      bots.push(await made.open({ minConfidence: 0 }), await made.open({ minConfidence: 0, minCoverage: 0.3 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('a question naming its topic in two rare words among many everyday ones passes the gate', () => {
+      const question = 'My manager asked at lunch in the office kitchen about the webhook signature';
+      assert.equal(bots[0]!.find(question).outcome, 'answered');
+      assert.equal(first(bots[0]!, question), 'webhooks.md');
+      // Control: at 0.3 of its weight (the bar before round 12), the page is only "not sure".
+      assert.equal(bots[1]!.find(question).outcome, 'not_sure');
+      assert.equal(shown(bots[1]!, question), 'webhooks.md');
+    });
+
+    it('still refuses what the docs never name ("FIFA")', () => {
+      assert.equal(bots[0]!.find('Who won the 2018 FIFA World Cup?').outcome, 'refused');
+    });
+  });
+
   describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
     let root: string;
     const bots: Bot[] = [];
