@@ -413,7 +413,9 @@ export class Retriever {
     return this.#index.read(() => {
       const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
       const read = this.#withPassages(hits);
-      const quoted = this.#withTypedSection(this.#withSubsections(read, samePage, asked), samePage, question, asked);
+      // The first page's other candidates, read once for its subsections and its section stating a figure.
+      const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
+      const quoted = this.#withTypedSection(this.#withSubsections(read, same, asked), same, question, asked);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -548,14 +550,14 @@ export class Retriever {
    * own heading or text holds a word of the question (`terms`, its analysed words; not only the
    * headings above them), at most `subsections`, right after it and linked as it is.
    */
-  #withSubsections(read: SearchHit[], samePage: ScoredHit[] = [], terms: string[] = []): SearchHit[] {
+  #withSubsections(read: SearchHit[], samePage: SearchHit[], terms: string[] = []): SearchHit[] {
     const [first, ...rest] = read;
     if (!first || samePage.length === 0) return read;
     const { headings, url } = first.passage;
     const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
     const below: SearchHit[] = [];
     // Best first, each analysed only when under the section, until enough are found.
-    for (const hit of this.#withPassages(samePage)) {
+    for (const hit of samePage) {
       if (below.length >= this.#settings.subsections) break;
       const { passage } = hit;
       if (passage.headings.length <= headings.length || !headings.every((heading, i) => passage.headings[i] === heading)) continue;
@@ -573,7 +575,7 @@ export class Retriever {
    * linked as itself, and only while the answer cites fewer passages than it may, so no other
    * page loses its place among the sources.
    */
-  #withTypedSection(read: SearchHit[], samePage: ScoredHit[] = [], question: string, terms: string[] = []): SearchHit[] {
+  #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, terms: string[] = []): SearchHit[] {
     const type = answerType(question);
     const [first] = read;
     if (!type || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
@@ -582,7 +584,7 @@ export class Retriever {
     const ofPage = read.filter((hit) => hit.passage.document.index === page);
     const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked)]));
     const shown = new Set(read.map((hit) => hit.passage.index));
-    const found = this.#withPassages(samePage).find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
+    const found = samePage.find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
     return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
   }
 
