@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
-import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import type { Retriever, RetrievalSettings, SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { pageOf } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets, type QuestionSet } from './sets.js';
 
@@ -65,4 +66,29 @@ export async function eachSetIndex(
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** A confident answer beside the page closest to it: what the wrong-page diagnostics compare. */
+export interface ConfidentRival {
+  first: SearchHit;
+  /** The first page is an expected one. */
+  right: boolean;
+  /** For a right answer, the best passage of another page; for a wrong one, the right page's best; none when not a candidate. */
+  rival?: SearchHit;
+  /** ln of the first passage's score over the rival's, as the search scores them. */
+  margin?: number;
+}
+
+/** The confident answer to `question` and its rival among the candidates (`want`: the expected pages), or undefined when not confident. */
+export function confidentRival(retriever: Retriever, question: string, want: ReadonlySet<string>): ConfidentRival | undefined {
+  const decision = retriever.decide(question);
+  if (decision.outcome !== 'answered') return undefined;
+  const first = decision.hits[0]!;
+  const firstPage = pageOf(first.passage.url);
+  const right = want.has(firstPage);
+  const hits = retriever.search(question);
+  const rival = right ? hits.find((h) => pageOf(h.passage.url) !== firstPage) : hits.find((h) => want.has(pageOf(h.passage.url)));
+  if (!rival) return { first, right };
+  const firstScore = hits.find((h) => h.passage.index === first.passage.index)?.score ?? first.score;
+  return { first, right, rival, margin: Math.log(firstScore / rival.score) };
 }

@@ -14,8 +14,8 @@
  */
 import { answerType } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
 import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { expectedPages, pageOf, placeSplit } from './evaluate.js';
-import { eachSetIndex, scriptArgs } from './tuning-script.js';
+import { expectedPages, placeSplit } from './evaluate.js';
+import { confidentRival, eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 type PassageLike = { markdown: string; headings: readonly string[] };
@@ -124,18 +124,11 @@ await eachSetIndex('why-kind', args.only, (set, index, kbSettings) => {
   const splitOf = placeSplit(set);
   set.questions.forEach((q, place) => {
     if (splitOf(q, place) !== 'tune') return;
-    const want = expectedPages(q, kbSettings);
-    const decision = retriever.decide(q.question);
-    if (decision.outcome !== 'answered') return;
-    const first = decision.hits[0]!;
-    const right = want.has(pageOf(first.passage.url));
-    const hits = retriever.search(q.question);
-    const firstPage = pageOf(first.passage.url);
-    const rival = right ? hits.find((h) => pageOf(h.passage.url) !== firstPage) : hits.find((h) => want.has(pageOf(h.passage.url)));
+    const answer = confidentRival(retriever, q.question, expectedPages(q, kbSettings));
+    if (!answer) return;
+    const { first, right, rival, margin } = answer;
     const kind = right ? 'right' : 'wrong';
-    if (!rival) return bump(`${kind}: other page not a candidate`);
-    const firstScore = hits.find((h) => h.passage.index === first.passage.index)?.score ?? first.score;
-    const margin = Math.log(firstScore / rival.score);
+    if (!rival || margin === undefined) return bump(`${kind}: other page not a candidate`);
     if (margin >= 0.3) return bump(`${kind}: margin 0.3 or more`);
     // The question's kind as its words say, and with "how much / how many / how long / when" (answer-type.ts) read as a value.
     const asksWords = questionKind(q.question);

@@ -10,8 +10,8 @@
  */
 import { processTerm, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { expectedPages, pageOf, placeSplit } from './evaluate.js';
-import { eachSetIndex, scriptArgs } from './tuning-script.js';
+import { expectedPages, placeSplit } from './evaluate.js';
+import { confidentRival, eachSetIndex, scriptArgs } from './tuning-script.js';
 
 // A word as the analyzer makes them, near enough: a camelCase word's parts apart ("firstName": first, Name).
 const WORD = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/gu;
@@ -45,21 +45,14 @@ await eachSetIndex('why-near', args.only, (set, index, kbSettings) => {
   const splitOf = placeSplit(set);
   set.questions.forEach((q, place) => {
     if (splitOf(q, place) !== 'tune') return;
-    const want = expectedPages(q, kbSettings);
-    const decision = retriever.decide(q.question);
-    if (decision.outcome !== 'answered') return;
-    const first = decision.hits[0]!;
-    const right = want.has(pageOf(first.passage.url));
+    const answer = confidentRival(retriever, q.question, expectedPages(q, kbSettings));
+    if (!answer) return;
+    const { first, right, rival, margin } = answer;
     const words = questionTerms(q.question).terms.filter((t) => index.documentFrequency(t) > 0);
     const near = (markdown: string): number => (words.length > 1 ? mostNear(markdown, words, window) : 0);
-    const hits = retriever.search(q.question);
-    const firstPage = pageOf(first.passage.url);
-    const rival = right ? hits.find((h) => pageOf(h.passage.url) !== firstPage) : hits.find((h) => want.has(pageOf(h.passage.url)));
     const kind = right ? 'right' : 'wrong';
-    if (!rival) return bump(`${kind}: other page not a candidate`);
+    if (!rival || margin === undefined) return bump(`${kind}: other page not a candidate`);
     const [a, b] = [near(first.passage.markdown), near(rival.passage.markdown)];
-    const firstScore = hits.find((h) => h.passage.index === first.passage.index)?.score ?? first.score;
-    const margin = Math.log(firstScore / rival.score);
     const bucket = margin < 0.15 ? '<0.15' : margin < 0.3 ? '0.15-0.3' : '>=0.3';
     const verdict = b > a ? 'other closer' : b < a ? 'first closer' : 'same';
     bump(`${kind} ${bucket}: ${verdict}`);
