@@ -17,7 +17,8 @@
  * its seventh, the holiday park's, Directus's and byethrow's until they were read once for its
  * eighth, the leisure centre's, AuthKit's and the NativeScript CLI's until they were read once for
  * its ninth, the bike-share guide's, the Gemini CLI's and eslint-plugin-jest's until they were read
- * once for its tenth (each file's `heldUntil` says which, and the label repeats it).
+ * once for its tenth, the museum's, Slidev's and React Router's until they were read once for its
+ * eleventh (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
