@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Lexer, type Token } from 'marked';
@@ -7,6 +9,7 @@ import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/com
 import { sentencesOf } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { linkDefinitions } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import type { KbDocument, Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURES, KEY } from './helpers.js';
 
@@ -305,12 +308,20 @@ describe('a focused answer over a handbook in everyday words, through the HTTP A
       ['https://club.example/equipment#borrowing-canoes', 'https://club.example/equipment#bringing-it-back'],
     );
     assert.ok(result.answer.includes('**Equipment › Bringing it back** [[2]](https://club.example/equipment#bringing-it-back)\n\nA borrowed canoe must come back within **3 days**'), result.answer);
-    // A question not asking for a figure is answered from the first section alone.
-    const plain = (await (await ask(api, { bot_id: 'demo', message: 'Can members borrow a canoe?' })).json()) as AnswerResponse;
-    assert.deepEqual(
-      plain.sources.map((s) => s.url),
-      ['https://club.example/equipment#borrowing-canoes'],
-    );
+    // A question not asking for a figure is answered from the first section alone (with `shortSection`
+    // off: the page's sections are short, so that rule would bring the next one for any question).
+    const indexFolder = await mkdtemp(join(tmpdir(), 'answer-typed-section-'));
+    const bot = (await loadBots(join(FIXTURES, 'club-docs'), undefined, { kbSettings: { baseUrl: 'https://club.example/' }, indexFolder, watch: false, retrieval: { shortSection: 0 } })).get('demo')!;
+    try {
+      assert.deepEqual(bot.find('Can members borrow a canoe?').passages.map((p) => p.url), ['https://club.example/equipment#borrowing-canoes']);
+      assert.deepEqual(bot.find('How long can members borrow a canoe for?').passages.map((p) => p.url), [
+        'https://club.example/equipment#borrowing-canoes',
+        'https://club.example/equipment#bringing-it-back',
+      ]);
+    } finally {
+      bot.close();
+      await rm(indexFolder, { recursive: true, force: true });
+    }
     assertValidMarkdown(result.answer);
   });
 });

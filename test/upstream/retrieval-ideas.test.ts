@@ -265,7 +265,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       root = made.root;
       // The two pages fit alike: with the gate alone deciding, the answer says which comes first.
       // bodyTelling off in both: the body's share alone puts the page naming every word in its text first.
-      bots.push(await made.open({ minConfidence: 0, bodyTelling: 0 }), await made.open({ pageWeight: 0, minConfidence: 0, bodyTelling: 0 }));
+      // shortSection off in both: which page comes first is asked, not which of its sections are quoted.
+      bots.push(await made.open({ minConfidence: 0, bodyTelling: 0, shortSection: 0 }), await made.open({ pageWeight: 0, minConfidence: 0, bodyTelling: 0, shortSection: 0 }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -867,6 +868,51 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       // Control: without it, the section alone, which lacks the 24 hours.
       const control = bots[1]!.find(question);
       assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Parking for guests']);
+    });
+  });
+
+  describe("a short section is quoted with its page's next best section", () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'Can I leave my bag in a locker?';
+    before(async () => {
+      // Sections of a line each: the one scoring best names bags; the fact (the coin) is in the next.
+      const made = await folder({
+        'visiting.md':
+          '# Visiting\n\n## Lockers\n\nLockers by the entrance take a £1 coin, returned when you open the locker.\n\n' +
+          '## Bags\n\nBags up to 40 cm by 30 cm can be carried round the galleries; larger bags go in a locker.\n\n' +
+          '## Cafe\n\nThe cafe on the ground floor serves lunch from noon.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ shortSection: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('brings the next section, linked as itself; not a third', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(found.passages.map((p) => p.headings.join(' › ')), ['Bags', 'Lockers']);
+      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
+      // Control: without it, the short section alone, which lacks the coin.
+      const control = bots[1]!.find(question);
+      assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Bags']);
+    });
+
+    it('quotes the fact at the HTTP API, both sections among the sources (in page order, as the answer quotes them)', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, true);
+        assert.match(result.answer, /£1 coin/);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Visiting › Lockers', 'Visiting › Bags']);
+      } finally {
+        await api.close();
+      }
     });
   });
 });

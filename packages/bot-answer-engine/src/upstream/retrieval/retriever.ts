@@ -243,6 +243,16 @@ export interface RetrievalSettings {
    * the topic (a heading over a line, or a page's bare opening). 0: off.
    */
   subsections: number;
+  /**
+   * A confident answer whose first page's quoted sections are short (their cleaned text under
+   * 300 characters in all) also quotes that page's best other candidate holding a word of the
+   * question in its own heading or text, linked as itself, when it scores at least this share of
+   * the first passage and the answer cites fewer passages than it may (`maxPassages`): on a page
+   * of short sections the fact asked for often sits in the section next to the one that names
+   * the topic, and the answer has room for it. It reads the page's candidates `subsections`
+   * reads (none when that is 0). 0: off.
+   */
+  shortSection: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -290,11 +300,14 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnough: 0.6,
   tellingRival: 0.2,
   subsections: 1,
+  shortSection: 0.5,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
 const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
+// The first page's quoted sections this short in all leave the answer room for the page's next section (`shortSection`).
+const SHORT_SECTIONS_CHARS = 300;
 // BM25's term-frequency saturation and length normalisation, the usual values.
 const K1 = 1.2;
 const B = 0.75;
@@ -413,9 +426,9 @@ export class Retriever {
     return this.#index.read(() => {
       const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
       const read = this.#withPassages(hits);
-      // The first page's other candidates, read once for its subsections and its section stating a figure.
+      // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
-      const quoted = this.#withTypedSection(this.#withSubsections(read, same, asked), same, question, asked);
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, asked), same, question, asked), same, asked);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -585,6 +598,32 @@ export class Retriever {
     const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked)]));
     const shown = new Set(read.map((hit) => hit.passage.index));
     const found = samePage.find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
+    return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
+  }
+
+  /**
+   * When the first page's quoted sections are short (`SHORT_SECTIONS_CHARS` of cleaned text in
+   * all), its best other candidate not quoted yet, scoring at least `shortSection` of the first
+   * passage, whose own heading or text holds a word of the question (`terms`; not only the
+   * headings above it, as for `subsections`): it comes after the first page's passages, linked as itself, and only while the
+   * answer cites fewer passages than it may, so no other page loses its place among the sources.
+   */
+  #withShortSection(read: SearchHit[], samePage: SearchHit[], terms: string[] = []): SearchHit[] {
+    const share = this.#settings.shortSection;
+    const [first] = read;
+    if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
+    const page = first.passage.document.index;
+    const ofPage = read.filter((hit) => hit.passage.document.index === page);
+    const length = ofPage.reduce((sum, hit) => sum + cleanMarkdown(hit.passage.markdown).length, 0);
+    if (length >= SHORT_SECTIONS_CHARS) return read;
+    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
+    const found = samePage.find(({ passage, score }) => {
+      if (shown.has(passage.index) || score < first.score * share) return false;
+      const own = analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleanMarkdown(passage.markdown)}`);
+      return own.some((term) => asked.has(term));
+    });
     return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
   }
 
