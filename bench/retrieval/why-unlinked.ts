@@ -10,7 +10,13 @@
  * further sources' bars (`relativeScore`, `fullStrength`, half the answer's coverage) or the
  * places taken kept it out.
  *
- *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}'] [--confident]
+ * With `--orders`, the "not sure" answers instead: how often the engine's pages hold the right
+ * page (and first), against orderings of the candidates' pages (best passage's score; x the
+ * most telling share of the page's passages; that share; the page's scores summed; reciprocal
+ * rank fusions of them, k 5 or 60), taken alone, after the engine's first page, with as many
+ * pages as the engine shows, or filling its free places: the ceiling of a related-pages rule.
+ *
+ *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}'] [--confident | --orders]
  *
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
@@ -22,6 +28,10 @@ import { eachSetIndex, scriptArgs } from './tuning-script.js';
 const args = scriptArgs();
 const { only, settings } = args;
 const confident = args.has('confident');
+// With `--orders`: for the answers not confident, how often each ordering of the candidates' pages puts the right page in its first 3 (and first).
+const orders = args.has('orders');
+const tally = new Map<string, [number, number]>();
+let pool = 0;
 const full = { ...DEFAULT_RETRIEVAL, ...settings };
 const short = (url: string): string => pageOf(url).replace(/^https?:\/\/[^/]+\//, '');
 const figures = (hit: SearchHit | undefined, top: number): string =>
@@ -62,6 +72,64 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
       );
       return;
     }
+    if (orders) {
+      if (decision.outcome !== 'not_sure') return;
+      pool++;
+      const shownNow = tally.get('the engine') ?? tally.set('the engine', [0, 0]).get('the engine')!;
+      if (decision.hits.some((h) => want.has(pageOf(h.passage.url)))) shownNow[0]++;
+      if (decision.hits[0] && want.has(pageOf(decision.hits[0].passage.url))) shownNow[1]++;
+      const all = retriever.search(q.question);
+      const byPage = new Map<string, SearchHit[]>();
+      for (const hit of all) (byPage.get(pageOf(hit.passage.url)) ?? byPage.set(pageOf(hit.passage.url), []).get(pageOf(hit.passage.url))!).push(hit);
+      const pages = [...byPage].map(([page, hits]) => ({
+        page,
+        score: hits[0]!.score,
+        telling: Math.max(...hits.map((h) => h.telling)),
+        sum: hits.reduce((sum, h) => sum + h.score, 0),
+        terms: new Set(hits.flatMap((h) => h.matchedTerms)).size,
+      }));
+      const rankBy = (key: (p: (typeof pages)[number]) => number): Map<string, number> =>
+        new Map([...pages].sort((a, b) => key(b) - key(a) || b.score - a.score).map((p, i) => [p.page, i + 1]));
+      const rs = rankBy((p) => p.score);
+      const rt = rankBy((p) => p.telling);
+      const rsum = rankBy((p) => p.sum);
+      const rterms = rankBy((p) => p.terms);
+      const rboth = rankBy((p) => p.score * p.telling);
+      const ways: Record<string, (p: (typeof pages)[number]) => number> = {
+        score: (p) => p.score,
+        'score x telling': (p) => p.score * p.telling,
+        telling: (p) => p.telling + p.score * 1e-9,
+        'page sum': (p) => p.sum,
+        'rrf score+telling k5': (p) => 1 / (5 + rs.get(p.page)!) + 1 / (5 + rt.get(p.page)!),
+        'rrf score+telling k60': (p) => 1 / (60 + rs.get(p.page)!) + 1 / (60 + rt.get(p.page)!),
+        'rrf score+sum k5': (p) => 1 / (5 + rs.get(p.page)!) + 1 / (5 + rsum.get(p.page)!),
+        'rrf score+telling+sum k5': (p) => 1 / (5 + rs.get(p.page)!) + 1 / (5 + rt.get(p.page)!) + 1 / (5 + rsum.get(p.page)!),
+        'rrf score+terms k5': (p) => 1 / (5 + rs.get(p.page)!) + 1 / (5 + rterms.get(p.page)!),
+        'rrf score x telling+telling k5': (p) => 1 / (5 + rboth.get(p.page)!) + 1 / (5 + rt.get(p.page)!),
+      };
+      const engineFirst = decision.hits[0] ? pageOf(decision.hits[0].passage.url) : undefined;
+      const engineShown = [...new Set(decision.hits.map((h) => pageOf(h.passage.url)))];
+      for (const [name, key] of Object.entries(ways)) {
+        const sorted = [...pages].sort((a, b) => key(b) - key(a) || b.score - a.score).map((p) => p.page);
+        const top = sorted.slice(0, 3);
+        const after = [engineFirst, ...sorted.filter((page) => page !== engineFirst)].slice(0, 3);
+        const t2 = tally.get(`engine's first, then ${name}`) ?? tally.set(`engine's first, then ${name}`, [0, 0]).get(`engine's first, then ${name}`)!;
+        if (after.some((page) => page && want.has(page))) t2[0]++;
+        if (after[0] && want.has(after[0])) t2[1]++;
+        const same = [engineFirst, ...sorted.filter((page) => page !== engineFirst)].slice(0, engineShown.length);
+        const t4 = tally.get(`engine's first, then ${name}, as many pages`) ?? tally.set(`engine's first, then ${name}, as many pages`, [0, 0]).get(`engine's first, then ${name}, as many pages`)!;
+        if (same.some((page) => page && want.has(page))) t4[0]++;
+        // The engine's pages, and its free places filled in this order.
+        const filled = [...engineShown, ...sorted.filter((page) => !engineShown.includes(page))].slice(0, 3);
+        const t3 = tally.get(`engine's pages, free places by ${name}`) ?? tally.set(`engine's pages, free places by ${name}`, [0, 0]).get(`engine's pages, free places by ${name}`)!;
+        if (filled.some((page) => want.has(page))) t3[0]++;
+        if (filled[0] && want.has(filled[0])) t3[1]++;
+        const t = tally.get(name) ?? tally.set(name, [0, 0]).get(name)!;
+        if (top.some((page) => want.has(page))) t[0]++;
+        if (top[0] && want.has(top[0])) t[1]++;
+      }
+      return;
+    }
     if (decision.outcome === 'answered' || decision.hits.some((h) => want.has(pageOf(h.passage.url)))) return;
     const pages = pagesOf(q.question);
     const rank = pages.findIndex(([page]) => want.has(page));
@@ -75,7 +143,7 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     );
   });
   set.offTopic.forEach((question, place) => {
-    if (confident || offTopicSplit(place) !== 'tune') return;
+    if (confident || orders || offTopicSplit(place) !== 'tune') return;
     const decision = retriever.decide(question);
     const pages = pagesOf(question);
     const topScore = pages[0]?.[1].score ?? 1;
@@ -86,3 +154,7 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     );
   });
 });
+if (orders) {
+  process.stdout.write(`not-sure answers: ${pool}\n`);
+  for (const [name, [three, one]] of tally) process.stdout.write(`${name.padEnd(60)} right page in the first 3 ${three}, first ${one}\n`);
+}

@@ -593,7 +593,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'deploy-hooks.md': '# Deploy hooks\n\nDeploy hooks run a function of your own before and after each deployment.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ relatedMostTelling: false }), await made.open({ relatedOrderTelling: false }));
+      bots.push(await made.open(), await made.open({ relatedMostTelling: false, relatedFusion: 0 }), await made.open({ relatedOrderTelling: false }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -665,6 +665,63 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(result.answer_found, false);
         assert.equal(result.answer, NOT_SURE_TEXT);
         assert.deepEqual(result.sources.map((source) => source.title), ['Garden › Hoses', 'Barbecues']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a "not sure" answer\'s other places go to the pages of two rankings fused: by score x telling share, and by telling share', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // The recycling pages share the question's common words in their titles and outscore the
+    // small electricals page, long, whose text holds "recycle" and "kettle" at its end.
+    const question = 'Where can I recycle a broken kettle?';
+    const filler = (topic: string, sentences: number): string =>
+      Array.from({ length: sentences }, (_, i) => `${topic} sentence ${i} about opening hours, parking, permits and what staff on site can help with.`).join(' ');
+    before(async () => {
+      const made = await folder({
+        'recycling-paper.md': '# Recycling paper\n\nRecycling paper: flatten boxes; broken boxes go in flat.\n',
+        'recycling-glass.md': '# Recycling glass\n\nRecycling glass: broken glass is wrapped in paper first.\n',
+        'recycling-plastic.md': '# Recycling plastic\n\nRecycling plastic: broken pots and tubs are collected every fortnight.\n',
+        'recycling-centre.md': '# Recycling centre\n\nThe recycling centre takes garden waste, wood and rubble.\n',
+        'small-electricals.md': `# Small electricals\n\n${filler('Electricals', 12)}\n\nWe recycle a kettle, toaster or hairdryer from the small electricals bank at the library.\n`,
+        'repair-cafe.md': `# Repair café\n\n${filler('Repair', 4)}\n\nBring a broken kettle or lamp: volunteers may fix it, or recycle its parts.\n`,
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
+        'libraries.md': '# Libraries\n\nLibraries open at nine.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedFusion: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the small electricals page in the place of a recycling page; a far-off question is still refused', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      const pages = found.passages.map((p) => p.document.path);
+      assert.equal(pages[0], 'repair-cafe.md');
+      assert.ok(pages.includes('small-electricals.md'));
+      assert.equal(pages.length, 3);
+      // Control: by the related pages' rules alone, two recycling pages take the other places.
+      assert.deepEqual(bots[1]!.find(question).passages.map((p) => p.document.path), ['repair-cafe.md', 'recycling-plastic.md', 'recycling-glass.md']);
+      assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the small electricals page among the sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.equal(result.sources.length, 3);
+        assert.ok(result.sources.some((source) => source.title === 'Small electricals'));
       } finally {
         await api.close();
       }

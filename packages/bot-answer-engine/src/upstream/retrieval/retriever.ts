@@ -217,6 +217,18 @@ export interface RetrievalSettings {
    */
   relatedFill: number;
   /**
+   * A "not sure" answer showing two pages or more keeps its first and gives the other places
+   * (as many as the rules above chose) to the candidates' pages in the order of two rankings
+   * fused by their reciprocal ranks (1 / (this + rank), summed): by the page's best score x the
+   * most of the question's telling weight one of its passages matches, and by that share alone.
+   * The rules choose how many pages are worth showing and which first; the fused ranking, which
+   * others: a page whose text holds the question's telling words but scores lower (a long page,
+   * its words spread) is found among the pages sharing the question's common words. The page
+   * judged and the one that outmatched it keep no place of their own (keeping them: fewer links,
+   * bench/README.md, "Which page, round 13 (recall)"). 0: off.
+   */
+  relatedFusion: number;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -294,6 +306,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedMostTelling: true,
   relatedOrderTelling: true,
   relatedFill: 0.5,
+  relatedFusion: 5,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -339,6 +352,27 @@ function pagesMedian(hits: readonly ScoredHit[]): number {
   }
   const mid = best.length >> 1;
   return best.length % 2 ? best[mid]! : (best[mid - 1]! + best[mid]!) / 2;
+}
+
+/**
+ * The best-scoring hit of each page among `hits` (best first), ordered by the reciprocal ranks,
+ * summed, of the page's place by its best score x the most telling share of its passages, and
+ * its place by that share alone.
+ */
+function fusedPages(hits: readonly ScoredHit[], k: number): ScoredHit[] {
+  const pages = new Map<number, { hit: ScoredHit; telling: number }>();
+  for (const hit of hits) {
+    const page = pages.get(hit.docId);
+    if (!page) pages.set(hit.docId, { hit, telling: hit.telling });
+    else page.telling = Math.max(page.telling, hit.telling);
+  }
+  const list = [...pages.values()];
+  const rank = (key: (page: (typeof list)[number]) => number): Map<number, number> =>
+    new Map([...list].sort((a, b) => key(b) - key(a) || b.hit.score - a.hit.score).map((page, i) => [page.hit.docId, i + 1]));
+  const byBoth = rank((page) => page.hit.score * page.telling);
+  const byTelling = rank((page) => page.telling);
+  const fused = (page: (typeof list)[number]): number => 1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!);
+  return list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score).map((page) => page.hit);
 }
 
 /** A hit before its passage is read: its id and document's. */
@@ -516,6 +550,12 @@ export class Retriever {
           shown.add(hit.docId);
           closest.push(hit);
         }
+      }
+      // The rules chose how many pages and which first; the fused ranking chooses the others.
+      if (s.relatedFusion > 0 && closest.length >= 2) {
+        const [head] = closest;
+        const others = fusedPages(hits, s.relatedFusion).filter((hit) => hit.docId !== head!.docId && hit.matchedTerms.length > 0);
+        closest.splice(1, closest.length - 1, ...others.slice(0, closest.length - 1));
       }
       return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest, ...(judged ? { judged } : {}) };
     }
