@@ -37,8 +37,12 @@
  * (ln of the five best pages' mean score over the question's summed IDF), `headAgree` and
  * `tellAgree` (1 when the hit matching the most of the telling weight by its heading path, by
  * itself, is of the judged page), `robust` (the share of the question's words that, each left
- * out in turn, leave the judged page first: a retrieval per word, its CPU printed) and `clarity`
- * (KL divergence of the ten best passages' language model from the folder's); and two
+ * out in turn, leave the judged page first: a retrieval per word, its CPU printed), `clarity` (KL
+ * divergence of the ten best passages' language model from the folder's), `coverAgree` and
+ * `tellScoreAgree` (1 when the hit with the most score times the square of its share matched,
+ * by IDF, by telling weight, is of the judged page: the search as you type's order from the
+ * hits already scored) and `searchAgree` (1 when the search as you type's own first section is
+ * of the judged page: another ranker over the same index, its CPU printed); and two
  * controls, `noise` (random per row) and `setNoise` (random per set, the same for every row
  * of a set, as a folder's figures are), drawn anew for each `--seed=`. A name `a*b` in
  * `--features=` is the product of two (an interaction). Each half's curve is printed whatever
@@ -53,6 +57,7 @@ import Database from 'better-sqlite3';
 import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
+import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex } from './tuning-script.js';
@@ -77,7 +82,7 @@ const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 // its candidates, beside the model's features: candidates for a feature (`--features=`), and two
 // controls, a random figure per row and one per set (a folder feature that knows nothing), to
 // tell how far a feature moves the curve by chance.
-const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity'] as const;
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree'] as const;
 const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
 type Name = string;
 // Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
@@ -205,7 +210,7 @@ function scoreFigures(hits: SearchHit[], judged: SearchHit): number[] {
 }
 
 // CPU ms spent on each question's decision (the engine's work) and on leaving each of its words out in turn (`robust`): what robustness would add.
-const cpu = { decide: 0, robust: 0, questions: 0 };
+const cpu = { decide: 0, robust: 0, search: 0, questions: 0 };
 
 /** The standard deviation of `values` over their mean (NQC's normalised spread), 0 for fewer than two. */
 function spread(values: number[]): number {
@@ -256,6 +261,9 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
   const judgedPage = page(judged);
   const headAgree = firstBy((hit) => hit.headTelling) === judgedPage ? 1 : 0;
   const tellAgree = firstBy((hit) => hit.telling) === judgedPage ? 1 : 0;
+  // The search as you type's order, from the hits already scored: the score times the square of the share matched (by IDF; by telling weight).
+  const coverAgree = firstBy((hit) => hit.score * hit.coverage ** 2) === judgedPage ? 1 : 0;
+  const tellScoreAgree = firstBy((hit) => hit.score * hit.telling ** 2) === judgedPage ? 1 : 0;
   // Each analysed word left out in turn: the words of the question whose analysis holds it dropped.
   const words = question.split(/\s+/).filter(Boolean);
   const distinct = [...new Set(terms)];
@@ -289,7 +297,7 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
     const q = 0.6 * p + 0.4 * pc;
     clarity += q * Math.log2(q / pc);
   }
-  return [spread(pages), spread(hits.slice(0, 10).map((hit) => hit.score)), wig, headAgree, tellAgree, robust, clarity];
+  return [spread(pages), spread(hits.slice(0, 10).map((hit) => hit.score)), wig, headAgree, tellAgree, robust, clarity, coverAgree, tellScoreAgree];
 }
 
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
@@ -309,7 +317,13 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
     if (!judged) return;
     const page = pageOf(judged.hit.passage.url);
     const hits = retriever.search(question);
-    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit)];
+    // Ranker agreement with the search as you type (its own ranking over the same index): does its first section belong to the judged page?
+    const before = process.cpuUsage();
+    const first = searchSections(index, question, 1)[0];
+    const searched = process.cpuUsage(before);
+    cpu.search += (searched.user + searched.system) / 1000;
+    const searchAgree = first && pageOf(first.url) === page ? 1 : 0;
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree];
     rows.push({ set: set.id, question, page, expected: [...(expected ?? [])], split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const splitOf = placeSplit(set);
@@ -318,7 +332,7 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
 });
 
 if (rowsArg && !existsSync(rowsArg)) writeFileSync(rowsArg, JSON.stringify(rows));
-if (cpu.questions) process.stderr.write(`CPU per question: the decision ${(cpu.decide / cpu.questions).toFixed(2)} ms; each word left out in turn (robust) ${(cpu.robust / cpu.questions).toFixed(2)} ms\n`);
+if (cpu.questions) process.stderr.write(`CPU per question: the decision ${(cpu.decide / cpu.questions).toFixed(2)} ms; each word left out in turn (robust) ${(cpu.robust / cpu.questions).toFixed(2)} ms; the search as you type (searchAgree) ${(cpu.search / cpu.questions).toFixed(2)} ms\n`);
 // The controls: the same for the same `--seed=` (a multiplicative congruential generator).
 let seed = seedArg ? Number(seedArg.slice('--seed='.length)) : 1;
 const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
