@@ -31,23 +31,43 @@
  * its terms' IDF); of the question's scores, `peak` (ln of the best passage's score over the
  * median of the ten best), `entropy` (of the ten best pages' best scores, over its most),
  * `candidates` (ln of 1 + the pages among the candidates) and `pageShare` (the judged passage's
- * share of those ten pages' scores); and two controls, `noise` (random per row) and
- * `setNoise` (random per set, the same for every row of a set, as a folder's figures are),
- * drawn anew for each `--seed=`. A name `a*b` in `--features=` is the product of two (an
- * interaction). Each half's curve is printed whatever the least confidence, as the most right
- * pages answered confidently for at most 60, 80, 100 and 120 wrong pages and unanswerable
- * questions. `--rows=file` writes the rows there, or reads them when the file exists, to fit
- * many variants over the same rows without the engine.
+ * share of those ten pages' scores); query performance predictors (bench/README.md, "Confident
+ * when right, round 13 (query performance)"): `nqc` and `nqcPassages` (the standard deviation
+ * over the mean of the ten best pages' best scores, of the ten best passages' scores), `wig`
+ * (ln of the five best pages' mean score over the question's summed IDF), `headAgree` and
+ * `tellAgree` (1 when the hit matching the most of the telling weight by its heading path, by
+ * itself, is of the judged page), `robust` (the share of the question's words that, each left
+ * out in turn, leave the judged page first: a retrieval per word, its CPU printed), `clarity` (KL
+ * divergence of the ten best passages' language model from the folder's), `coverAgree` and
+ * `tellScoreAgree` (1 when the hit with the most score times the square of its share matched,
+ * by IDF, by telling weight, is of the judged page: the search as you type's order from the
+ * hits already scored) and `searchAgree` (1 when the search as you type's own first section is
+ * of the judged page: another ranker over the same index, its CPU printed); and two
+ * controls, `noise` (random per row) and `setNoise` (random per set, the same for every row
+ * of a set, as a folder's figures are), drawn anew for each `--seed=`. A name `a*b` in
+ * `--features=` is the product of two (an interaction). Each half's curve is printed whatever
+ * the least confidence, as the most right pages answered confidently for at most 60, 80, 100
+ * and 120 wrong pages and unanswerable questions. `--rows=file` writes the rows there, or
+ * reads them when the file exists, to fit many variants over the same rows without the engine
+ * (each row names its set, question, judged page and expected pages, to read); `--sets=a,b`
+ * makes the rows of those sets only.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
+import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
+import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex } from './tuning-script.js';
 
 interface Row {
   set: string;
+  question: string;
+  /** The judged passage's page, and the pages expected (none for an unanswerable question). */
+  page: string;
+  expected: string[];
   split: 'tune' | 'eval';
   answerable: boolean;
   features: number[];
@@ -62,7 +82,7 @@ const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 // its candidates, beside the model's features: candidates for a feature (`--features=`), and two
 // controls, a random figure per row and one per set (a folder feature that knows nothing), to
 // tell how far a feature moves the curve by chance.
-const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare'] as const;
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree'] as const;
 const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
 type Name = string;
 // Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
@@ -189,18 +209,122 @@ function scoreFigures(hits: SearchHit[], judged: SearchHit): number[] {
   ];
 }
 
+// CPU ms spent on each question's decision (the engine's work) and on leaving each of its words out in turn (`robust`): what robustness would add.
+const cpu = { decide: 0, robust: 0, search: 0, questions: 0 };
+
+/** The standard deviation of `values` over their mean (NQC's normalised spread), 0 for fewer than two. */
+function spread(values: number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length) / (mean || 1);
+}
+
+/** The folder's language model: each analysed term's occurrences among its passages, and their total. */
+function folderModel(file: string): { counts: Map<string, number>; total: number } {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const counts = new Map<string, number>();
+    let total = 0;
+    for (const { term, cnt } of db.prepare('SELECT term, cnt FROM passage_vocab').all() as Array<{ term: string; cnt: number }>) {
+      counts.set(term, cnt);
+      total += cnt;
+    }
+    return { counts, total };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Query performance predictors of the question's hits, seen from the judged passage: NQC over
+ * the ten best pages' best scores and over the ten best passages, WIG (the five best pages'
+ * mean score over the question's whole IDF), whether a ranking by the heading path's telling
+ * share / by the telling share names the judged page first, how often the judged page stays
+ * first with each of the question's words left out, and the clarity of the ten best passages
+ * (KL divergence of their language model from the folder's).
+ */
+function qppFigures(retriever: Retriever, index: { documentFrequency(term: string): number; passages: number }, lm: { counts: Map<string, number>; total: number }, question: string, hits: SearchHit[], judged: SearchHit): number[] {
+  const page = (hit: SearchHit): string => pageOf(hit.passage.url);
+  const pageBest = new Map<string, number>();
+  for (const hit of hits) if (!pageBest.has(page(hit))) pageBest.set(page(hit), hit.score);
+  const pages = [...pageBest.values()].slice(0, 10);
+  const terms = questionTerms(question).terms;
+  const n = index.passages;
+  const idf = terms.reduce((sum, t) => sum + Math.log(1 + (n - Math.max(1, index.documentFrequency(t)) + 0.5) / (Math.max(1, index.documentFrequency(t)) + 0.5)), 0);
+  const top5 = pages.slice(0, 5);
+  const wig = Math.log((top5.reduce((a, b) => a + b, 0) / (top5.length || 1)) / (idf || 1) || 1e-3);
+  const firstBy = (key: (hit: SearchHit) => number): string | undefined => {
+    let best: SearchHit | undefined;
+    for (const hit of hits) if (!best || key(hit) > key(best)) best = hit;
+    return best && page(best);
+  };
+  const judgedPage = page(judged);
+  const headAgree = firstBy((hit) => hit.headTelling) === judgedPage ? 1 : 0;
+  const tellAgree = firstBy((hit) => hit.telling) === judgedPage ? 1 : 0;
+  // The search as you type's order, from the hits already scored: the score times the square of the share matched (by IDF; by telling weight).
+  const coverAgree = firstBy((hit) => hit.score * hit.coverage ** 2) === judgedPage ? 1 : 0;
+  const tellScoreAgree = firstBy((hit) => hit.score * hit.telling ** 2) === judgedPage ? 1 : 0;
+  // Each analysed word left out in turn: the words of the question whose analysis holds it dropped.
+  const words = question.split(/\s+/).filter(Boolean);
+  const distinct = [...new Set(terms)];
+  let kept = 0;
+  let tries = 0;
+  const started = process.cpuUsage();
+  if (distinct.length > 1) {
+    for (const term of distinct) {
+      const rest = words.filter((word) => !analyze(word).includes(term)).join(' ');
+      if (rest === words.join(' ')) continue;
+      tries++;
+      const first = retriever.search(rest)[0];
+      if (first && page(first) === judgedPage) kept++;
+    }
+  }
+  const spent = process.cpuUsage(started);
+  cpu.robust += (spent.user + spent.system) / 1000;
+  const robust = tries ? kept / tries : 1;
+  // Clarity: the ten best passages' language model (each alike, smoothed with the folder's) against the folder's.
+  const model = new Map<string, number>();
+  const top = hits.slice(0, 10);
+  for (const hit of top) {
+    const toks = analyze(cleanMarkdown(hit.passage.markdown));
+    const tf = new Map<string, number>();
+    for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, c] of tf) model.set(t, (model.get(t) ?? 0) + c / toks.length / top.length);
+  }
+  let clarity = 0;
+  for (const [t, p] of model) {
+    const pc = ((lm.counts.get(t) ?? 0) + 0.5) / (lm.total + 0.5);
+    const q = 0.6 * p + 0.4 * pc;
+    clarity += q * Math.log2(q / pc);
+  }
+  return [spread(pages), spread(hits.slice(0, 10).map((hit) => hit.score)), wig, headAgree, tellAgree, robust, clarity, coverAgree, tellScoreAgree];
+}
+
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
 const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
 const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
-if (!rows.length) await eachSetIndex('fit-confidence', undefined, (set, index, kbSettings) => {
+const setsArg = process.argv.find((a) => a.startsWith('--sets='))?.slice('--sets='.length).split(',');
+if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
   const folder = folderFigures(index.file, index.documents, index.passages);
+  const lm = folderModel(index.file);
   const row = (question: string, split: Row['split'], expected: Set<string> | undefined): void => {
+    const started = process.cpuUsage();
     const judged = retriever.decide(question).judged;
+    const spent = process.cpuUsage(started);
+    cpu.decide += (spent.user + spent.system) / 1000;
+    cpu.questions++;
     if (!judged) return;
     const page = pageOf(judged.hit.passage.url);
-    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(retriever.search(question), judged.hit)];
-    rows.push({ set: set.id, split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
+    const hits = retriever.search(question);
+    // Ranker agreement with the search as you type (its own ranking over the same index): does its first section belong to the judged page?
+    const before = process.cpuUsage();
+    const first = searchSections(index, question, 1)[0];
+    const searched = process.cpuUsage(before);
+    cpu.search += (searched.user + searched.system) / 1000;
+    const searchAgree = first && pageOf(first.url) === page ? 1 : 0;
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree];
+    rows.push({ set: set.id, question, page, expected: [...(expected ?? [])], split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const splitOf = placeSplit(set);
   set.questions.forEach((q, place) => row(q.question, splitOf(q, place), expectedPages(q, kbSettings)));
@@ -208,6 +332,7 @@ if (!rows.length) await eachSetIndex('fit-confidence', undefined, (set, index, k
 });
 
 if (rowsArg && !existsSync(rowsArg)) writeFileSync(rowsArg, JSON.stringify(rows));
+if (cpu.questions) process.stderr.write(`CPU per question: the decision ${(cpu.decide / cpu.questions).toFixed(2)} ms; each word left out in turn (robust) ${(cpu.robust / cpu.questions).toFixed(2)} ms; the search as you type (searchAgree) ${(cpu.search / cpu.questions).toFixed(2)} ms\n`);
 // The controls: the same for the same `--seed=` (a multiplicative congruential generator).
 let seed = seedArg ? Number(seedArg.slice('--seed='.length)) : 1;
 const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
