@@ -31,7 +31,8 @@
  * its terms' IDF); of the question's scores, `peak` (ln of the best passage's score over the
  * median of the ten best), `entropy` (of the ten best pages' best scores, over its most),
  * `candidates` (ln of 1 + the pages among the candidates) and `pageShare` (the judged passage's
- * share of those ten pages' scores); and two controls, `noise` (random per row) and
+ * share of those ten pages' scores); of the answer's type (`answer-type.ts`; "Confident when
+ * right, round 13 (the answer's type)"), `typeMatch` and `quantityMissing` (below); and two controls, `noise` (random per row) and
  * `setNoise` (random per set, the same for every row of a set, as a folder's figures are),
  * drawn anew for each `--seed=`. A name `a*b` in `--features=` is the product of two (an
  * interaction). Each half's curve is printed whatever the least confidence, as the most right
@@ -41,6 +42,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { answerType, leafStatesType, typedTerms } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
+import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
+import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
+import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
@@ -62,7 +67,7 @@ const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 // its candidates, beside the model's features: candidates for a feature (`--features=`), and two
 // controls, a random figure per row and one per set (a folder feature that knows nothing), to
 // tell how far a feature moves the curve by chance.
-const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare'] as const;
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'typeMatch', 'quantityMissing'] as const;
 const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
 type Name = string;
 // Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
@@ -189,6 +194,21 @@ function scoreFigures(hits: SearchHit[], judged: SearchHit): number[] {
   ];
 }
 
+/**
+ * Whether the judged passage states the answer's type (`answer-type.ts`): `typeMatch` 1 when a
+ * unit stating it holds a word of the question, -1 when none states it, else 0 (no type, or
+ * stated apart from the question's words); `quantityMissing` 1 for a "how much / many"
+ * question whose passage states no figure (bench/README.md, "Confident when right, round 13").
+ */
+function typeFigures(question: string, judged: SearchHit): number[] {
+  const type = answerType(question);
+  if (!type) return [0, 0];
+  const { markdown } = judged.passage;
+  const states = passageParts(cleanMarkdown(markdown)).leaves.some((leaf) => leafStatesType(type, leaf));
+  const beside = typedTerms(type, markdown, new Set(questionTerms(question).terms)).size > 0;
+  return [beside ? 1 : states ? 0 : -1, type === 'quantity' && !states ? 1 : 0];
+}
+
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
 const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
 const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
@@ -199,7 +219,7 @@ if (!rows.length) await eachSetIndex('fit-confidence', undefined, (set, index, k
     const judged = retriever.decide(question).judged;
     if (!judged) return;
     const page = pageOf(judged.hit.passage.url);
-    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(retriever.search(question), judged.hit)];
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(retriever.search(question), judged.hit), ...typeFigures(question, judged.hit)];
     rows.push({ set: set.id, split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const splitOf = placeSplit(set);
