@@ -42,7 +42,9 @@
  * `tellScoreAgree` (1 when the hit with the most score times the square of its share matched,
  * by IDF, by telling weight, is of the judged page: the search as you type's order from the
  * hits already scored) and `searchAgree` (1 when the search as you type's own first section is
- * of the judged page: another ranker over the same index, its CPU printed); and two
+ * of the judged page: another ranker over the same index, its CPU printed); of the answer's
+ * type (`answer-type.ts`; "Confident when right, round 13 (the answer's type)"), `typeMatch`
+ * and `quantityMissing` (below); and two
  * controls, `noise` (random per row) and `setNoise` (random per set, the same for every row
  * of a set, as a folder's figures are), drawn anew for each `--seed=`. A name `a*b` in
  * `--features=` is the product of two (an interaction). Each half's curve is printed whatever
@@ -54,9 +56,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { answerType, leafStatesType, typedTerms } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
+import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
+import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
-import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
@@ -82,7 +86,7 @@ const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 // its candidates, beside the model's features: candidates for a feature (`--features=`), and two
 // controls, a random figure per row and one per set (a folder feature that knows nothing), to
 // tell how far a feature moves the curve by chance.
-const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree'] as const;
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree', 'typeMatch', 'quantityMissing'] as const;
 const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
 type Name = string;
 // Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
@@ -300,6 +304,21 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
   return [spread(pages), spread(hits.slice(0, 10).map((hit) => hit.score)), wig, headAgree, tellAgree, robust, clarity, coverAgree, tellScoreAgree];
 }
 
+/**
+ * Whether the judged passage states the answer's type (`answer-type.ts`): `typeMatch` 1 when a
+ * unit stating it holds a word of the question, -1 when none states it, else 0 (no type, or
+ * stated apart from the question's words); `quantityMissing` 1 for a "how much / many"
+ * question whose passage states no figure (bench/README.md, "Confident when right, round 13").
+ */
+function typeFigures(question: string, judged: SearchHit): number[] {
+  const type = answerType(question);
+  if (!type) return [0, 0];
+  const { markdown } = judged.passage;
+  const states = passageParts(cleanMarkdown(markdown)).leaves.some((leaf) => leafStatesType(type, leaf));
+  const beside = typedTerms(type, markdown, new Set(questionTerms(question).terms)).size > 0;
+  return [beside ? 1 : states ? 0 : -1, type === 'quantity' && !states ? 1 : 0];
+}
+
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
 const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
 const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
@@ -323,7 +342,7 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
     const searched = process.cpuUsage(before);
     cpu.search += (searched.user + searched.system) / 1000;
     const searchAgree = first && pageOf(first.url) === page ? 1 : 0;
-    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree];
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree, ...typeFigures(question, judged.hit)];
     rows.push({ set: set.id, question, page, expected: [...(expected ?? [])], split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const splitOf = placeSplit(set);
