@@ -244,7 +244,8 @@ export interface RetrievalSettings {
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
    * ones (sails' `sails.log` over `sails.config.log` for "the default log level"). Such a close
-   * call is "not sure", that page shown beside it. It joins the confidence (`minConfidence`):
+   * call is "not sure" (its related pages in `relatedFusion`'s order, which often holds that
+   * page, but keeps it no place of its own). It joins the confidence (`minConfidence`):
    * with the gate alone deciding, it is not checked. 0: off.
    */
   tellingRival: number;
