@@ -856,7 +856,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ namedOnPage: false }));
+      bots.push(await made.open(), await made.open({ namedOnPage: 0 }));
     });
     after(async () => {
       for (const bot of bots) bot.close();

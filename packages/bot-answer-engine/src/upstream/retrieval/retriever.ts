@@ -238,13 +238,14 @@ export interface RetrievalSettings {
    */
   tellingRival: number;
   /**
-   * A confident answer's page must match each name among the question's telling words (a word
-   * it writes with a capital where no sentence begins, not an acronym: "Unity", "Phantom",
-   * `namedTerms`) that the docs hold: a name the docs hold only on other pages is what the
-   * question is about, however common its lower-case form ("How do I export my A-Frame scene
-   * into a Unity project?"). Else the answer is "not sure", its page shown.
+   * A confident answer's page must match each name of the question (a word it writes with a
+   * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
+   * docs hold and that weighs at least this share of its most telling word: a name the docs
+   * hold only on other pages is what the question is about, however common its lower-case form
+   * ("How do I export my A-Frame scene into a Unity project?"). Else the answer is "not sure",
+   * its page shown. 0: off.
    */
-  namedOnPage: boolean;
+  namedOnPage: number;
   /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
@@ -298,7 +299,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLacking: true,
   tellingEnough: 0.6,
   tellingRival: 0.2,
-  namedOnPage: true,
+  namedOnPage: 0.5,
   subsections: 1,
 };
 
@@ -438,7 +439,7 @@ export class Retriever {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
-    const hits = this.#search(analysed, context, s.namedOnPage ? namedTerms(question) : undefined);
+    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? namedTerms(question) : undefined);
     const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
@@ -693,8 +694,8 @@ export class Retriever {
     const total = gated.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     const tellingWeight = new Map(gated.map((t) => [t.term, t.idf * englishRarity(t.term)]));
     const mostTelling = Math.max(...tellingWeight.values());
-    // The question's names the docs hold, among its telling words.
-    const names = named ? gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.tellingWordShare * mostTelling).map((t) => t.term) : [];
+    // The question's names the docs hold, weighing enough beside its most telling word.
+    const names = named ? gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.namedOnPage * mostTelling).map((t) => t.term) : [];
     const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
     const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
