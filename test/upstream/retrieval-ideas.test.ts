@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { namedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -891,6 +892,60 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(result.answer_found, false);
         assert.equal(result.answer, NOT_SURE_TEXT);
         assert.deepEqual(result.sources.map((source) => source.title), ['Log rotation', 'File transport']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a name the question asks about, held by the docs only on another page, makes the answer not sure', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I export my scene into a Unity project?';
+    before(async () => {
+      // "Unity" is in the docs, on a page about the project's history; the exporting page matches every other word.
+      const made = await folder({
+        'publishing.md':
+          '# Publishing a scene\n\nExport your scene as a project folder with **File › Export project**: it writes the scene, its models and its textures into one folder you can open in another editor or put on a web host.\n\nModels made in Blender are exported with the scene as glTF files.\n',
+        'about.md': '# About the project\n\nThe editor was started in 2019 by a team who had made games with Unity and wanted the same tools in the browser.\n',
+        'lights.md': '# Lights\n\nAdd a light to the scene from the toolbar. Each light casts shadows when `castShadow` is on.\n',
+        'camera.md': '# Camera\n\nThe camera follows the player. Set its field of view in the inspector.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ namedOnPage: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('takes as names the words written with a capital where no sentence begins, not acronyms', () => {
+      assert.deepEqual([...namedTerms("Can I connect a Phantom wallet? Does it run on HTTP/3 or in Xcode's simulator?")], ['phantom', 'xcode']);
+    });
+
+    it('is not sure of the exporting page, which lacks the name, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'publishing.md');
+      // Control: without the rule, the exporting page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'publishing.md');
+    });
+
+    it('says so at the HTTP API, and still answers a question whose name the page holds', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(unsure.answer_found, false);
+        assert.equal(unsure.answer, NOT_SURE_TEXT);
+        assert.equal(unsure.sources[0]!.title, 'Publishing a scene');
+        const sure = (await (await ask(api, { message: 'How do I export my scene with its Blender models?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'Publishing a scene');
+        assert.ok(sure.answer.includes('Blender'), sure.answer);
       } finally {
         await api.close();
       }

@@ -6,6 +6,7 @@ import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, ty
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity } from './english.js';
 import { relativesOf } from './lexicon.js';
+import { namedTerms } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -250,6 +251,15 @@ export interface RetrievalSettings {
    */
   tellingRival: number;
   /**
+   * A confident answer's page must match each name of the question (a word it writes with a
+   * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
+   * docs hold and that weighs at least this share of its most telling word: a name the docs
+   * hold only on other pages is what the question is about, however common its lower-case form
+   * ("How do I export my A-Frame scene into a Unity project?"). Else the answer is "not sure",
+   * its page shown. 0: off.
+   */
+  namedOnPage: number;
+  /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
    * heading or text, under its link: the fact often sits a level below the heading that names
@@ -313,6 +323,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLacking: true,
   tellingEnough: 0.6,
   tellingRival: 0.2,
+  namedOnPage: 0.5,
   subsections: 1,
   shortSection: 0.5,
 };
@@ -386,6 +397,8 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   ownWords: number;
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
+  /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
+  unnamed: string[];
   /** `telling` and `strength` of what its page's candidate passages match together. */
   pageTelling: number;
   pageStrength: number;
@@ -474,7 +487,7 @@ export class Retriever {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
-    const hits = this.#search(analysed, context);
+    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? namedTerms(question) : undefined);
     const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
@@ -502,7 +515,9 @@ export class Retriever {
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched ? candidate : undefined) : found;
+    // A name the question asks about that the page does not hold (`namedOnPage`).
+    const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed ? candidate : undefined) : found;
     if (!best) {
       // An answer made unsure shows the page it would have quoted first, with the page that
       // outmatched it or else the best of another page fitting the question as well (as much of
@@ -671,10 +686,10 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
-  #search(question: QuestionTerms, context: string | undefined): ScoredHit[] {
+  #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
@@ -759,6 +774,8 @@ export class Retriever {
     const total = gated.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
     const tellingWeight = new Map(gated.map((t) => [t.term, t.idf * englishRarity(t.term)]));
     const mostTelling = Math.max(...tellingWeight.values());
+    // The question's names the docs hold, weighing enough beside its most telling word.
+    const names = named ? gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.namedOnPage * mostTelling).map((t) => t.term) : [];
     const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
     const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
@@ -834,6 +851,7 @@ export class Retriever {
         strength: (weight + fromContext) / rarest,
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
+        unnamed: [] as string[],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
@@ -859,6 +877,7 @@ export class Retriever {
         telling += tellingWeight.get(t.term)! * (union.get(t.term) ?? 0);
       }
       hit.pageTelling = tellingTotal > 0 ? telling / tellingTotal : 0;
+      hit.unnamed = names.filter((term) => (union.get(term) ?? 0) < s.tellingCredit);
       hit.pageStrength = weight / rarest;
     }
     if (s.pageWeight > 0) {
