@@ -169,13 +169,18 @@ export interface RetrievalSettings {
    * question's own).
    */
   minConfidence: number;
-  /** Least share a page must match (its passages together, or its best one without `relatedByPage`) to be shown as a related page when nothing answers; below it on every page, the question is refused. */
+  /**
+   * Least share a page must match (its passages together, or its best one without `relatedByPage`)
+   * to count as a related page when nothing answers; below it on every page, the question is
+   * refused. The pages counted by this and the rules below decide a "not sure" answer's first
+   * page and how many pages it shows; the pages after the first are `relatedFusion`'s.
+   */
   relatedTelling: number;
   /** Most related pages given when not sure. */
   relatedPages: number;
   /** A page is related by what its passages match together (`relatedTelling`, `minStrength`), not by its best passage alone. */
   relatedByPage: boolean;
-  /** A "not sure" answer shows the page scoring best among its pages, whatever the related pages' bar. */
+  /** A "not sure" answer counts the page scoring best among its pages (it may be first), whatever the related pages' bar. */
   relatedBest: boolean;
   /**
    * The page scoring best is related whatever the strength of the words it matches (the share,
@@ -194,39 +199,41 @@ export interface RetrievalSettings {
    */
   relatedWords: number;
   /**
-   * A "not sure" answer shows the page whose passage matches the most of the question's telling
+   * A "not sure" answer counts the page whose passage matches the most of the question's telling
    * weight (`SearchHit.telling`), in the place of the lowest-scoring page other than the best
-   * and the one it would have answered from: a page whose headings share the question's common
-   * words outscores the one whose text holds its telling words.
+   * and the one it would have answered from (so it may be first, and the one it replaces not):
+   * a page whose headings share the question's common words outscores the one whose text holds
+   * its telling words.
    */
   relatedMostTelling: boolean;
   /**
-   * A "not sure" answer's pages are ordered by their passage's score x the share of the
-   * question's telling weight it matches (ties: by score), not by score alone: the page first
-   * is the one both close and about the question's telling words.
+   * A "not sure" answer's first page is, of the pages counted, the one whose passage scores best
+   * x the share of the question's telling weight it matches (ties: by score), not the one scoring
+   * best: the page first is the one both close and about the question's telling words.
    */
   relatedOrderTelling: boolean;
   /**
-   * A "not sure" answer showing fewer pages than `relatedPages` fills its free places, after the
-   * pages shown, with the best-scoring pages not shown that score at least this share of the
-   * best page's score and match the related pages' share (`relatedTelling`) by their passages
-   * together, whatever the strength of their words: two pages sharing the question's words
-   * alike ("stop casting mocks with 'as jest.Mock'": `valid-mock-module-path` and
-   * `prefer-jest-mocked`), the one the related pages' rules let in shown, the other not. It
-   * never turns a refusal into "not sure" (an answer with no page shown has no free place to
-   * fill). 0: off.
+   * A "not sure" answer counting fewer pages than `relatedPages` also counts, in its free places,
+   * the best-scoring pages not counted that score at least this share of the best page's score
+   * and match the related pages' share (`relatedTelling`) by their passages together, whatever
+   * the strength of their words: two pages sharing the question's words alike ("stop casting
+   * mocks with 'as jest.Mock'": `valid-mock-module-path` and `prefer-jest-mocked`), the one the
+   * related pages' rules let in counted, the other not. It decides how many pages show (which
+   * follow the first is `relatedFusion`'s), and never turns a refusal into "not sure" (an answer
+   * with no page counted has no free place). 0: off.
    */
   relatedFill: number;
   /**
-   * A "not sure" answer showing two pages or more keeps its first and gives the other places
-   * (as many as the rules above chose) to the candidates' pages in the order of two rankings
-   * fused by their reciprocal ranks (1 / (this + rank), summed): by the page's best score x the
-   * most of the question's telling weight one of its passages matches, and by that share alone.
-   * The rules choose how many pages are worth showing and which first; the fused ranking, which
-   * others: a page whose text holds the question's telling words but scores lower (a long page,
-   * its words spread) is found among the pages sharing the question's common words. The page
-   * judged and the one that outmatched it keep no place of their own (keeping them: fewer links,
-   * bench/README.md, "Which page, round 13 (recall)"). 0: off.
+   * A "not sure" answer showing two pages or more gives the places after its first (as many as
+   * the rules above count) to the candidates' pages in the order of two rankings fused by their
+   * reciprocal ranks (1 / (this + rank), summed): by the page's best score x the most of the
+   * question's telling weight one of its passages matches, and by that share alone. The rules
+   * choose how many pages are worth showing and which first; the fused ranking, which others: a
+   * page whose text holds the question's telling words but scores lower (a long page, its words
+   * spread) is found among the pages sharing the question's common words. The page judged and
+   * the one that outmatched it keep no place of their own (keeping them: fewer links,
+   * bench/README.md, "Which page, round 13 (recall)"). It is the only way the pages after the
+   * first are chosen: there is no "off".
    */
   relatedFusion: number;
   /**
@@ -245,8 +252,8 @@ export interface RetrievalSettings {
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
    * ones (sails' `sails.log` over `sails.config.log` for "the default log level"). Such a close
-   * call is "not sure" (its related pages in `relatedFusion`'s order, which often holds that
-   * page, but keeps it no place of its own). It joins the confidence (`minConfidence`):
+   * call is "not sure" (that page is counted, and may be first; the pages after the first are
+   * `relatedFusion`'s, which often hold it, but it keeps no place of its own). It joins the confidence (`minConfidence`):
    * with the gate alone deciding, it is not checked. 0: off.
    */
   tellingRival: number;
@@ -519,7 +526,9 @@ export class Retriever {
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed ? candidate : undefined) : found;
     if (!best) {
-      // An answer made unsure shows the page it would have quoted first, with the page that
+      // "Not sure": the rules below count the pages worth showing, which decides how many show
+      // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
+      // An answer made unsure counts the page it would have quoted, with the page that
       // outmatched it or else the best of another page fitting the question as well (as much of
       // its telling weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
@@ -538,13 +547,13 @@ export class Retriever {
         closest.push(hit);
       }
       // The page scoring best may match too little of the question to pass the related pages'
-      // bar, yet it is the likeliest: once some page is related, it is shown too, in the last one's place.
+      // bar, yet it is the likeliest: once some page is related, it counts too, in the last one's place.
       if (s.relatedBest && closest.length && top && !pages.has(top.docId)) {
         if (closest.length >= s.relatedPages) closest.pop();
         closest.push(top);
       }
-      // The page matching the most of the question's telling weight, when no page shown matches as
-      // much, takes the place of the lowest-scoring one but the best and the one judged.
+      // The page matching the most of the question's telling weight, when no page counted matches
+      // as much, takes the place of the lowest-scoring one but the best and the one judged.
       if (s.relatedMostTelling && closest.length && top) {
         const most = hits.reduce<ScoredHit | undefined>((m, hit) => (hit.matchedTerms.length > 0 && (!m || hit.telling > m.telling) ? hit : m), undefined);
         if (most && closest.every((hit) => hit.docId !== most.docId) && closest.every((hit) => hit.telling < most.telling)) {
@@ -555,25 +564,23 @@ export class Retriever {
           if (closest.length < s.relatedPages) closest.push(most);
         }
       }
-      const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
-      closest.sort((a, b) => order(b) - order(a) || b.score - a.score);
-      // Free places go to the pages scoring next, after those the rules chose, so the order of these stands.
-      if (s.relatedFill > 0 && closest.length && top) {
-        const shown = new Set(closest.map((hit) => hit.docId));
+      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}) };
+      // Free places: one for each page scoring next, not counted yet, matching enough by its passages together.
+      if (s.relatedFill > 0 && top) {
+        const counted = new Set(closest.map((hit) => hit.docId));
         for (const hit of hits) {
           if (closest.length >= s.relatedPages || hit.score < top.score * s.relatedFill) break;
-          if (hit.matchedTerms.length === 0 || shown.has(hit.docId) || hit.pageTelling < s.relatedTelling) continue;
-          shown.add(hit.docId);
+          if (hit.matchedTerms.length === 0 || counted.has(hit.docId) || hit.pageTelling < s.relatedTelling) continue;
+          counted.add(hit.docId);
           closest.push(hit);
         }
       }
-      // The rules chose how many pages and which first; the fused ranking chooses the others.
-      if (s.relatedFusion > 0 && closest.length >= 2) {
-        const [head] = closest;
-        const others = fusedPages(hits, s.relatedFusion).filter((hit) => hit.docId !== head!.docId && hit.matchedTerms.length > 0);
-        closest.splice(1, closest.length - 1, ...others.slice(0, closest.length - 1));
-      }
-      return { outcome: closest.length ? 'not_sure' : 'refused', hits: closest, ...(judged ? { judged } : {}) };
+      // (a) First: of the pages counted, the one both close and about the question's telling words (ties: the earliest counted).
+      const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
+      const first = closest.reduce((head, hit) => (order(hit) > order(head) || (order(hit) === order(head) && hit.score > head.score) ? hit : head));
+      // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first.
+      const others = closest.length > 1 ? fusedPages(hits, s.relatedFusion).filter((hit) => hit.docId !== first.docId && hit.matchedTerms.length > 0) : [];
+      return { outcome: 'not_sure', hits: [first, ...others.slice(0, closest.length - 1)], ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
