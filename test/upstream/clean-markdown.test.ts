@@ -84,6 +84,37 @@ describe('cleaning Markdown: metadata, MDX and site-generator markup', () => {
     assert.equal(text, 'Install it with npm.');
   });
 
+  it('drops a component tag whose attributes run over several lines, template literals and blank lines in them', () => {
+    const text = clean(
+      '## Parameters',
+      '',
+      '<TSDoc',
+      'definition={`',
+      'interface Parameters {',
+      '  /**',
+      '',
+      '   * The class instance to serialize.',
+      '   */',
+      '  instance: T;',
+      '}',
+      '`}',
+      'showSections={["returns"]} />',
+      '',
+      '<Callout',
+      '  type="warning">',
+      '',
+      'Keep the serializer pure.',
+      '',
+      '</Callout>',
+    );
+    assert.equal(text, '## Parameters\n\nKeep the serializer pure.');
+  });
+
+  it('keeps a line opening with a tag-like word followed by prose, and an unclosed one', () => {
+    assert.equal(clean('<T> is the type of the value.'), '<T> is the type of the value.');
+    assert.equal(clean('<Foo', '', 'Some text.'), '<Foo\n\nSome text.');
+  });
+
   it('keeps prose that starts with "import", generics in text, and MDX inside code', () => {
     assert.equal(clean('import the module before use.'), 'import the module before use.');
     assert.equal(clean('Returns `Promise` of Array<Dispatcher> values.'), 'Returns `Promise` of Array<Dispatcher> values.');

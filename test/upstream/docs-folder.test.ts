@@ -43,6 +43,19 @@ async function writeDocsSite(dir: string): Promise<void> {
       "import Keep from 'keep';",
       '<Tabs>kept inside code</Tabs>',
       '```',
+      '',
+      '## Bandicoot signatures',
+      '',
+      'Bandicoots sign with a paw print.',
+      '',
+      '<TSDoc',
+      'definition={`',
+      'interface Bandicoot {',
+      '  /** The paw used. */',
+      '  paw: string;',
+      '}',
+      'export default Bandicoot;`}',
+      '/>',
     ].join('\n'),
   );
   await writeFile(join(dir, 'own.md'), '---\ntitle: Numbat notes\nurl: https://wiki.example.com/numbats\napp_name: Wiki\n---\n## Feeding numbats\n\nNumbats eat termites.\n');
@@ -124,6 +137,13 @@ describe('a documentation folder used as it is', () => {
     assert.ok(result.answer.includes("```jsx\nimport Keep from 'keep';\n<Tabs>kept inside code</Tabs>\n```"), result.answer);
     for (const gone of ['@theme', 'TabItem', 'groupId', 'echidnas', '<Note', 'sidebar']) assert.ok(!result.answer.replace(/```[\s\S]*```/, '').includes(gone), gone);
     assert.equal((await answer(api, 'echidnas')).answer_found, false);
+  });
+
+  it('drops a component tag whose attribute is a template literal over lines, an `export` line within it', async () => {
+    const result = await answer(api, 'How do bandicoots sign?');
+    assert.equal(result.sources[0]?.url, 'https://docs.example.com/quokka/api/client#bandicoot-signatures');
+    assert.ok(result.answer.includes('Bandicoots sign with a paw print.'), result.answer);
+    for (const gone of ['TSDoc', 'definition', 'interface Bandicoot', 'paw: string', 'export default']) assert.ok(!result.answer.includes(gone), gone);
   });
 
   it('anchors off: sources are pages; on: front-matter URLs get them too', async () => {

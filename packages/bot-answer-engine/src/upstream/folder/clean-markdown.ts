@@ -45,6 +45,11 @@ const ESM_EXPORT = /^export[ \t]+(?:default\b|const\b|let\b|var\b|function\b|asy
 // A line that is only JSX component tags: `<Tabs groupId="os">`, `</TabItem>`, `<Note />`.
 const COMPONENT_LINE = /^[ \t]*(?:<\/?[A-Z][\w.]*(?:[ \t](?:[^<>{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*)?\/?>[ \t]*)+$/;
 const JSX_COMMENT_LINE = /^[ \t]*\{\/\*[\s\S]*?\*\/\}[ \t]*$/;
+// A component tag opening a line whose attributes run on to the next lines: `<TSDoc` then a
+// `definition={`...`}` template literal, then `/>`.
+const COMPONENT_OPEN = /^[ \t]*<\/?[A-Z][\w.]*(?:[ \t]|$)/;
+// How far a tag running over lines is looked for: past this, the `<` is taken for text.
+const TAG_LINES = 1000;
 // Docusaurus / VitePress admonitions (`:::tip Title`, `:::`), Liquid tags, kramdown attribute
 // lists and table-of-contents markers: chrome of the site generator, not text.
 const ADMONITION = /^[ \t]*:::[ \t]*([A-Za-z][\w-]*)?(?:\[([^\]\n]*)\]|[ \t]+([^{\n]+?))?[ \t]*(?:\{[^}\n]*\})?[ \t]*$/;
@@ -187,6 +192,11 @@ function scanBlocks(text: string): { blocks: Block[]; definitions: Map<string, L
       continue;
     }
     if ((char === '<' && COMPONENT_LINE.test(line)) || ((char === '{' || char === '[') && (JSX_COMMENT_LINE.test(line) || GENERATOR_LINE.test(line)))) continue;
+    const componentEnd = char === '<' && COMPONENT_OPEN.test(line) ? tagEnd(lines, i, first!.index) : undefined;
+    if (componentEnd !== undefined) {
+      i = componentEnd;
+      continue;
+    }
     const admonition = char === ':' && ADMONITION.exec(line);
     if (admonition) {
       const title = (admonition[2] ?? admonition[3] ?? '').trim() || (admonition[1] ? capitalise(admonition[1]) : '');
@@ -232,6 +242,41 @@ function normaliseLabel(label: string): string {
 }
 
 /** The last line of an ESM statement starting at line `i`: where its brackets close and it does not go on (a blank line ends it anyway). */
+/**
+ * The line a component tag opening line `i` (at `start`) ends on, when it runs over several lines
+ * and nothing but component tags follows it on that line; else undefined (text, kept). Quotes,
+ * template literals and braces in its attributes are skipped whole, blank lines in them too.
+ */
+function tagEnd(lines: string[], i: number, start: number): number | undefined {
+  let quote = '';
+  let depth = 0;
+  for (let j = i; j < lines.length && j < i + TAG_LINES; j++) {
+    const line = lines[j]!;
+    for (let k = j === i ? start + 1 : 0; k < line.length; k++) {
+      const char = line[k]!;
+      if (quote) {
+        if (char === '\\') k++;
+        else if (char === quote) quote = '';
+      } else if (char === '"' || char === "'" || char === '`') {
+        quote = char;
+      } else if (char === '{') {
+        depth++;
+      } else if (char === '}') {
+        depth--;
+      } else if (char === '<' && depth === 0) {
+        return undefined;
+      } else if (char === '>' && depth === 0) {
+        if (j === i) return undefined;
+        const rest = line.slice(k + 1);
+        return rest.trim() === '' || COMPONENT_LINE.test(rest) ? j : undefined;
+      }
+    }
+    // Outside a string or braces, a blank line ends the paragraph: this was no tag.
+    if (!quote && depth === 0 && j > i && line.trim() === '') return undefined;
+  }
+  return undefined;
+}
+
 function esmEnd(lines: string[], i: number): number {
   let depth = 0;
   for (let j = i; j < lines.length; j++) {

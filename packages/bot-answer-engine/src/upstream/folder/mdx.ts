@@ -15,13 +15,21 @@ export function mdxToMarkdown(mdx: string): string {
   return mapOutsideFences(mdx, (text) => dropEsm(text).replace(JSX_COMMENT, '').replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')));
 }
 
-/** Drops ESM statements at the start of a line, with the lines they continue on (until their brackets close). */
+/**
+ * Drops ESM statements opening a block (the first line, or after a blank one, as MDX reads
+ * them), with the lines they continue on (until their brackets close). A line starting with
+ * `export` inside a paragraph or a component's attribute (a template literal's last line) is text.
+ */
 function dropEsm(text: string): string {
   const kept: string[] = [];
   let depth = 0;
   let inStatement = false;
+  // Where a block may start: the first line, after a blank one, or right after a statement (an ESM block runs on).
+  let blockStart = true;
   for (const line of text.split('\n')) {
-    if (!inStatement && ESM_START.test(line)) {
+    const mayOpen = blockStart;
+    blockStart = line.trim() === '';
+    if (!inStatement && mayOpen && ESM_START.test(line)) {
       inStatement = true;
       depth = 0;
     }
@@ -35,7 +43,10 @@ function dropEsm(text: string): string {
     }
     // A statement ends on a line where its brackets are closed and it does not continue
     // (`import {` ... `} from 'x'` ends on the `from` line).
-    if (depth <= 0 && !/(?:,|=|=>|\bfrom)\s*$/.test(line.trimEnd())) inStatement = false;
+    if (depth <= 0 && !/(?:,|=|=>|\bfrom)\s*$/.test(line.trimEnd())) {
+      inStatement = false;
+      blockStart = true;
+    }
   }
   return kept.join('\n');
 }
