@@ -36,7 +36,8 @@
  * over the mean of the ten best pages' best scores, of the ten best passages' scores), `wig`
  * (ln of the five best pages' mean score over the question's summed IDF), `headAgree` and
  * `tellAgree` (1 when the hit matching the most of the telling weight by its heading path, by
- * itself, is of the judged page), `robust` (the share of the question's words that, each left
+ * itself, is of the judged page), `robust` (made only when a `--features=` names it, as
+ * `searchAgree`: the share of the question's words that, each left
  * out in turn, leave the judged page first: a retrieval per word, its CPU printed), `clarity` (KL
  * divergence of the ten best passages' language model from the folder's), `coverAgree` and
  * `tellScoreAgree` (1 when the hit with the most score times the square of its share matched,
@@ -94,6 +95,9 @@ const variants: Name[][] = process.argv.filter((a) => a.startsWith('--features='
 if (variants.length === 0) variants.push([...FEATURE_NAMES]);
 const unknown = variants.flat().flatMap((name) => name.split('*')).filter((name) => !COLUMNS.includes(name));
 if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (features: ${COLUMNS.join(', ')})`);
+// The dear columns (a retrieval per word left out; a second ranker: +260% and +112% CPU a row) are made only when a variant names one, else null.
+const DEAR = ['robust', 'searchAgree'];
+const dearNamed = DEAR.filter((name) => variants.flat().flatMap((v) => v.split('*')).includes(name));
 const seedArg = process.argv.find((a) => a.startsWith('--seed='));
 const costArg = process.argv.find((a) => a.startsWith('--cost='));
 const COST = costArg ? Number(costArg.slice('--cost='.length)) : 0;
@@ -274,7 +278,7 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
   let kept = 0;
   let tries = 0;
   const started = process.cpuUsage();
-  if (distinct.length > 1) {
+  if (dearNamed.includes('robust') && distinct.length > 1) {
     for (const term of distinct) {
       const rest = words.filter((word) => !analyze(word).includes(term)).join(' ');
       if (rest === words.join(' ')) continue;
@@ -285,7 +289,7 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
   }
   const spent = process.cpuUsage(started);
   cpu.robust += (spent.user + spent.system) / 1000;
-  const robust = tries ? kept / tries : 1;
+  const robust = !dearNamed.includes('robust') ? Number.NaN : tries ? kept / tries : 1;
   // Clarity: the ten best passages' language model (each alike, smoothed with the folder's) against the folder's.
   const model = new Map<string, number>();
   const top = hits.slice(0, 10);
@@ -337,11 +341,14 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
     const page = pageOf(judged.hit.passage.url);
     const hits = retriever.search(question);
     // Ranker agreement with the search as you type (its own ranking over the same index): does its first section belong to the judged page?
-    const before = process.cpuUsage();
-    const first = searchSections(index, question, 1)[0];
-    const searched = process.cpuUsage(before);
-    cpu.search += (searched.user + searched.system) / 1000;
-    const searchAgree = first && pageOf(first.url) === page ? 1 : 0;
+    let searchAgree = Number.NaN;
+    if (dearNamed.includes('searchAgree')) {
+      const before = process.cpuUsage();
+      const first = searchSections(index, question, 1)[0];
+      const searched = process.cpuUsage(before);
+      cpu.search += (searched.user + searched.system) / 1000;
+      searchAgree = first && pageOf(first.url) === page ? 1 : 0;
+    }
     const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree, ...typeFigures(question, judged.hit)];
     rows.push({ set: set.id, question, page, expected: [...(expected ?? [])], split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
@@ -351,6 +358,10 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
 });
 
 if (rowsArg && !existsSync(rowsArg)) writeFileSync(rowsArg, JSON.stringify(rows));
+for (const name of dearNamed) {
+  const at = COLUMNS.indexOf(name);
+  if (rows.some((r) => !Number.isFinite(r.features[at]))) throw new Error(`${name} is not in the rows of ${rowsArg}: they were made without a --features= naming it; make them again`);
+}
 if (cpu.questions) process.stderr.write(`CPU per question: the decision ${(cpu.decide / cpu.questions).toFixed(2)} ms; each word left out in turn (robust) ${(cpu.robust / cpu.questions).toFixed(2)} ms; the search as you type (searchAgree) ${(cpu.search / cpu.questions).toFixed(2)} ms\n`);
 // The controls: the same for the same `--seed=` (a multiplicative congruential generator).
 let seed = seedArg ? Number(seedArg.slice('--seed='.length)) : 1;
