@@ -373,6 +373,23 @@ function pagesMedian(hits: readonly ScoredHit[]): number {
   return best.length % 2 ? best[mid]! : (best[mid - 1]! + best[mid]!) / 2;
 }
 
+/** The hits of the first hit's page among `read` (they come first, together). */
+function firstPage(read: SearchHit[]): SearchHit[] {
+  const page = read[0]?.passage.document.index;
+  return read.filter((hit) => hit.passage.document.index === page);
+}
+
+/** `read` with `found` after its first page's hits, linked as itself. */
+function afterFirstPage(read: SearchHit[], found: SearchHit): SearchHit[] {
+  const ofPage = firstPage(read);
+  return [...ofPage, found, ...read.slice(ofPage.length)];
+}
+
+/** Whether a passage's own heading or text (not the headings above it) holds one of `asked`, analysed as the question is. */
+function holdsOwnWord(passage: Passage, asked: ReadonlySet<string>): boolean {
+  return analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleanMarkdown(passage.markdown)}`).some((term) => asked.has(term));
+}
+
 /**
  * The best-scoring hit of each page among `hits` (best first), ordered by the reciprocal ranks,
  * summed, of the page's place by its best score x the most telling share of its passages, and
@@ -483,7 +500,8 @@ export class Retriever {
       const read = this.#withPassages(hits);
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, asked), same, question, asked), same, asked);
+      const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told), same, question, told), same, told);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -623,22 +641,20 @@ export class Retriever {
 
   /**
    * The first hit's subsections among `samePage` (its page's other candidates, best first) whose
-   * own heading or text holds a word of the question (`terms`, its analysed words; not only the
-   * headings above them), at most `subsections`, right after it and linked as it is.
+   * own heading or text holds a word of the question (`asked`, its analysed words but the frame's;
+   * not only the headings above them), at most `subsections`, right after it and linked as it is.
    */
-  #withSubsections(read: SearchHit[], samePage: SearchHit[], terms: string[] = []): SearchHit[] {
+  #withSubsections(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>): SearchHit[] {
     const [first, ...rest] = read;
     if (!first || samePage.length === 0) return read;
     const { headings, url } = first.passage;
-    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
     const below: SearchHit[] = [];
     // Best first, each analysed only when under the section, until enough are found.
     for (const hit of samePage) {
       if (below.length >= this.#settings.subsections) break;
       const { passage } = hit;
       if (passage.headings.length <= headings.length || !headings.every((heading, i) => passage.headings[i] === heading)) continue;
-      const own = analyze(`${passage.headings[passage.headings.length - 1]}\n${cleanMarkdown(passage.markdown)}`);
-      if (own.some((term) => asked.has(term))) below.push({ ...hit, passage: { ...passage, url } });
+      if (holdsOwnWord(passage, asked)) below.push({ ...hit, passage: { ...passage, url } });
     }
     return [first, ...below, ...rest];
   }
@@ -651,43 +667,35 @@ export class Retriever {
    * linked as itself, and only while the answer cites fewer passages than it may, so no other
    * page loses its place among the sources.
    */
-  #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, terms: string[] = []): SearchHit[] {
+  #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, asked: ReadonlySet<string>): SearchHit[] {
     const type = answerType(question);
     const [first] = read;
     if (!type || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
-    const page = first.passage.document.index;
-    const ofPage = read.filter((hit) => hit.passage.document.index === page);
+    const ofPage = firstPage(read);
     const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked)]));
     const shown = new Set(read.map((hit) => hit.passage.index));
     const found = samePage.find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
-    return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
+    return found ? afterFirstPage(read, found) : read;
   }
 
   /**
    * When the first page's quoted sections are short (`SHORT_SECTIONS_CHARS` of cleaned text in
    * all), its best other candidate not quoted yet, scoring at least `shortSection` of the first
-   * passage, whose own heading or text holds a word of the question (`terms`; not only the
-   * headings above it, as for `subsections`): it comes after the first page's passages, linked as itself, and only while the
-   * answer cites fewer passages than it may, so no other page loses its place among the sources.
+   * passage, whose own heading or text holds a word of the question (`asked`; not only the
+   * headings above it, as for `subsections`): it comes after the first page's passages, linked
+   * as itself, and only while the answer cites fewer passages than it may, so no other page
+   * loses its place among the sources.
    */
-  #withShortSection(read: SearchHit[], samePage: SearchHit[], terms: string[] = []): SearchHit[] {
+  #withShortSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>): SearchHit[] {
     const share = this.#settings.shortSection;
     const [first] = read;
     if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    const page = first.passage.document.index;
-    const ofPage = read.filter((hit) => hit.passage.document.index === page);
-    const length = ofPage.reduce((sum, hit) => sum + cleanMarkdown(hit.passage.markdown).length, 0);
+    const length = firstPage(read).reduce((sum, hit) => sum + cleanMarkdown(hit.passage.markdown).length, 0);
     if (length >= SHORT_SECTIONS_CHARS) return read;
-    const asked = new Set(terms.filter((term) => !FRAME_WORDS.has(term)));
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
-    const found = samePage.find(({ passage, score }) => {
-      if (shown.has(passage.index) || score < first.score * share) return false;
-      const own = analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleanMarkdown(passage.markdown)}`);
-      return own.some((term) => asked.has(term));
-    });
-    return found ? [...ofPage, found, ...read.slice(ofPage.length)] : read;
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked));
+    return found ? afterFirstPage(read, found) : read;
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
