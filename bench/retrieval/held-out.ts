@@ -18,7 +18,8 @@
  * eighth, the leisure centre's, AuthKit's and the NativeScript CLI's until they were read once for
  * its ninth, the bike-share guide's, the Gemini CLI's and eslint-plugin-jest's until they were read
  * once for its tenth, the museum's, Slidev's and React Router's until they were read once for its
- * eleventh (each file's `heldUntil` says which, and the label repeats it).
+ * eleventh, the halls guide's, Turborepo's and the Workflow SDK's until they were read once for its
+ * twelfth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
