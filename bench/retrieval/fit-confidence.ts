@@ -15,7 +15,10 @@
  * are few among the rows, and one answered confidently costs the visitor's trust most). It
  * prints the model fitted on all tune halves, to paste into `CONFIDENCE_MODEL`, then per least
  * confidence the confident answers left-one-out would give on the tune halves (and with
- * `--eval` the eval halves'): right page, wrong page, unanswerable. Sets whose answerable
+ * `--eval` the eval halves'): right page, wrong page, unanswerable. Before them, the same
+ * figures of the engine's model as it is (`CONFIDENCE_MODEL`) over the same rows: the row a
+ * refit is measured against, the same hour (it was fitted on earlier tune halves, so most of
+ * these rows are in its sample). Sets whose answerable
  * questions are all `eval` are split by place, as `tune.ts --by-place` does.
  *
  * Each `--features=` (it may be given more than once) is a model of those features alone,
@@ -60,7 +63,7 @@ import Database from 'better-sqlite3';
 import { answerType, leafStatesType, typedTerms } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
 import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
-import { FEATURE_NAMES, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
+import { confidence, FEATURE_NAMES, type ConfidenceFeatures, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
@@ -371,19 +374,11 @@ for (const r of rows) {
   if (!setNoise.has(r.set)) setNoise.set(r.set, random());
   r.features = [...r.features.slice(0, COLUMNS.length - 2), random(), setNoise.get(r.set)!];
 }
-const tune = rows.filter((r) => r.split === 'tune');
-for (const names of variants) {
-  const all = model(fit(tune, names), names);
-  process.stdout.write(`${names.join(', ')}: fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
-  // Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
-  const judged = new Map<Row, number>();
-  for (const set of new Set(rows.map((r) => r.set))) {
-    const w = fit(tune.filter((r) => r.set !== set), names);
-    for (const r of rows) if (r.set === set) judged.set(r, judge(w, names, r));
-  }
+/** Each half's confident answers by least confidence, and its curve whatever the least confidence, as `judged` (a probability per row) gives them. */
+function printCurves(judged: Map<Row, number>, how: string): void {
   for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
     const half = rows.filter((r) => r.split === split);
-    process.stdout.write(`${split} halves, left one set out (right page / wrong page / unanswerable, confident):\n`);
+    process.stdout.write(`${split} halves, ${how} (right page / wrong page / unanswerable, confident):\n`);
     for (const least of LEAST) {
       const sure = half.filter((r) => judged.get(r)! >= least);
       const right = sure.filter((r) => r.right).length;
@@ -403,6 +398,21 @@ for (const names of variants) {
     };
     process.stdout.write(`  right at most 60 / 80 / 100 / 120 untrustworthy: ${[60, 80, 100, 120].map(most).join(' / ')}\n`);
   }
+}
+
+// The engine's model as it is (fitted on earlier tune halves, so not left out), on the same rows: the row a refit is measured against.
+printCurves(new Map(rows.map((r) => [r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as unknown as ConfidenceFeatures)])), "the engine's model (CONFIDENCE_MODEL)");
+const tune = rows.filter((r) => r.split === 'tune');
+for (const names of variants) {
+  const all = model(fit(tune, names), names);
+  process.stdout.write(`${names.join(', ')}: fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
+  // Left one set out: each set's rows judged by the model fitted on the other sets' tune halves.
+  const judged = new Map<Row, number>();
+  for (const set of new Set(rows.map((r) => r.set))) {
+    const w = fit(tune.filter((r) => r.set !== set), names);
+    for (const r of rows) if (r.set === set) judged.set(r, judge(w, names, r));
+  }
+  printCurves(judged, 'left one set out');
 
   if (COST > 0) {
     // Each set's least confidence chosen on the other sets' tune halves (as judged left out), a wrong or unanswerable confident answer costing COST, a lost right one 1.

@@ -10,7 +10,8 @@
  *   the docs lack be matched (`tellingWordShare`);
  * - `gate: coverage`: no passage matches enough of the question (`minCoverage`, `minStrength`);
  * - `model`: the passage judged is below the least confidence (`minConfidence`);
- * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`).
+ * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`);
+ * - `named`: the model is sure, but the page lacks a name the question asks about (`namedOnPage`).
  * It prints the counts; `--list` also each not-sure question whose first link is right, each
  * wrong-page confident answer and each unanswerable question answered, with the figures of
  * the best-scoring passage, the question's words the docs lack (with their English rarity),
@@ -31,22 +32,25 @@ const all = args.has('all');
 const list = all || args.has('list');
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 
-type Cause = 'gate: telling word' | 'gate: coverage' | 'model' | 'rival' | 'refused';
+type Cause = 'gate: telling word' | 'gate: coverage' | 'model' | 'rival' | 'named' | 'refused';
 const counts = new Map<string, number>();
 const bump = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 const lines: string[] = [];
 
 /** Why a question with this decision was not answered confidently. */
-function causeOf(decision: Decision, forcedNoGate: Decision): Cause {
+function causeOf(decision: Decision, forcedNoGate: Decision, withoutRival: () => Decision): Cause {
   if (decision.outcome === 'refused') return 'refused';
   if (!decision.judged) return forcedNoGate.judged ? 'gate: telling word' : 'gate: coverage';
-  return decision.judged.confidence < minConfidence ? 'model' : 'rival';
+  if (decision.judged.confidence < minConfidence) return 'model';
+  // Sure, yet not answered: the rival rule, unless the answer stays unsure without it (a name the page lacks).
+  return withoutRival().outcome === 'answered' ? 'rival' : 'named';
 }
 
 await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
   // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
   const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
+  const noRival = new Retriever(index, { ...settings, tellingRival: 0 });
   const splitOf = placeSplit(set);
   const describe = (decision: Decision, want: Set<string>, question: string): string => {
     const j = decision.judged;
@@ -69,7 +73,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
       if (!firstRight && list) lines.push(`${set.id} WRONG: ${q.question}\n      ${describe(decision, want, q.question)}`);
       return;
     }
-    const cause = causeOf(decision, noTelling.decide(q.question));
+    const cause = causeOf(decision, noTelling.decide(q.question), () => noRival.decide(q.question));
     bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
     if (firstRight && list) lines.push(`${set.id} POOL ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
   });
@@ -80,7 +84,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
       bump('unanswerable confident');
       if (list) lines.push(`${set.id} UNANSWERABLE: ${question}\n      ${describe(decision, new Set(), question)}`);
     } else {
-      const cause = causeOf(decision, noTelling.decide(question));
+      const cause = causeOf(decision, noTelling.decide(question), () => noRival.decide(question));
       bump(`unanswerable ${decision.outcome}: ${cause}`);
       if (all) lines.push(`${set.id} UNANSWERABLE ${cause}: ${question}\n      ${describe(decision, new Set(), question)}`);
     }

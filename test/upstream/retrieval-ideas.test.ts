@@ -903,6 +903,39 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a value the docs lack ("2am") is not a telling word: the question is judged on its other words', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    before(async () => {
+      const made = await folder({
+        'stations.md': '# Docking stations\n\nEvery docking station is open around the clock: you can take a bike from a station or return one at any hour, day or night.\n',
+        'passes.md': '# Passes\n\nA day pass costs £3 and a yearly pass costs £90.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      // The gate alone decides (as for the other gate tests): on five short pages the model is not sure either way.
+      bots.push(await made.open({ minConfidence: 0 }), await made.open({ minConfidence: 0, tellingValues: true }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('answers "at 2am" from the page that says any hour', () => {
+      const found = bots[0]!.find('Can I take a bike from a docking station at 2am?');
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'stations.md');
+      // Control: with a value counted as a telling word, "2am" must be matched, and no page holds it.
+      assert.equal(bots[1]!.find('Can I take a bike from a docking station at 2am?').outcome, 'not_sure');
+    });
+
+    it('still asks a word the docs lack to be matched beside a value ("Berlin")', () => {
+      assert.equal(bots[0]!.find('Can I take a bike from a docking station in Berlin at 2am?').outcome, 'not_sure');
+    });
+  });
+
   describe('a name the question asks about, held by the docs only on another page, makes the answer not sure', () => {
     let root: string;
     const bots: Bot[] = [];

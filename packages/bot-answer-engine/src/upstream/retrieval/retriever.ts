@@ -245,6 +245,13 @@ export interface RetrievalSettings {
   tellingCredit: number;
   /** Only the telling words the docs lack (in no passage) must be matched (by a typo fixed or the lexicon); those the docs hold elsewhere count by their weight alone. */
   tellingLacking: boolean;
+  /**
+   * A word holding a digit the docs lack ("2am", "130g/km", "120") is no telling word: it is a
+   * value the question gives, not a topic the docs would name, and English has no rarity for it
+   * (it weighs as the rarest word). It still weighs in the question's telling shares, which the
+   * confidence model reads (`minConfidence`).
+   */
+  tellingValues: boolean;
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
@@ -329,6 +336,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.6,
+  tellingValues: false,
   tellingRival: 0.2,
   namedOnPage: 0.5,
   subsections: 1,
@@ -792,7 +800,10 @@ export class Retriever {
     // The question's names the docs hold, weighing enough beside its most telling word.
     const names = named ? gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.namedOnPage * mostTelling).map((t) => t.term) : [];
     const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
-    const tellingWords = s.tellingWordShare > 0 ? [...tellingWeight].filter(([term, w]) => w >= s.tellingWordShare * mostTelling && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
+    // A value the docs lack ("2am") is neither a telling word nor the measure of one (`tellingValues`).
+    const ruled = [...tellingWeight].filter(([term]) => s.tellingValues || !(lacking.has(term) && /\d/.test(term)));
+    const mostRuled = Math.max(0, ...ruled.map(([, w]) => w));
+    const tellingWords = s.tellingWordShare > 0 ? ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
