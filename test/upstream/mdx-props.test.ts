@@ -102,6 +102,11 @@ describe("MDX: reference components' data as text", () => {
     }
   });
 
+  it("reads no string into an apostrophe of JSX inside an attribute: the text after the tag stays", () => {
+    const text = read("<Card title={<>It's here</>} />", '', 'Keep this paragraph.', '', "<Card title={<>Don't go</>} />", '', "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'The a.' }]} />");
+    assert.equal(text, 'Keep this paragraph.\n\n- `a` (`string`): The a.');
+  });
+
   it('keeps the rendered text to text: tags in descriptions are cleaned as the rest of the page, comments never become keys', () => {
     const text = read(
       '<PropertiesTable content={[',

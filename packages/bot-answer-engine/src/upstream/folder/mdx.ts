@@ -95,7 +95,11 @@ function readTag(text: string, i: number): { attributes: TagAttributes; end: num
   return undefined;
 }
 
-/** Where the `{...}` expression opening at `i` ends (after its `}`), strings and template literals skipped whole; -1 if it does not close. */
+/**
+ * Where the `{...}` expression opening at `i` ends (after its `}`), strings and template literals
+ * skipped whole; -1 if it does not close, or a quoted string runs past its line (an apostrophe in
+ * JSX text, `{<>It's</>}`, is no string: reading on would swallow the page up to the next one).
+ */
 function expressionEnd(text: string, i: number, limit: number): number {
   let depth = 0;
   let quote = '';
@@ -104,6 +108,7 @@ function expressionEnd(text: string, i: number, limit: number): number {
     if (quote) {
       if (char === '\\') k++;
       else if (char === quote) quote = '';
+      else if (char === '\n' && quote !== '`') return -1;
     } else if (char === '"' || char === "'" || char === '`') {
       quote = char;
     } else if (char === '{') {
