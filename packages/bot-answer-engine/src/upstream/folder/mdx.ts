@@ -1,3 +1,4 @@
+import { componentText, type TagAttributes } from './component-props.js';
 import { mapOutsideFences } from './markdown-text.js';
 
 // A code span (kept as is) or a JSX component tag: a capitalised or dotted name, attributes
@@ -5,14 +6,118 @@ import { mapOutsideFences } from './markdown-text.js';
 const CODE_SPAN_OR_COMPONENT = /(`+)[\s\S]*?\1|<\/?[A-Z][\w.]*(?:\s(?:[^<>{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)?\/?>|<>|<\/>/g;
 const JSX_COMMENT = /\{\/\*[\s\S]*?\*\/\}/g;
 const ESM_START = /^(?:import|export)(?:\s|\{|\*|$)/;
+// A code span (skipped) or the start of a component tag, for reading tags' data.
+const CODE_SPAN_OR_TAG_START = /(`+)[\s\S]*?\1|<[A-Z][\w.]*(?=[\s/>])/g;
+// How far one tag is read: past this, it is left to be dropped as any other tag.
+const MAX_TAG_CHARS = 200_000;
 
 /**
  * MDX as plain Markdown: `import` / `export` statements and JSX comments are dropped, component
  * tags (`<Tabs>`, `<TabItem value="a">`, `<Note />`) are removed and the text between them is
- * kept. Fenced code blocks and code spans are left exactly as written.
+ * kept. A reference component's data (a parameter table in an attribute, a field's name and
+ * type) becomes Markdown text in place of its tag (see `component-props.ts`), and is cleaned
+ * with the rest. Fenced code blocks and code spans are left exactly as written.
  */
 export function mdxToMarkdown(mdx: string): string {
-  return mapOutsideFences(mdx, (text) => dropEsm(text).replace(JSX_COMMENT, '').replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')));
+  return mapOutsideFences(mdx, (text) =>
+    renderComponentData(dropEsm(text).replace(JSX_COMMENT, '')).replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')),
+  );
+}
+
+/** The text with each component tag it can read whole replaced by its data as Markdown (`componentText`), or by nothing. */
+function renderComponentData(text: string): string {
+  if (!/<[A-Z]/.test(text)) return text;
+  let out = '';
+  let from = 0;
+  CODE_SPAN_OR_TAG_START.lastIndex = 0;
+  for (let match = CODE_SPAN_OR_TAG_START.exec(text); match; match = CODE_SPAN_OR_TAG_START.exec(text)) {
+    if (match[1]) continue;
+    const tag = readTag(text, match.index + match[0].length);
+    if (!tag) continue;
+    // A tag read whole is skipped whole: backticks in its attributes open no code span.
+    CODE_SPAN_OR_TAG_START.lastIndex = tag.end;
+    // A tag read whole goes whole, whatever its attributes hold (code too deep in braces for the pattern below included).
+    const data = componentText(tag.attributes);
+    // The list stands apart from the text around it: one blank line before and after, not two (a
+    // stretch's start or end is a line break already: the stretches are joined with one).
+    const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
+    const after = text.slice(tag.end).trim() === '' ? 2 : (/^(?:[ \t]*\n){0,2}/.exec(text.slice(tag.end, tag.end + 200))![0].match(/\n/g)?.length ?? 0);
+    const parts = [data?.block ? `${'\n'.repeat(2 - before)}${data.block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
+    out += text.slice(from, match.index) + parts.join('');
+    from = tag.end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * The attributes of the component tag whose name ends at `i`, and where the tag ends; undefined
+ * when what follows is no well-formed tag (it is then left to the other rules, as before).
+ */
+function readTag(text: string, i: number): { attributes: TagAttributes; end: number } | undefined {
+  const attributes: TagAttributes = new Map();
+  const limit = Math.min(text.length, i + MAX_TAG_CHARS);
+  const name = /[A-Za-z_][\w:.-]*/y;
+  while (i < limit) {
+    while (i < limit && /\s/.test(text[i]!)) i++;
+    if (text.startsWith('/>', i)) return { attributes, end: i + 2 };
+    if (text[i] === '>') return { attributes, end: i + 1 };
+    if (text[i] === '{') {
+      // A spread (`{...props}`): no data of its own.
+      const end = expressionEnd(text, i, limit);
+      if (end < 0) return undefined;
+      i = end;
+      continue;
+    }
+    name.lastIndex = i;
+    const found = name.exec(text);
+    if (!found) return undefined;
+    i = name.lastIndex;
+    if (text[i] !== '=') {
+      attributes.set(found[0], true);
+      continue;
+    }
+    i++;
+    const quote = text[i];
+    if (quote === '"' || quote === "'") {
+      const close = text.indexOf(quote, i + 1);
+      if (close < 0 || close >= limit) return undefined;
+      attributes.set(found[0], { text: text.slice(i + 1, close) });
+      i = close + 1;
+    } else if (quote === '{') {
+      const end = expressionEnd(text, i, limit);
+      if (end < 0) return undefined;
+      attributes.set(found[0], { expression: text.slice(i + 1, end - 1) });
+      i = end;
+    } else {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where the `{...}` expression opening at `i` ends (after its `}`), strings and template literals
+ * skipped whole; -1 if it does not close, or a quoted string runs past its line (an apostrophe in
+ * JSX text, `{<>It's</>}`, is no string: reading on would swallow the page up to the next one).
+ */
+function expressionEnd(text: string, i: number, limit: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let k = i; k < limit; k++) {
+    const char = text[k]!;
+    if (quote) {
+      if (char === '\\') k++;
+      else if (char === quote) quote = '';
+      else if (char === '\n' && quote !== '`') return -1;
+    } else if (char === '"' || char === "'" || char === '`') {
+      quote = char;
+    } else if (char === '{') {
+      depth++;
+    } else if (char === '}' && --depth === 0) {
+      return k + 1;
+    }
+  }
+  return -1;
 }
 
 /**

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
+import { mdxToMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/mdx.js';
+
+/** An MDX page as a reader gets it: MDX made plain at ingest, then cleaned as every quote is. */
+const read = (...lines: string[]): string => cleanMarkdown(mdxToMarkdown(lines.join('\n')));
+
+describe("MDX: reference components' data as text", () => {
+  it('renders an array of fields (the AI SDK PropertiesTable) as one list item per field, nested tables indented', () => {
+    const text = read(
+      '### Parameters',
+      '',
+      '<PropertiesTable',
+      '  content={[',
+      '    {',
+      "      name: 'api',",
+      "      type: 'string',",
+      '      description:',
+      "        'The API endpoint. It can be a relative path (starting with `/`).',",
+      '    },',
+      '    {',
+      "      name: 'onFinish',",
+      "      type: '(result: OnFinishResult) => void',",
+      '      isOptional: true,',
+      "      description: 'Called when the provider\\'s stream has finished.',",
+      '      properties: [',
+      '        {',
+      "          type: 'OnFinishResult',",
+      "          parameters: [{ name: 'object', type: `T | undefined`, description: \"The generated object.\" }],",
+      '        },',
+      '      ],',
+      '    },',
+      '  ]}',
+      '/>',
+      '',
+      'After the table.',
+    );
+    assert.equal(
+      text,
+      [
+        '### Parameters',
+        '',
+        '- `api` (`string`): The API endpoint. It can be a relative path (starting with `/`).',
+        "- `onFinish` (`(result: OnFinishResult) => void`, optional): Called when the provider's stream has finished.",
+        '  - `OnFinishResult`:',
+        '    - `object` (`T | undefined`): The generated object.',
+        '',
+        'After the table.',
+      ].join('\n'),
+    );
+  });
+
+  it('renders the table at ingest only: in code blocks and code spans it stays as written', () => {
+    const table = "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'The a.' }]} />";
+    const code = ['```mdx', table, '```'];
+    assert.equal(read('Write:', '', table, '', ...code, '', `Or \`${table}\`.`), ['Write:', '', '- `a` (`string`): The a.', '', ...code, '', `Or \`${table}\`.`].join('\n'));
+  });
+
+  it('renders an object of fields by name (the Fumadocs TypeTable) with their defaults', () => {
+    const text = read(
+      '<TypeTable',
+      '  type={{',
+      '    percentage: {',
+      "      description: 'The percentage of scroll position to display the roll button',",
+      "      type: 'number',",
+      '      default: 0.2,',
+      '    },',
+      "    enabled: { type: 'boolean', required: true },",
+      '  }}',
+      '/>',
+    );
+    assert.equal(
+      text,
+      '- `percentage` (`number`, default: `0.2`): The percentage of scroll position to display the roll button\n- `enabled` (`boolean`, required):',
+    );
+  });
+
+  it("puts a field tag's name and type (Mintlify ParamField, ResponseField) before the text it wraps", () => {
+    const text = read(
+      '<ParamField query="limit" type="number" default="10" required>',
+      '  How many results to return.',
+      '</ParamField>',
+      '',
+      '<ResponseField name="next_cursor" type="string | null">The cursor of the next page.</ResponseField>',
+    );
+    assert.equal(text, '`limit` (`number`, required, default: `10`): \n  How many results to return.\n\n`next_cursor` (`string | null`): The cursor of the next page.');
+  });
+
+  it('drops what is no data as before: variables, interpolated templates, function calls, cards and tabs', () => {
+    for (const tag of [
+      '<PropsTable data={widgets.auditLog.props} />',
+      "<PropertiesTable content={[{ name: 'a', type: `${kind}[]`, description: 'x' }]} />",
+      "<PropertiesTable content={fields.map((f) => ({ name: f, type: 'string' }))} />",
+      "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'one ' + 'two' }]} />",
+      "<Cards items={[{ title: 'Install', href: '/install' }, { title: 'Use', href: '/use' }]} />",
+      "<Tabs items={['npm', 'yarn']} />",
+      '<Callout type="warn" title="Careful" />',
+      "<PropertiesTable content={[{ name: 'broken', type: 'string', description: 'unclosed }]} />",
+    ]) {
+      assert.equal(read('Before.', '', tag, '', 'After.'), 'Before.\n\nAfter.', tag);
+    }
+  });
+
+  it("reads no string into an apostrophe of JSX inside an attribute: the text after the tag stays", () => {
+    const text = read("<Card title={<>It's here</>} />", '', 'Keep this paragraph.', '', "<Card title={<>Don't go</>} />", '', "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'The a.' }]} />");
+    assert.equal(text, 'Keep this paragraph.\n\n- `a` (`string`): The a.');
+  });
+
+  it('keeps the rendered text to text: tags in descriptions are cleaned as the rest of the page, comments never become keys', () => {
+    const text = read(
+      '<PropertiesTable content={[',
+      "  { name: 'html', type: 'string', description: 'Shown <b>bold</b> <Badge>new</Badge><script>alert(1)</script> here.' },",
+      "  { name: 'note', // a comment",
+      "    type: 'Array<string>', description: 'Kept.' },",
+      ']} />',
+    );
+    assert.equal(text, '- `html` (`string`): Shown bold new here.\n- `note` (`Array<string>`): Kept.');
+    assert.doesNotMatch(text, /<\/?(?:b|Badge|script)\b|alert|comment/);
+  });
+});
