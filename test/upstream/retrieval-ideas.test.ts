@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { namedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -951,6 +951,64 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Publishing a scene');
         assert.ok(sure.answer.includes('Blender'), sure.answer);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a number the question names after a word, which the passage lacks while the docs name the word with another, makes the answer not sure', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I enable HTTP/3 on the server?';
+    before(async () => {
+      // The docs speak of HTTP/2 and HTTP/1.1, never of HTTP/3: the HTTP/2 page matches every word the analyser keeps.
+      const made = await folder({
+        'http2.md': '# HTTP/2\n\nEnable HTTP/2 on the server by passing `http2: true` when you create it. Browsers speak HTTP/2 only over TLS, so pass your key and certificate too.\n',
+        'server.md': '# Creating the server\n\nThe server speaks HTTP/1.1 unless told otherwise. Pass `port` to choose where it listens.\n',
+        'engines.md': '# Engines\n\nThe server runs on Node 18+ and on Bun.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ numberedInPassage: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('reads the numbers written after a word, not after a stop word', () => {
+      assert.deepEqual(numberedWords('Does it run on Node 14, with HTTP/3, at 5 workers or more than 10?'), [
+        { word: 'Node', number: '14' },
+        { word: 'HTTP', number: '3' },
+      ]);
+    });
+
+    it('is not sure of the HTTP/2 page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'http2.md');
+      // Control: without the rule, the HTTP/2 page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'http2.md');
+    });
+
+    it('says so at the HTTP API, and still answers the number the page holds, or a range holding it', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(unsure.answer_found, false);
+        assert.equal(unsure.answer, NOT_SURE_TEXT);
+        assert.equal(unsure.sources[0]!.title, 'HTTP/2');
+        const sure = (await (await ask(api, { message: 'How do I enable HTTP/2 on the server?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'HTTP/2');
+        assert.ok(sure.answer.includes('http2: true'), sure.answer);
+        const range = (await (await ask(api, { message: 'Does the server run on Node 9?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(range.answer_found, true);
+        assert.equal(range.sources[0]!.title, 'Engines');
       } finally {
         await api.close();
       }

@@ -6,7 +6,7 @@ import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, ty
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity } from './english.js';
 import { relativesOf } from './lexicon.js';
-import { namedTerms } from './terms.js';
+import { holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -267,6 +267,13 @@ export interface RetrievalSettings {
    */
   namedOnPage: number;
   /**
+   * A confident answer's passage must hold each number the question writes after a word ("How do
+   * I enable *HTTP/3*?", "Node 14", `numberedWords`) when the candidate passages write that word
+   * with another number ("HTTP/2"): the docs name other versions, and a passage without the one
+   * asked about speaks of something else. Else the answer is "not sure", its page shown.
+   */
+  numberedInPassage: boolean;
+  /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
    * heading or text, under its link: the fact often sits a level below the heading that names
@@ -331,6 +338,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnough: 0.6,
   tellingRival: 0.2,
   namedOnPage: 0.5,
+  numberedInPassage: true,
   subsections: 1,
   shortSection: 0.5,
 };
@@ -542,7 +550,8 @@ export class Retriever {
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`).
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed ? candidate : undefined) : found;
+    const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed && !unnumbered ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -613,6 +622,23 @@ export class Retriever {
     const first = answering[0]!;
     const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
     return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage, asked };
+  }
+
+  /**
+   * Whether the candidate's passage lacks a number the question writes after a word while the
+   * candidates write that word with another (`numberedInPassage`). Passages are read only for a
+   * question naming such a number.
+   */
+  #lacksNumber(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
+    const numbered = numberedWords(question);
+    if (!numbered.length) return false;
+    const textOf = (passage: Passage): string => [passage.document.source.title, ...passage.headings, passage.markdown].join('\n');
+    const [own] = this.#index.passagesById([candidate.id]);
+    // A passage writing a range ("Versions 9+") answers for the numbers it leaves out.
+    const lacking = own && !holdsRange(textOf(own)) ? numbered.filter(({ number }) => !holdsNumber(textOf(own), number)) : [];
+    if (!lacking.length) return false;
+    const texts = this.#index.passagesById(hits.map((hit) => hit.id)).map(textOf);
+    return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
