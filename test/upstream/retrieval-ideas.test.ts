@@ -257,7 +257,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       const made = await folder({
         's3.md':
           '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
-        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URLs: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
+        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URL schemes: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
         'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
         'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
