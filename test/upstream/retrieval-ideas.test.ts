@@ -957,6 +957,56 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a name the docs lack, rare in everyday English, must be matched however much of the rest a passage matches', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I use it with a Java Maven multi-module build?';
+    before(async () => {
+      // "Maven" is in no page; the page on other languages matches every other word, enough of the question to waive one it lacks.
+      const made = await folder({
+        'multi-language.md':
+          '# Multi-language repositories\n\nTasks can run in any language: a Java or Python build is a task like any other. Describe each module of a multi-module build as a workspace package with its own `package.json`, and its build script runs with the others.\n',
+        'caching.md': '# Caching\n\nTask outputs are cached by the hash of their inputs, so a build that has run before is restored.\n',
+        'filters.md': '# Filters\n\nRun the tasks of one package with `--filter`.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ lackedName: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('is not sure of the page on other languages, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'multi-language.md');
+      // Control: without the rule, the page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'multi-language.md');
+    });
+
+    it('says so at the HTTP API, and still answers without the name, or with an everyday word written as one', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(unsure.answer_found, false);
+        assert.equal(unsure.answer, NOT_SURE_TEXT);
+        assert.equal(unsure.sources[0]!.title, 'Multi-language repositories');
+        for (const message of ['How do I set up a Java multi-module build?', 'Can a multi-module build in Chinese run?']) {
+          const sure = (await (await ask(api, { message, bot_id: 'demo' })).json()) as AnswerResponse;
+          assert.equal(sure.answer_found, true, message);
+          assert.equal(sure.sources[0]!.title, 'Multi-language repositories');
+        }
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe('a number the question names after a word, which the passage lacks while the docs name the word with another, makes the answer not sure', () => {
     let root: string;
     const bots: Bot[] = [];

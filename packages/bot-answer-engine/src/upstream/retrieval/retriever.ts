@@ -248,6 +248,14 @@ export interface RetrievalSettings {
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
+   * A name of the question (`namedTerms`) that the docs lack and that is at least this rare in
+   * everyday English (`englishRarity`; 3: the Zipf scale's high-frequency edge) must be matched
+   * whatever `tellingEnough` says: "How do I use Turborepo with a Java *Maven* build?" asks about
+   * Maven, however much of the rest a guide on other languages matches. An everyday word
+   * written as a name ("Chinese") is still waived. 0: off.
+   */
+  lackedName: number;
+  /**
    * A confident answer needs no passage of another page, scoring at least 0.6 of it, that
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
@@ -336,6 +344,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.6,
+  lackedName: 3,
   tellingRival: 0.2,
   namedOnPage: 0.5,
   numberedInPassage: true,
@@ -520,7 +529,8 @@ export class Retriever {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
-    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? namedTerms(question) : undefined);
+    const named = s.namedOnPage > 0 || s.lackedName > 0 ? namedTerms(question) : undefined;
+    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? named : undefined);
     const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
@@ -538,7 +548,11 @@ export class Retriever {
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
-    const found = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
+    // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
+    const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
+    const found = passing.find(
+      (hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term)),
+    );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: their scores are not the question's own,
     // so the gate alone decides it.
