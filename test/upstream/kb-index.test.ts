@@ -278,6 +278,9 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     assert.deepEqual(termsOf('parseMIMEType'), ['pars', 'mime', 'type', 'parsemimetype']);
     assert.deepEqual(termsOf('parse MIME type'), ['pars', 'mime', 'type', 'parsemime', 'mimetype']);
     assert.deepEqual(termsOf('Setting up e-mail'), ['set', 'mail', 'settingup', 'email']);
+    // An acronym's plural is one word, the acronym's: not "AP" and "Is", "SA" and "Ts".
+    assert.deepEqual(termsOf('APIs'), ['api']);
+    assert.deepEqual(termsOf('Year 6 SATs'), ['year', 'sat']);
   });
 
   it('refuses what the documents do not cover, and is not sure of a question naming a word no document has', () => {

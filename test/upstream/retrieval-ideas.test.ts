@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { namedTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -257,7 +257,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       const made = await folder({
         's3.md':
           '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
-        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URLs: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
+        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URL schemes: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
         'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
         'dates.md': '# Dates\n\nDates are written in ISO format.\n',
         'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
@@ -984,6 +984,114 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Publishing a scene');
         assert.ok(sure.answer.includes('Blender'), sure.answer);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a name the docs lack, rare in everyday English, must be matched however much of the rest a passage matches', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I use it with a Java Maven multi-module build?';
+    before(async () => {
+      // "Maven" is in no page; the page on other languages matches every other word, enough of the question to waive one it lacks.
+      const made = await folder({
+        'multi-language.md':
+          '# Multi-language repositories\n\nTasks can run in any language: a Java or Python build is a task like any other. Describe each module of a multi-module build as a workspace package with its own `package.json`, and its build script runs with the others.\n',
+        'caching.md': '# Caching\n\nTask outputs are cached by the hash of their inputs, so a build that has run before is restored.\n',
+        'filters.md': '# Filters\n\nRun the tasks of one package with `--filter`.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ lackedName: 0 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('is not sure of the page on other languages, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'multi-language.md');
+      // Control: without the rule, the page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'multi-language.md');
+    });
+
+    it('says so at the HTTP API, and still answers without the name, or with an everyday word written as one', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(unsure.answer_found, false);
+        assert.equal(unsure.answer, NOT_SURE_TEXT);
+        assert.equal(unsure.sources[0]!.title, 'Multi-language repositories');
+        for (const message of ['How do I set up a Java multi-module build?', 'Can a multi-module build in Chinese run?']) {
+          const sure = (await (await ask(api, { message, bot_id: 'demo' })).json()) as AnswerResponse;
+          assert.equal(sure.answer_found, true, message);
+          assert.equal(sure.sources[0]!.title, 'Multi-language repositories');
+        }
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a number the question names after a word, which the passage lacks while the docs name the word with another, makes the answer not sure', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I enable HTTP/3 on the server?';
+    before(async () => {
+      // The docs speak of HTTP/2 and HTTP/1.1, never of HTTP/3: the HTTP/2 page matches every word the analyser keeps.
+      const made = await folder({
+        'http2.md': '# HTTP/2\n\nEnable HTTP/2 on the server by passing `http2: true` when you create it. Browsers speak HTTP/2 only over TLS, so pass your key and certificate too.\n',
+        'server.md': '# Creating the server\n\nThe server speaks HTTP/1.1 unless told otherwise. Pass `port` to choose where it listens.\n',
+        'engines.md': '# Engines\n\nThe server runs on Node 18+ and on Bun.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ numberedInPassage: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('reads the numbers written after a word, not after a stop word', () => {
+      assert.deepEqual(numberedWords('Does it run on Node 14, with HTTP/3, at 5 workers or more than 10?'), [
+        { word: 'Node', number: '14' },
+        { word: 'HTTP', number: '3' },
+      ]);
+    });
+
+    it('is not sure of the HTTP/2 page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'http2.md');
+      // Control: without the rule, the HTTP/2 page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'http2.md');
+    });
+
+    it('says so at the HTTP API, and still answers the number the page holds, or a range holding it', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(unsure.answer_found, false);
+        assert.equal(unsure.answer, NOT_SURE_TEXT);
+        assert.equal(unsure.sources[0]!.title, 'HTTP/2');
+        const sure = (await (await ask(api, { message: 'How do I enable HTTP/2 on the server?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'HTTP/2');
+        assert.ok(sure.answer.includes('http2: true'), sure.answer);
+        const range = (await (await ask(api, { message: 'Does the server run on Node 9?', bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(range.answer_found, true);
+        assert.equal(range.sources[0]!.title, 'Engines');
       } finally {
         await api.close();
       }

@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 5;
+export const ANALYZER_VERSION = 6;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 // The parts of contractions too ("I've": "ve"; "doesn't": "doesn"): a word the English list lacks would count as the most telling.
@@ -29,6 +29,8 @@ const NOT_LETTERS = /[^\p{L}]/u;
 // camelCase and PascalCase boundaries: "parseMIMEType" is parse, MIME, Type; digits stay with their letters (http2).
 const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{N}]+|\p{Lu}+[\p{N}]*|[\p{L}\p{N}]+/gu;
 const HAS_CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+// An acronym's plural ("APIs", "URLs", "SATs") is one word, not "AP" and "Is".
+const PLURAL_ACRONYM = /^\p{Lu}{2,}s$/u;
 // Most words are plain lower-case ASCII: letters, no camelCase; tested without Unicode classes.
 const LOWER_ASCII = /^[a-z]+$/;
 const MAX_PART = 7;
@@ -130,7 +132,7 @@ export function scanWords(text: string): ScannedText {
       chainLength = 0;
     }
     chain[chainLength++] = word;
-    const camel = !lowerAscii && (ascii ? asciiCamel(text, start, end) : HAS_CAMEL.test(word));
+    const camel = !lowerAscii && (ascii ? asciiCamel(text, start, end) : HAS_CAMEL.test(word)) && !PLURAL_ACRONYM.test(word);
     // `_` and `.` inside a name (`max_sockets`, `fs.watch`, `FST_ERR_NOT_FOUND`), or `__`, join its parts into one identifier.
     const joint = (gap === 1 && (g0 === 0x5f || g0 === 0x2e)) || (gap === 2 && g0 === 0x5f && text.charCodeAt(previousEnd + 1) === 0x5f);
     if (!joint) {

@@ -6,7 +6,7 @@ import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, ty
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity } from './english.js';
 import { relativesOf } from './lexicon.js';
-import { namedTerms } from './terms.js';
+import { holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -255,6 +255,14 @@ export interface RetrievalSettings {
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
+   * A name of the question (`namedTerms`) that the docs lack and that is at least this rare in
+   * everyday English (`englishRarity`; 3: the Zipf scale's high-frequency edge) must be matched
+   * whatever `tellingEnough` says: "How do I use Turborepo with a Java *Maven* build?" asks about
+   * Maven, however much of the rest a guide on other languages matches. An everyday word
+   * written as a name ("Chinese") is still waived. 0: off.
+   */
+  lackedName: number;
+  /**
    * A confident answer needs no passage of another page, scoring at least 0.6 of it, that
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
@@ -273,6 +281,13 @@ export interface RetrievalSettings {
    * its page shown. 0: off.
    */
   namedOnPage: number;
+  /**
+   * A confident answer's passage must hold each number the question writes after a word ("How do
+   * I enable *HTTP/3*?", "Node 14", `numberedWords`) when the candidate passages write that word
+   * with another number ("HTTP/2"): the docs name other versions, and a passage without the one
+   * asked about speaks of something else. Else the answer is "not sure", its page shown.
+   */
+  numberedInPassage: boolean;
   /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
@@ -337,8 +352,10 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLacking: true,
   tellingEnough: 0.6,
   tellingValues: false,
+  lackedName: 3,
   tellingRival: 0.2,
   namedOnPage: 0.5,
+  numberedInPassage: true,
   subsections: 1,
   shortSection: 0.5,
 };
@@ -520,7 +537,8 @@ export class Retriever {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
-    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? namedTerms(question) : undefined);
+    const named = s.namedOnPage > 0 || s.lackedName > 0 ? namedTerms(question) : undefined;
+    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? named : undefined);
     const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
@@ -538,7 +556,11 @@ export class Retriever {
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
-    const found = passing.find((hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough) || hit.missing.every((term) => matched.has(term)));
+    // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
+    const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
+    const found = passing.find(
+      (hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term)),
+    );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: their scores are not the question's own,
     // so the gate alone decides it.
@@ -550,7 +572,8 @@ export class Retriever {
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`).
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed ? candidate : undefined) : found;
+    const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed && !unnumbered ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -621,6 +644,23 @@ export class Retriever {
     const first = answering[0]!;
     const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
     return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage, asked };
+  }
+
+  /**
+   * Whether the candidate's passage lacks a number the question writes after a word while the
+   * candidates write that word with another (`numberedInPassage`). Passages are read only for a
+   * question naming such a number.
+   */
+  #lacksNumber(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
+    const numbered = numberedWords(question);
+    if (!numbered.length) return false;
+    const textOf = (passage: Passage): string => [passage.document.source.title, ...passage.headings, passage.markdown].join('\n');
+    const [own] = this.#index.passagesById([candidate.id]);
+    // A passage writing a range ("Versions 9+") answers for the numbers it leaves out.
+    const lacking = own && !holdsRange(textOf(own)) ? numbered.filter(({ number }) => !holdsNumber(textOf(own), number)) : [];
+    if (!lacking.length) return false;
+    const texts = this.#index.passagesById(hits.map((hit) => hit.id)).map(textOf);
+    return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer.js';
+import { analyze, processTerm } from './analyzer.js';
 
 /**
  * The terms of a text as retrieval matches them (lower case, stop words out, stemmed,
@@ -24,4 +24,46 @@ export function namedTerms(question: string): Set<string> {
     for (const word of words.slice(1)) if (/^\p{Lu}/u.test(word) && /\p{Ll}/u.test(word)) for (const term of analyze(word)) named.add(term);
   }
   return named;
+}
+
+/** A number the question writes right after a word: a version or a name's number ("HTTP/3", "Node 14", "IE 8", "Year 6"). */
+export interface NumberedWord {
+  /** The word as written (not a stop word). */
+  word: string;
+  /** The number as written ("3", "2.7"). */
+  number: string;
+}
+
+// A word of letters, then a space, slash or hyphen (or nothing), an optional "v", and a number standing alone.
+const NUMBERED = /(?<![\p{L}\p{N}])(\p{L}+)(?:[ /-]|[ ]?v)?(\d+(?:\.\d+)*)(?![\p{L}\p{N}]|\.\d)/gu;
+
+/**
+ * The numbers a question names with the word before them ("How do I enable *HTTP/3*?", "Does it
+ * run on *Node 14*?"): a number after a stop word ("at 5", "than 10") names no version and is left out.
+ */
+export function numberedWords(question: string): NumberedWord[] {
+  const found: NumberedWord[] = [];
+  for (const match of question.matchAll(NUMBERED)) if (processTerm(match[1]!)) found.push({ word: match[1]!, number: match[2]! });
+  return found;
+}
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a text holds the number as a number of its own (not inside a longer one). */
+export function holdsNumber(text: string, number: string): boolean {
+  return new RegExp(`(?<![\\d.])${escaped(number)}(?!\\.?\\d)`).test(text);
+}
+
+// "9+", ">= 18", "≥ 2.1": a range of versions, which speaks of the numbers it leaves out too.
+const RANGE = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)*\+(?!\d)|(?:>=|≥)\s*v?\d/u;
+
+/** Whether a text writes a range of numbers ("Versions 9+", ">= 18"). */
+export function holdsRange(text: string): boolean {
+  return RANGE.test(text);
+}
+
+/** The numbers a text writes right after the word (any case, as `numberedWords` reads them). */
+export function numbersAfter(text: string, word: string): string[] {
+  const after = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(word)}(?:[ /-]|[ ]?v)?(\\d+(?:\\.\\d+)*)(?![\\p{L}\\p{N}]|\\.\\d)`, 'giu');
+  return [...text.matchAll(after)].map((match) => match[1]!);
 }
