@@ -258,16 +258,6 @@ export interface RetrievalSettings {
    */
   tellingRival: number;
   /**
-   * A confident answer needs no twin: a passage of another page (not a copy of it) matching the
-   * very same words of the question and scoring within this margin of it (ln of the score
-   * ratio). Two pages saying the same words alike (a guide and its reference page, two sibling
-   * API pages) are a coin toss for the score: such a close call is "not sure", both pages
-   * counted. It joins the confidence (`minConfidence`). 0: off.
-   */
-  twinMargin: number;
-  /** A twin counts only when its heading path names a different share of the question's telling weight (`headTelling`) than the answer's. */
-  twinHeadings: boolean;
-  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -340,8 +330,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLacking: true,
   tellingEnough: 0.6,
   tellingRival: 0.2,
-  twinMargin: 0,
-  twinHeadings: false,
   namedOnPage: 0.5,
   subsections: 1,
   shortSection: 0.5,
@@ -552,11 +540,9 @@ export class Retriever {
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
-    // A page matching the very same words of the question, scoring as well within the margin (`twinMargin`).
-    const twin = candidate && s.twinMargin > 0 && !outmatched ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`).
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -564,7 +550,7 @@ export class Retriever {
       // outmatched it or else the best of another page fitting the question as well (as much of
       // its telling weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
@@ -643,21 +629,6 @@ export class Retriever {
       pagePeak: Math.log(candidate.score / pagesMedian(hits)),
     };
     return { hit: candidate, features, confidence: confidence(features) };
-  }
-
-  /** The best passage of another page (not a copy) matching the same question words as `candidate` and scoring within `margin` (ln of the score ratio) of it. */
-  #twinOf(candidate: ScoredHit, hits: ScoredHit[], margin: number): ScoredHit | undefined {
-    const words = new Set(candidate.matchedTerms);
-    const floor = candidate.score * Math.exp(-margin);
-    return hits.find(
-      (hit) =>
-        hit.docId !== candidate.docId &&
-        hit.score >= floor &&
-        hit.matchedTerms.length === words.size &&
-        hit.matchedTerms.every((term) => words.has(term)) &&
-        (!this.#settings.twinHeadings || Math.abs(hit.headTelling - candidate.headTelling) > 1e-9) &&
-        !this.#sameText(candidate, hit),
-    );
   }
 
   /** Whether two hits' passages say the same (a page copied, a mirror, another version linking its own): quoting either one is right, so neither is the other's rival. */
