@@ -10,7 +10,8 @@
  *   the docs lack be matched (`tellingWordShare`);
  * - `gate: coverage`: no passage matches enough of the question (`minCoverage`, `minStrength`);
  * - `model`: the passage judged is below the least confidence (`minConfidence`);
- * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`).
+ * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`), is its
+ *   twin while the model is only just sure (`twinMargin`), or the page lacks a name asked about (`namedOnPage`).
  * It prints the counts; `--list` also each not-sure question whose first link is right, each
  * wrong-page confident answer and each unanswerable question answered, with the figures of
  * the best-scoring passage, the question's words the docs lack (with their English rarity),
