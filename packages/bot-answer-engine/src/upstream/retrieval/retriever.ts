@@ -553,7 +553,8 @@ export class Retriever {
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
-    // A page matching the very same words of the question, scoring as well within the margin, for an answer the model is only just sure of (`twinMargin`).
+    // A page matching the very same words of the question and scoring as well within the
+    // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
       candidate && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`).
@@ -563,8 +564,9 @@ export class Retriever {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
       // An answer made unsure counts the page it would have quoted, with the page that
-      // outmatched it, its twin (`twinMargin`, also when the model alone made it unsure), or else the best of another page fitting the question as well (as much of
-      // its telling weight, by itself and with its page), whatever the related pages' bar.
+      // outmatched it, its twin (`twinMargin`, also when the model alone made it unsure), or
+      // else the best of another page fitting the question as well (as much of its telling
+      // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
       const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
