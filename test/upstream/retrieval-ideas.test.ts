@@ -936,6 +936,56 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a twin page, matching the very same words and scoring within the margin, makes an answer near the bar not sure', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    const question = 'How do I record a video of a failing test?';
+    before(async () => {
+      // A guide and its reference page say the question's words alike and score within a tenth: the model is sure of the guide, but only just.
+      const made = await folder({
+        'guide/playwright.md':
+          '# Playwright\n\n## Video\n\nTo record a video of a failing test, turn on `video` in the config. The browser window opens at its default size, the helper waits for network idle before each step, and screenshots are saved beside the report when a step times out or an element is missing from the page.\n',
+        'reference/playwright-helper.md':
+          '# Playwright helper\n\n## Options\n\nRecord a video of a failing test with the `video` option. The video of each failing test is recorded in the output folder; a test that passes keeps no video.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ twinMargin: 0 }), await made.open({ twinMargin: 0.01 }), await made.open({ twinConfidence: 0.55 }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows both pages, the one scoring best first, and quotes neither', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['guide/playwright.md', 'reference/playwright-helper.md']);
+      // Control: without the twin check, the guide is quoted confidently, the reference page its second source.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.deepEqual([...new Set(control.passages.map((p) => p.document.path))], ['guide/playwright.md', 'reference/playwright-helper.md']);
+      // Controls: a margin too narrow for the two scores, or a least confidence the answer passes, leaves it confident.
+      assert.equal(bots[2]!.find(question).outcome, 'answered');
+      assert.equal(bots[3]!.find(question).outcome, 'answered');
+    });
+
+    it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Playwright › Video', 'Playwright helper › Options']);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe('a name the question asks about, held by the docs only on another page, makes the answer not sure', () => {
     let root: string;
     const bots: Bot[] = [];

@@ -273,6 +273,17 @@ export interface RetrievalSettings {
    */
   tellingRival: number;
   /**
+   * A twin: a passage of another page (not a copy of its text) matching the very same words of
+   * the question and scoring within this margin of the answer's (ln of the score ratio). Two
+   * pages saying the same words alike (a guide and its reference page, two sibling API pages)
+   * are a coin toss for the score: with a twin, an answer the model is only just sure of
+   * (under `twinConfidence`) is "not sure", both pages counted. It joins the confidence
+   * (`minConfidence`): with the gate alone deciding, it is not checked. 0: off.
+   */
+  twinMargin: number;
+  /** With a twin (`twinMargin`), the least confidence a confident answer needs (0: a twin always makes it not sure). */
+  twinConfidence: number;
+  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -354,6 +365,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingValues: false,
   lackedName: 3,
   tellingRival: 0.2,
+  twinMargin: 0.15,
+  twinConfidence: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
   subsections: 1,
@@ -570,18 +583,23 @@ export class Retriever {
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
       candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
+    // A page matching the very same words of the question and scoring as well within the
+    // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
+    const twin =
+      candidate && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`).
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !unnamed && !unnumbered ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed && !unnumbered ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
       // An answer made unsure counts the page it would have quoted, with the page that
-      // outmatched it or else the best of another page fitting the question as well (as much of
-      // its telling weight, by itself and with its page), whatever the related pages' bar.
+      // outmatched it, its twin (`twinMargin`, also when the model alone made it unsure), or
+      // else the best of another page fitting the question as well (as much of its telling
+      // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
@@ -677,6 +695,20 @@ export class Retriever {
       pagePeak: Math.log(candidate.score / pagesMedian(hits)),
     };
     return { hit: candidate, features, confidence: confidence(features) };
+  }
+
+  /** The best passage of another page (not a copy) matching the same question words as `candidate` and scoring within `margin` (ln of the score ratio) of it. */
+  #twinOf(candidate: ScoredHit, hits: ScoredHit[], margin: number): ScoredHit | undefined {
+    const words = new Set(candidate.matchedTerms);
+    const floor = candidate.score * Math.exp(-margin);
+    return hits.find(
+      (hit) =>
+        hit.docId !== candidate.docId &&
+        hit.score >= floor &&
+        hit.matchedTerms.length === words.size &&
+        hit.matchedTerms.every((term) => words.has(term)) &&
+        !this.#sameText(candidate, hit),
+    );
   }
 
   /** Whether two hits' passages say the same (a page copied, a mirror, another version linking its own): quoting either one is right, so neither is the other's rival. */
