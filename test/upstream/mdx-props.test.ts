@@ -97,9 +97,24 @@ describe("MDX: reference components' data as text", () => {
       "<Tabs items={['npm', 'yarn']} />",
       '<Callout type="warn" title="Careful" />',
       "<PropertiesTable content={[{ name: 'broken', type: 'string', description: 'unclosed }]} />",
+      "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'x', get more() { return 'y' } }]} />",
+      "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'x', ...shared }]} />",
+      "<PropertiesTable content={[{ [key]: 'a', type: 'string', description: 'x' }]} />",
+      "<PropertiesTable content={[{ name: 'a', type: /string/, description: 'x' }, { name: 'b', type: 1n, description: 'y' }]} />",
+      "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'x' }]); run(); ([]} />",
     ]) {
       assert.equal(read('Before.', '', tag, '', 'After.'), 'Before.\n\nAfter.', tag);
     }
+  });
+
+  it('reads literals as JavaScript does: any escape, number notation or parentheses; control characters dropped', () => {
+    const text = read(
+      '<PropertiesTable content={[',
+      "  { name: 'caf\\xe9', type: `string`, description: 'Emoji \\u{1F600}, a \\0NUL and a \\bbackspace.' },",
+      "  { name: 'mask', type: 'number', default: 0xff, description: ('Bits kept.') },",
+      ']} />',
+    );
+    assert.equal(text, '- `caf\u00e9` (`string`): Emoji \u{1F600}, a NUL and a backspace.\n- `mask` (`number`, default: `255`): Bits kept.');
   });
 
   it("reads no string into an apostrophe of JSX inside an attribute: the text after the tag stays", () => {

@@ -13,11 +13,13 @@
  * - a tag whose own attributes name a field and its type: `` `limit` (number, required):``
  *   in its place, before the text it wraps.
  *
- * Attribute expressions are read as JSON once their JavaScript literal syntax is written as
- * JSON (`literalToJson`: quotes, bare keys, comments, trailing commas). What is more than a
- * literal (a variable, a call, string concatenation, an interpolating template, JSX) is no data:
- * the tag is dropped as before, and no code is ever turned into text.
+ * Attribute expressions are parsed as JavaScript (`acorn`) and only a literal's syntax tree is
+ * read: objects, arrays, strings, numbers, booleans. What is more than a literal (a variable, a
+ * call, string concatenation, an interpolating template, JSX) is no data: the tag is dropped as
+ * before, and no code is ever run or turned into text.
  */
+
+import { parse, type Expression, type Program } from 'acorn';
 
 /** The attributes of a component tag as written: a string, `true` for a bare name, or the source of a `{...}` expression. */
 export type TagAttributes = Map<string, { text: string } | { expression: string } | true>;
@@ -54,96 +56,68 @@ export function componentText(attributes: TagAttributes): { block?: string; lead
   return { ...(lines.length ? { block: lines.slice(0, MAX_ROWS).join('\n') } : {}), ...(lead ? { lead } : {}) };
 }
 
-/** A `{...}` expression's value when it is plain data with safe keys; undefined for anything else. */
+/** A `{...}` expression's value when it is an object or array literal of plain data with safe keys; undefined for anything else. */
 function readExpression(source: string): unknown {
-  const trimmed = source.trim();
-  if (!/^[[{]/.test(trimmed)) return undefined;
-  const json = literalToJson(trimmed);
-  if (json === undefined) return undefined;
-  let value: unknown;
+  if (!/^\s*[[{]/.test(source)) return undefined;
+  let program: Program;
   try {
-    value = JSON.parse(json);
+    // Wrapped in parentheses so an object literal is an expression, not a block; the line break ends a trailing `//` comment.
+    program = parse(`(${source}\n)`, { ecmaVersion: 'latest', sourceType: 'module' });
   } catch {
     return undefined;
   }
-  return plainData(value, 0) ? value : undefined;
+  const statement = program.body.length === 1 ? program.body[0] : undefined;
+  if (statement?.type !== 'ExpressionStatement') return undefined;
+  const value = literalValue(statement.expression, 0);
+  return value === NOT_DATA ? undefined : value;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '', b: '', f: '', v: '', '0': '' };
+const NOT_DATA = Symbol('not data');
 
 /**
- * A JavaScript object or array literal as JSON, for `JSON.parse` to read: its strings (single,
- * double and backtick quotes, with JavaScript's escapes) as JSON strings, its bare keys quoted,
- * `undefined` as null, comments and trailing commas out. Undefined for anything else a literal
- * may hold (a variable, a call, an operator, JSX, a template literal that interpolates): code,
- * not data, which `JSON.parse` or this refuses.
+ * The value a literal's syntax tree spells: objects (plain keys, identifier-like), arrays,
+ * strings (any quotes; a template literal without `${}`), numbers, booleans, `null` and
+ * `undefined` (as null). Anything else (a variable, a call, an operator, a spread, a computed
+ * key, a method, JSX) is code, not data: `NOT_DATA`, and the tag is dropped.
  */
-function literalToJson(source: string): string | undefined {
-  let out = '';
-  const identifier = /[A-Za-z_$][\w$]*/y;
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]!;
-    if (char === '/' && (source[i + 1] === '/' || source[i + 1] === '*')) {
-      const end = source[i + 1] === '/' ? source.indexOf('\n', i) : source.indexOf('*/', i + 2) + 1;
-      if (end <= 0) return undefined;
-      i = end;
-      out += ' ';
-      continue;
-    }
-    if (char === '}' || char === ']') {
-      // A trailing comma goes (looked for from the end: the text so far may be long).
-      let end = out.length;
-      while (end > 0 && /\s/.test(out[end - 1]!)) end--;
-      if (out[end - 1] === ',') out = out.slice(0, end - 1);
-      out += char;
-      continue;
-    }
-    identifier.lastIndex = i;
-    const word = /[A-Za-z_$]/.test(char) ? identifier.exec(source)?.[0] : undefined;
-    if (word) {
-      const key = /^\s*:/.test(source.slice(i + word.length, i + word.length + 40));
-      if (key) out += JSON.stringify(word);
-      else if (word === 'true' || word === 'false' || word === 'null') out += word;
-      else if (word === 'undefined') out += 'null';
-      else return undefined;
-      i += word.length - 1;
-      continue;
-    }
-    if (char !== '"' && char !== "'" && char !== '`') {
-      out += char;
-      continue;
-    }
-    let value = '';
-    let k = i + 1;
-    for (; k < source.length && source[k] !== char; k++) {
-      if (source[k] === '\\') {
-        const next = source[++k] ?? '';
-        if (next === 'u' && /^[\da-f]{4}$/i.test(source.slice(k + 1, k + 5))) {
-          value += String.fromCharCode(parseInt(source.slice(k + 1, k + 5), 16));
-          k += 4;
-        } else if (next !== '\n') {
-          value += ESCAPES[next] ?? next;
-        }
-      } else if (char === '`' && source.startsWith('${', k)) {
-        return undefined;
-      } else {
-        value += source[k];
+function literalValue(node: Expression, depth: number): unknown {
+  if (depth > 40) return NOT_DATA;
+  switch (node.type) {
+    case 'Literal':
+      // A regular expression or a BigInt is no table's data.
+      if ('regex' in node || 'bigint' in node) return NOT_DATA;
+      return node.value === null || scalar(node.value) ? node.value : NOT_DATA;
+    case 'TemplateLiteral':
+      return node.expressions.length === 0 && typeof node.quasis[0]?.value.cooked === 'string' ? node.quasis[0].value.cooked : NOT_DATA;
+    case 'Identifier':
+      return node.name === 'undefined' ? null : NOT_DATA;
+    case 'UnaryExpression':
+      return node.operator === '-' && node.argument.type === 'Literal' && typeof node.argument.value === 'number' ? -node.argument.value : NOT_DATA;
+    case 'ArrayExpression': {
+      const items: unknown[] = [];
+      for (const element of node.elements) {
+        const value = element && element.type !== 'SpreadElement' ? literalValue(element, depth + 1) : NOT_DATA;
+        if (value === NOT_DATA) return NOT_DATA;
+        items.push(value);
       }
+      return items;
     }
-    if (k >= source.length) return undefined;
-    out += JSON.stringify(value);
-    i = k;
+    case 'ObjectExpression': {
+      const entries: [string, unknown][] = [];
+      for (const property of node.properties) {
+        if (property.type !== 'Property' || property.kind !== 'init' || property.method || property.shorthand || property.computed) return NOT_DATA;
+        const key = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? property.key.value : undefined;
+        if (typeof key !== 'string' || !SAFE_KEY.test(key)) return NOT_DATA;
+        const value = literalValue(property.value as Expression, depth + 1);
+        if (value === NOT_DATA) return NOT_DATA;
+        entries.push([key, value]);
+      }
+      // Own properties whatever the key (`__proto__` included), the last of a repeated key winning, as JSON.parse does.
+      return Object.fromEntries(entries);
+    }
+    default:
+      return NOT_DATA;
   }
-  return out;
-}
-
-/** Only arrays, objects with identifier keys, strings, numbers and booleans: anything else is refused. */
-function plainData(value: unknown, depth: number): boolean {
-  if (depth > 40) return false;
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true;
-  if (Array.isArray(value)) return value.every((item) => plainData(item, depth + 1));
-  if (typeof value === 'object') return Object.entries(value).every(([key, item]) => SAFE_KEY.test(key) && plainData(item, depth + 1));
-  return false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -217,7 +191,8 @@ function fieldLine(record: Record<string, unknown>, key?: string): string | unde
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // A string's escapes may spell control characters (`\0`, `\b`): no text holds them.
+  return text.replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** A code span holding the text as it is, whatever backticks it holds. */
