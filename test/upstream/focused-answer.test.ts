@@ -205,6 +205,14 @@ describe('focused answers', () => {
     assert.ok(!composeAnswer([tours, ferry], false, 'Tell me about the quokka tour').answer.includes('90 minutes'));
   });
 
+  it('quotes a name the source wraps across lines on one line, keeping a hard break', () => {
+    const p = passage(doc(''), 0, ['Inspector'], 'Open the quokka inspector with `<ctrl> +\n<alt> + i` on any scene.\n\n- The quokka inspector\n  lists the scene graph.\n\nWrite to the quokka keeper at Harbour Road,  \nKelmouth.');
+    const { answer } = composeAnswer([p], false, 'How do I open the quokka inspector?');
+    assert.ok(answer.includes('Open the quokka inspector with `<ctrl> + <alt> + i` on any scene.'), answer);
+    assert.ok(answer.includes('- The quokka inspector lists the scene graph.'), answer);
+    assert.ok(composeAnswer([p], false, 'Where is the quokka keeper?').answer.includes('Harbour Road,  \nKelmouth.'));
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');
