@@ -213,6 +213,23 @@ describe('focused answers', () => {
     assert.ok(composeAnswer([p], false, 'Where is the quokka keeper?').answer.includes('Harbour Road,  \nKelmouth.'));
   });
 
+  it('while the answer is short, quotes more of the best page\'s other sections too: the row that answers with one question word', () => {
+    const d = doc('');
+    const counter = passage(d, 0, ['Counter'], 'Each quokka page has a counter, out of the total.');
+    const others = ['next', 'prev', 'first', 'last', 'go', 'back'].map((name) => `| \`$nav.${name}()\` | A function that moves the deck somewhere else |`);
+    const variables = passage(d, 1, ['Variables'], ['| Name | Meaning |', '|---|---|', '| `$nav.current` | The quokka page now shown |', '| `$nav.layout` | The layout of the page |', '| `$nav.total` | Total slides |', ...others].join('\n'));
+    const { answer } = composeAnswer([counter, variables], false, 'show the quokka page counter out of total');
+    assert.ok(answer.includes('`$nav.total`'), answer);
+  });
+
+  it('quotes first the rows holding a question word of a table too long to quote whole after the sentence that answers', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `| Browser number ${i} | works with every setting |`).join('\n');
+    const p = passage(doc(''), 0, ['Transforms'], `Quokka transforms on previews have mixed support, Safari included:\n\n| Browser | Rotate |\n|---|---|\n${rows}\n| Safari | broken |\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'Can I rotate quokka previews in Safari?');
+    assert.ok(answer.includes('| Safari | broken |'), answer);
+    assertValidMarkdown(answer);
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');
