@@ -213,6 +213,16 @@ describe('focused answers', () => {
     assert.ok(composeAnswer([p], false, 'Where is the quokka keeper?').answer.includes('Harbour Road,  \nKelmouth.'));
   });
 
+  it('quotes the first lines of a passage whose opening is a code block too long for the room left, not a bare label', () => {
+    const filler = Array.from({ length: 14 }, (_, i) => `Quokka step ${'abcdefghijklmn'[i]} keeps the export going while the space is copied to a file.`).join(' ');
+    const guide = passage(doc('', 0, 'Export'), 0, ['Export'], filler);
+    const usage = passage(doc('', 1, 'Usage'), 1, ['Usage'], `\`\`\`sh\nUsage: contentful space export [options]\n${Array.from({ length: 60 }, (_, i) => `  --flag-${i}  a setting of the command`).join('\n')}\n\`\`\``);
+    const { answer } = composeAnswer([guide, usage], false, 'How do I export a quokka space?');
+    assert.ok(answer.includes('**Usage › Usage**\n\n```sh\nUsage: contentful space export [options]\n'), answer);
+    assert.ok(answer.length < 1600, `${answer.length}`);
+    assertValidMarkdown(answer);
+  });
+
   it('while the answer is short, quotes more of the best page\'s other sections too: the row that answers with one question word', () => {
     const d = doc('');
     const counter = passage(d, 0, ['Counter'], 'Each quokka page has a counter, out of the total.');

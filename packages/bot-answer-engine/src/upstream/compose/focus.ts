@@ -99,7 +99,9 @@ interface Candidate {
  * 9. for a question asking for a figure (`answerType`: "how much", "how long", "when"), in each
  *    passage none of whose quoted leaves states one, its best leaf that does;
  * 10. while the excerpts are short (under 500 characters), the other leaves holding question
- *    terms of the best passage's page (its other passages too), most worth first, up to that length.
+ *    terms of the best passage's page (its other passages too), most worth first, up to that length;
+ * 11. a passage still quoting nothing, its opening a code block longer than the room left: the
+ *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
@@ -280,6 +282,16 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     if (total() >= short) break;
     tryAdd(c.passage, [c.leaf.id], false, false, short);
   }
+
+  // Last, a passage still quoting nothing (its opening a code block longer than the room left)
+  // would be a bare label line: its code block, cut to the room left, a few lines at least.
+  passages.forEach((passage, i) => {
+    if (selections[i]!.size) return;
+    const first = passage.parts.leaves.find((leaf) => !duplicate(i, leaf));
+    if (first?.kind !== 'code') return;
+    caps.set(first, Math.min(maxCode, Math.max(SHORT_LEAF_CHARS, options.budget - total())));
+    tryAdd(i, [first.id], true);
+  });
 
   return renders;
 }
