@@ -205,6 +205,41 @@ describe('focused answers', () => {
     assert.ok(!composeAnswer([tours, ferry], false, 'Tell me about the quokka tour').answer.includes('90 minutes'));
   });
 
+  it('quotes a name the source wraps across lines on one line, keeping a hard break', () => {
+    const p = passage(doc(''), 0, ['Inspector'], 'Open the quokka inspector with `<ctrl> +\n<alt> + i` on any scene.\n\n- The quokka inspector\n  lists the scene graph.\n\nWrite to the quokka keeper at Harbour Road,  \nKelmouth.');
+    const { answer } = composeAnswer([p], false, 'How do I open the quokka inspector?');
+    assert.ok(answer.includes('Open the quokka inspector with `<ctrl> + <alt> + i` on any scene.'), answer);
+    assert.ok(answer.includes('- The quokka inspector lists the scene graph.'), answer);
+    assert.ok(composeAnswer([p], false, 'Where is the quokka keeper?').answer.includes('Harbour Road,  \nKelmouth.'));
+  });
+
+  it('quotes the first lines of a passage whose opening is a code block too long for the room left, not a bare label', () => {
+    const filler = Array.from({ length: 14 }, (_, i) => `Quokka step ${'abcdefghijklmn'[i]} keeps the export going while the space is copied to a file.`).join(' ');
+    const guide = passage(doc('', 0, 'Export'), 0, ['Export'], filler);
+    const usage = passage(doc('', 1, 'Usage'), 1, ['Usage'], `\`\`\`sh\nUsage: contentful space export [options]\n${Array.from({ length: 60 }, (_, i) => `  --flag-${i}  a setting of the command`).join('\n')}\n\`\`\``);
+    const { answer } = composeAnswer([guide, usage], false, 'How do I export a quokka space?');
+    assert.ok(answer.includes('**Usage › Usage**\n\n```sh\nUsage: contentful space export [options]\n'), answer);
+    assert.ok(answer.length < 1600, `${answer.length}`);
+    assertValidMarkdown(answer);
+  });
+
+  it('while the answer is short, quotes more of the best page\'s other sections too: the row that answers with one question word', () => {
+    const d = doc('');
+    const counter = passage(d, 0, ['Counter'], 'Each quokka page has a counter, out of the total.');
+    const others = ['next', 'prev', 'first', 'last', 'go', 'back'].map((name) => `| \`$nav.${name}()\` | A function that moves the deck somewhere else |`);
+    const variables = passage(d, 1, ['Variables'], ['| Name | Meaning |', '|---|---|', '| `$nav.current` | The quokka page now shown |', '| `$nav.layout` | The layout of the page |', '| `$nav.total` | Total slides |', ...others].join('\n'));
+    const { answer } = composeAnswer([counter, variables], false, 'show the quokka page counter out of total');
+    assert.ok(answer.includes('`$nav.total`'), answer);
+  });
+
+  it('quotes first the rows holding a question word of a table too long to quote whole after the sentence that answers', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `| Browser number ${i} | works with every setting |`).join('\n');
+    const p = passage(doc(''), 0, ['Transforms'], `Quokka transforms on previews have mixed support, Safari included:\n\n| Browser | Rotate |\n|---|---|\n${rows}\n| Safari | broken |\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'Can I rotate quokka previews in Safari?');
+    assert.ok(answer.includes('| Safari | broken |'), answer);
+    assertValidMarkdown(answer);
+  });
+
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');

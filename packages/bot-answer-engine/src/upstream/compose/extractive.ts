@@ -62,6 +62,7 @@ export function composeAnswer(passages: Passage[], inlineSources: boolean, quest
       headingTerms: new Set(termsOf(label)),
       heading: headings[headings.length - 1] ?? '',
       rank: rank.get(passage)!,
+      page: document.index,
     };
   });
   const labels = quoted.reduce((sum, { line }) => sum + line.length + 4, 0);

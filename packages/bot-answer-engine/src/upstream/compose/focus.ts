@@ -11,6 +11,8 @@ export interface FocusPassage {
   heading: string;
   /** 0 for the passage retrieval found best. */
   rank: number;
+  /** The page it is a section of (passages of one page share it). */
+  page: number;
 }
 
 /** How much an answer quotes. */
@@ -89,14 +91,17 @@ interface Candidate {
  * 4. a short section that matches, whole;
  * 5. leaves worth nearly as much as the best;
  * 6. the lists, tables and code blocks (and sentences naming code) right after a quoted part
- *    that matches: the option names, codes and values beside the sentence that answers;
+ *    that matches: the option names, codes and values beside the sentence that answers (of a
+ *    list or table too long to quote whole, the items and rows holding question terms first);
  * 7. in the best passage, the leaf right after a quoted one that matches, when it states a fact
  *    (code, a number, a bold name): the price, form or option the sentence before leads up to;
  * 8. the list a quoted sentence ending with a colon introduces, when none of it is quoted;
  * 9. for a question asking for a figure (`answerType`: "how much", "how long", "when"), in each
  *    passage none of whose quoted leaves states one, its best leaf that does;
- * 10. while the excerpts are short (under 500 characters), the best passage's other leaves
- *    holding question terms, most worth first, up to that length.
+ * 10. while the excerpts are short (under 500 characters), the other leaves holding question
+ *    terms of the best passage's page (its other passages too), most worth first, up to that length;
+ * 11. a passage still quoting nothing, its opening a code block longer than the room left: the
+ *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
@@ -219,6 +224,7 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   passages.forEach((passage, i) => {
     const { parts } = passage.parts;
     const matching = new Set(byPassage[i]!.filter((c) => selections[i]!.has(c.leaf.id)).map((c) => c.leaf));
+    const holding = new Set(byPassage[i]!.map((c) => c.leaf));
     parts.forEach((part, p) => {
       if (!partLeaves(part).some((leaf) => matching.has(leaf))) return;
       for (const next of parts.slice(p + 1)) {
@@ -227,7 +233,9 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
         // Prose goes on only where it names code (`Bun.build`); a paragraph without it ends the run.
         const leaves = next.type === 'paragraph' ? next.sentences.filter((s) => CODE_SPAN.test(s.markdown)) : partLeaves(next);
         if (leaves.length === 0) break;
-        if (!leaves.every((leaf) => duplicate(i, leaf) || tryAdd(i, [leaf.id]))) return;
+        // Where the whole list or table does not fit, its items and rows holding a question word come first.
+        const ordered = [...leaves.filter((leaf) => holding.has(leaf)), ...leaves.filter((leaf) => !holding.has(leaf))];
+        if (!ordered.every((leaf) => duplicate(i, leaf) || tryAdd(i, [leaf.id]))) return;
       }
     });
   });
@@ -264,16 +272,25 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     });
   }
 
-  // An answer still short quotes more of its best passage, most worth first, up to
+  // An answer still short quotes more of its best page's passages, most worth first, up to
   // SHORT_ANSWER_CHARS: the sentence, item or row that answers often holds one word of the
   // question ("Only Google Fonts are supported") while the section's opening holds them all.
   const short = Math.min(options.budget, SHORT_ANSWER_CHARS);
+  const bestPage = passages.find((passage) => passage.rank === 0)?.page;
+  const onBestPage = candidates.filter((c) => passages[c.passage]!.page === bestPage && !selections[c.passage]!.has(c.leaf.id) && !duplicate(c.passage, c.leaf));
+  for (const c of byValue(onBestPage)) {
+    if (total() >= short) break;
+    tryAdd(c.passage, [c.leaf.id], false, false, short);
+  }
+
+  // Last, a passage still quoting nothing (its opening a code block longer than the room left)
+  // would be a bare label line: its code block, cut to the room left, a few lines at least.
   passages.forEach((passage, i) => {
-    if (passage.rank !== 0) return;
-    for (const c of byValue(byPassage[i]!.filter((c) => !selections[i]!.has(c.leaf.id) && !duplicate(i, c.leaf)))) {
-      if (total() >= short) break;
-      tryAdd(i, [c.leaf.id], false, false, short);
-    }
+    if (selections[i]!.size) return;
+    const first = passage.parts.leaves.find((leaf) => !duplicate(i, leaf));
+    if (first?.kind !== 'code') return;
+    caps.set(first, Math.min(maxCode, Math.max(SHORT_LEAF_CHARS, options.budget - total())));
+    tryAdd(i, [first.id], true);
   });
 
   return renders;

@@ -56,7 +56,7 @@ export function passageParts(markdown: string): PassageParts {
           break;
         case 'paragraph':
         case 'text':
-          parts.push({ type: 'paragraph', sentences: sentencesOf(token.raw.trim()).map((s) => leaf('sentence', s)) });
+          parts.push({ type: 'paragraph', sentences: sentencesOf(token.raw.trim()).map((s) => leaf('sentence', joinSoftBreaks(s))) });
           break;
         case 'list': {
           const list = token as Tokens.List;
@@ -69,7 +69,7 @@ export function passageParts(markdown: string): PassageParts {
               const opensWithText = first?.type === 'paragraph' || first?.type === 'text';
               return {
                 marker: marker.endsWith(' ') ? marker : `${marker} `,
-                lead: opensWithText ? leaf('item', first.raw.trim()) : undefined,
+                lead: opensWithText ? leaf('item', joinSoftBreaks(first.raw.trim())) : undefined,
                 children: partsOf(opensWithText ? rest : item.tokens),
               };
             }),
@@ -93,6 +93,16 @@ export function passageParts(markdown: string): PassageParts {
   // Block structure only: the inline tokens (half the lexing) are not needed to pick and quote.
   const parts = partsOf(new Lexer({ gfm: true }).blockTokens(markdown));
   return { parts, leaves };
+}
+
+/**
+ * Prose with its soft line breaks as spaces: the same text to a reader of the rendered Markdown
+ * (a code span's line break is a space too), and one line to a reader of the raw text, so a name
+ * wrapped in the source (`<ctrl> +` / `<alt> + i`) is quoted whole. A hard break (two spaces or a
+ * backslash at the line's end) stays.
+ */
+export function joinSoftBreaks(text: string): string {
+  return text.replace(/([ \t]*)\n[ \t]*/g, (line, spaces: string, at: number) => (spaces.length >= 2 || text[at - 1] === '\\' ? line : ' '));
 }
 
 /**
