@@ -16,7 +16,13 @@
  * rank fusions of them, k 5 or 60), taken alone, after the engine's first page, with as many
  * pages as the engine shows, or filling its free places: the ceiling of a related-pages rule.
  *
- *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}'] [--confident | --orders]
+ * With `--linked`, the "not sure" answers instead: whether the first page's candidate passages
+ * link (inline or reference links, resolved against its path, matched to a page by the last two
+ * parts of its path) to another candidate page, to the right one, and what giving the best such
+ * page (by score x telling share, under each bar tried) a free place or the last place would do to
+ * the links.
+ *
+ *   node --import tsx bench/retrieval/why-unlinked.ts [--sets=vet,waste] [--settings='{"relatedStandout":2}'] [--confident | --orders | --linked]
  *
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
@@ -30,6 +36,10 @@ const { only, settings } = args;
 const confident = args.has('confident');
 // With `--orders`: for the answers not confident, how often each ordering of the candidates' pages puts the right page in its first 3 (and first).
 const orders = args.has('orders');
+// With `--linked`: for the "not sure" answers, whether the first page's candidate passages link to the right page, and what giving such a page a place would do.
+const linked = args.has('linked');
+const linkTally = new Map<string, number>();
+const bump = (name: string): void => void linkTally.set(name, (linkTally.get(name) ?? 0) + 1);
 const tally = new Map<string, [number, number]>();
 let pool = 0;
 const full = { ...DEFAULT_RETRIEVAL, ...settings };
@@ -70,6 +80,50 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
           `      answer: ${short(answer.passage.url)} ${figures(answer, answer.score)}\n` +
           `      shown:  ${decision.hits.map((h) => short(h.passage.url) + (h.passage.url.includes('#') ? '#' + h.passage.url.split('#')[1] : '')).join(', ')}\n`,
       );
+      return;
+    }
+    if (linked) {
+      if (decision.outcome !== 'not_sure') return;
+      bump('not-sure answers');
+      const first = decision.hits[0]!;
+      const firstPage = pageOf(first.passage.url);
+      const all = retriever.search(q.question);
+      const targets = new Set<string>();
+      for (const hit of all) if (pageOf(hit.passage.url) === firstPage) for (const target of linkTargetsOf(hit)) targets.add(target);
+      const shown = decision.hits.map((h) => pageOf(h.passage.url));
+      const best = new Map<string, { score: number; telling: number }>();
+      for (const hit of all) {
+        const page = pageOf(hit.passage.url);
+        const b = best.get(page);
+        if (!b) best.set(page, { score: hit.score, telling: hit.telling });
+        else b.telling = Math.max(b.telling, hit.telling);
+      }
+      const linkedPages = [...best].filter(([page]) => page !== firstPage && targets.has(pageKey(page)));
+      const rightShown = shown.some((page) => want.has(page));
+      if (linkedPages.length) bump('first page links to a candidate page');
+      if (linkedPages.some(([page]) => want.has(page))) bump('... to the right page');
+      if (!rightShown && linkedPages.some(([page]) => want.has(page))) {
+        bump('... to the right page, not shown');
+        process.stdout.write(`${set.id} LINKED ${q.question}\n      first ${short(firstPage)}; right linked; shown ${shown.map(short).join(', ')}\n`);
+      }
+      const firstTelling = best.get(firstPage)!.telling;
+      const rules: Record<string, (b: { score: number; telling: number }) => boolean> = {
+        any: () => true,
+        'telling >= 0.2': (b) => b.telling >= 0.2,
+        "telling >= first's": (b) => b.telling >= firstTelling,
+        "telling > first's": (b) => b.telling > firstTelling,
+      };
+      for (const [name, ok] of Object.entries(rules)) {
+        const pick = linkedPages.filter(([page, b]) => ok(b) && !shown.includes(page)).sort((a, b) => b[1].score * b[1].telling - a[1].score * a[1].telling)[0];
+        if (!pick) continue;
+        const free = shown.length < 3;
+        const after = free ? [...shown, pick[0]] : [...shown.slice(0, 2), pick[0]];
+        const was = shown.some((page) => want.has(page));
+        const now = after.some((page) => want.has(page));
+        bump(`${name}: moved${free ? ' (a free place)' : ''}`);
+        if (now && !was) bump(`${name}: +1 link${free ? ' (a free place)' : ''}`);
+        if (was && !now) bump(`${name}: -1 link`);
+      }
       return;
     }
     if (orders) {
@@ -143,7 +197,7 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     );
   });
   set.offTopic.forEach((question, place) => {
-    if (confident || orders || offTopicSplit(place) !== 'tune') return;
+    if (confident || orders || linked || offTopicSplit(place) !== 'tune') return;
     const decision = retriever.decide(question);
     const pages = pagesOf(question);
     const topScore = pages[0]?.[1].score ?? 1;
@@ -154,7 +208,37 @@ await eachSetIndex('why-unlinked', only, (set, index, kbSettings) => {
     );
   });
 });
+if (linked) for (const [name, n] of linkTally) process.stdout.write(`${name.padEnd(50)} ${n}\n`);
 if (orders) {
   process.stdout.write(`not-sure answers: ${pool}\n`);
   for (const [name, [three, one]] of tally) process.stdout.write(`${name.padEnd(60)} right page in the first 3 ${three}, first ${one}\n`);
+}
+
+/** A page's address or path reduced to its last two parts, without an extension, ordering numbers, an index file or a fragment: how a link and a page are matched. */
+function pageKey(target: string): string {
+  const path = target.replace(/[#?].*$/, '').replace(/\/$/, '').replace(/\.(mdx?|html?)$/i, '').toLowerCase();
+  const parts = path.split('/').filter(Boolean).map((part) => part.replace(/^\d+[-_.]/, ''));
+  while (parts.length && /^(index|readme)$/.test(parts[parts.length - 1]!)) parts.pop();
+  return parts.slice(-2).join('/');
+}
+
+/** The keys of the pages a passage links to (inline and reference links; not images), resolved against its document's path. */
+function linkTargetsOf(hit: SearchHit): string[] {
+  const out: string[] = [];
+  const document = hit.passage.document;
+  const raw = [...hit.passage.markdown.matchAll(/(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)/g)].map((m) => m[1]!);
+  for (const def of document.links?.values() ?? []) raw.push(String((def as { href?: string }).href ?? ''));
+  for (const target of raw) {
+    if (!target || target.startsWith('#') || /^mailto:/i.test(target)) continue;
+    let path = target;
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('/')) {
+      try {
+        path = new URL(target, new URL(document.path, 'http://folder.invalid/')).pathname;
+      } catch {
+        continue;
+      }
+    } else if (/^https?:/i.test(target)) path = new URL(target).pathname;
+    out.push(pageKey(decodeURIComponent(path)));
+  }
+  return out;
 }

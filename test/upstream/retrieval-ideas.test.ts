@@ -599,7 +599,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         'deploy-hooks.md': '# Deploy hooks\n\nDeploy hooks run a function of your own before and after each deployment.\n',
       });
       root = made.root;
-      bots.push(await made.open(), await made.open({ relatedOrderTelling: false }));
+      bots.push(await made.open(), await made.open({ relatedOrderTelling: false, relatedFusedFirst: false }));
     });
     after(async () => {
       for (const bot of bots) bot.close();
@@ -617,7 +617,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       const near = 'How do I try my function on my machine with an event before deploying it?';
       const order = (bot: Bot): string[] => bot.find(near).passages.map((p) => p.document.path);
       assert.deepEqual(order(bots[0]!), ['invoke-local.md', 'deploy-function.md', 'deploy-hooks.md']);
-      // Control: by score alone, the deploy page comes first.
+      // Control: by score alone (and without the fused ranking's lead, which finds the invoke-local page too), the deploy page comes first.
       assert.deepEqual(order(bots[1]!), ['deploy-function.md', 'invoke-local.md', 'deploy-hooks.md']);
       const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
       try {
@@ -728,6 +728,62 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(result.answer, NOT_SURE_TEXT);
         assert.equal(result.sources.length, 3);
         assert.ok(result.sources.some((source) => source.title === 'Small electricals'));
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  describe('a "not sure" answer\'s first page is the one first in both fused rankings, when the rules chose another', () => {
+    let root: string;
+    const bots: Bot[] = [];
+    // The children's page scores best (its heading holds "borrowing record"); the privacy page
+    // scores a little less, but one of its sections matches "record" and "police", more of the
+    // question's telling weight than any section of the children's page: it leads both rankings.
+    const question = 'Would you hand my borrowing records to the police if they asked?';
+    before(async () => {
+      const made = await folder({
+        'children.md':
+          "# Children\n\n## Children's cards\n\nA child under 12 needs a parent to sign for their card.\n\n## A child's borrowing record\n\nParents can see the borrowing record of a child under 12 at the desk, with the child's card and a photo ID such as a passport or a driving licence, on any weekday morning. Older children may get their own PIN from the age of 12, and teenagers can choose to keep their loans to themselves from 16. Lost cards are replaced free once a year. Fines are not charged on children's cards.\n\n## Children on their own\n\nChildren under 8 must be with an adult; staff call the police only if a young child is left alone.\n",
+        'privacy.md': '# Privacy\n\n## Your borrowing history\n\nWe keep your borrowing record for two years.\n\n## Who can see it\n\nWe never give your record to anyone, police included, without a court order.\n',
+        'borrowing.md': '# Borrowing\n\nBorrow up to 20 items at a time for three weeks.\n',
+        'renewing.md': '# Renewing\n\nRenew what you borrow online, up to three times.\n',
+        'e-books.md': '# E-books\n\nBorrow e-books and audiobooks with the app.\n',
+        'loans.md': '# Inter-library loans\n\nAsk us to borrow a book from another library for you.\n',
+        'files.md': '# Files\n\nRead a file into memory with one call.\n',
+        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
+      });
+      root = made.root;
+      bots.push(await made.open(), await made.open({ relatedFusedFirst: false }));
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('shows the privacy page first, the children\'s page second; a far-off question is still refused', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.slice(0, 2).map((p) => p.document.path), ['privacy.md', 'children.md']);
+      // Control: by the rules alone, the children's page (the best score x telling share of the passages counted) is first.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'not_sure');
+      assert.equal(control.passages[0]?.document.path, 'children.md');
+      assert.deepEqual(new Set(control.passages.map((p) => p.document.path)), new Set(found.passages.map((p) => p.document.path)));
+      assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the privacy page the first source', async () => {
+      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+      try {
+        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.equal(result.answer_found, false);
+        assert.equal(result.answer, NOT_SURE_TEXT);
+        assert.match(result.sources[0]?.title ?? '', /^Privacy/);
+        assert.ok(result.sources.some((source) => (source.title ?? '').startsWith('Children')));
       } finally {
         await api.close();
       }

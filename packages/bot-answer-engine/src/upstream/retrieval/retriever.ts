@@ -237,6 +237,16 @@ export interface RetrievalSettings {
    */
   relatedFusion: number;
   /**
+   * A "not sure" answer showing two pages or more puts first the page first in both of
+   * `relatedFusion`'s rankings (by its best score x the most telling share of its passages, and
+   * by that share; ahead of every other candidate page in each, ties not), when the rules chose
+   * another: that one follows it. The rules' first is the best by score x telling share among
+   * the pages they count, by the passage counted; a page clearly both closest and most about
+   * the question's telling words, which a passage of it other than its best-scoring one may
+   * match, or which no rule counted, is the likelier page.
+   */
+  relatedFusedFirst: boolean;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -358,6 +368,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedOrderTelling: true,
   relatedFill: 0.5,
   relatedFusion: 5,
+  relatedFusedFirst: true,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -447,6 +458,23 @@ function fusedPages(hits: readonly ScoredHit[], k: number): ScoredHit[] {
   const byTelling = rank((page) => page.telling);
   const fused = (page: (typeof list)[number]): number => 1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!);
   return list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score).map((page) => page.hit);
+}
+
+/** Whether `lead`'s page is ahead of every other page of `hits` both by its best score x the most telling share of its passages and by that share (a tie is not ahead). */
+function leadsBoth(hits: readonly ScoredHit[], lead: ScoredHit): boolean {
+  const telling = new Map<number, number>();
+  const score = new Map<number, number>();
+  for (const hit of hits) {
+    telling.set(hit.docId, Math.max(telling.get(hit.docId) ?? 0, hit.telling));
+    if (!score.has(hit.docId)) score.set(hit.docId, hit.score);
+  }
+  const own = telling.get(lead.docId)!;
+  const both = score.get(lead.docId)! * own;
+  for (const [docId, share] of telling) {
+    if (docId === lead.docId) continue;
+    if (share >= own || score.get(docId)! * share >= both) return false;
+  }
+  return true;
 }
 
 /** A hit before its passage is read: its id and document's. */
@@ -645,9 +673,13 @@ export class Retriever {
       // (a) First: of the pages counted, the one both close and about the question's telling words (ties: the earliest counted).
       const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
       const first = closest.reduce((head, hit) => (order(hit) > order(head) || (order(hit) === order(head) && hit.score > head.score) ? hit : head));
-      // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first.
-      const others = closest.length > 1 ? fusedPages(hits, s.relatedFusion).filter((hit) => hit.docId !== first.docId && hit.matchedTerms.length > 0) : [];
-      return { outcome: 'not_sure', hits: [first, ...others.slice(0, closest.length - 1)], ...(judged ? { judged } : {}) };
+      // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first,
+      // unless the page leading both its rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
+      const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion).filter((hit) => hit.matchedTerms.length > 0) : [];
+      const lead = s.relatedFusedFirst && fused[0] && fused[0].docId !== first.docId && leadsBoth(hits, fused[0]) ? fused[0] : undefined;
+      const heads = lead ? [lead, first] : [first];
+      const others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
+      return { outcome: 'not_sure', hits: [...heads, ...others].slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
