@@ -40,12 +40,27 @@ export interface QuestionOutcome {
   pages: string[];
 }
 
+/** What happened to one follow-up, asked with its first question, with that and its answer, and alone: right page in the top 3. */
+export interface FollowUpOutcome {
+  question: string;
+  split: 'tune' | 'eval';
+  withContext: boolean;
+  withAnswer: boolean;
+  alone: boolean;
+  /** The question it follows, and the pages of that question's first three sources (for reading misses). */
+  first: string;
+  firstPages: string[];
+  /** The pages of its first three sources when asked with the first question, and the pages that answer it. */
+  pages: string[];
+  expected: string[];
+}
+
 /** A set's questions asked of one engine: answerable, off-topic, and follow-ups with and without their conversation. */
 export interface SetOutcome {
   questions: QuestionOutcome[];
   /** `refused`: not answered confidently (refused or not sure); `outcome` says which. */
   offTopic: Array<{ question: string; split: 'tune' | 'eval'; refused: boolean; outcome: Outcome }>;
-  followUps: Array<{ question: string; split: 'tune' | 'eval'; withContext: boolean; withAnswer: boolean; alone: boolean }>;
+  followUps: FollowUpOutcome[];
 }
 
 /** An off-topic (unanswerable) question's half: its place in the list, even places tune, odd eval, fixed before tuning. */
@@ -61,6 +76,18 @@ export function offTopicSplit(place: number): 'tune' | 'eval' {
 export function placeSplit(set: QuestionSet): (question: Question, place: number) => 'tune' | 'eval' {
   const allEval = set.questions.every((q) => q.split === 'eval');
   return (question, place) => (allEval ? offTopicSplit(place) : (question.split ?? 'tune'));
+}
+
+/**
+ * Splits, in place, a set's outcome the way `tune.ts --by-place` reads it: in a set whose
+ * answerable questions are all `eval` (a held-out or once-sealed set), the questions by their
+ * place, and its follow-ups too when they are all `eval` as well, each list by its own places
+ * (even tune, odd eval). A set with its own split keeps it.
+ */
+export function splitByPlace(outcome: SetOutcome): void {
+  if (!outcome.questions.every((q) => q.split === 'eval')) return;
+  outcome.questions.forEach((q, place) => (q.split = offTopicSplit(place)));
+  if (outcome.followUps.every((f) => f.split === 'eval')) outcome.followUps.forEach((f, place) => (f.split = offTopicSplit(place)));
 }
 
 /** The page a link points at: its URL without the section's anchor. */
@@ -111,12 +138,17 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
     }),
     followUps: set.followUps.map((f) => {
       const first = engine.answer(f.first);
+      const withContext = ask(f, f.first);
       return {
         question: f.question,
         split: f.split ?? 'tune',
-        withContext: ask(f, f.first).top3,
+        withContext: withContext.top3,
         withAnswer: ask(f, `${f.first}\n\n${first.answer}`).top3,
         alone: ask(f).top3,
+        first: f.first,
+        firstPages: [...new Set(first.sources.slice(0, 3).map((s) => pageOf(s.url ?? '')))],
+        pages: withContext.pages,
+        expected: [...expected(f)],
       };
     }),
   };

@@ -7,7 +7,7 @@
  *
  * It never reads the sealed sets. With `--by-place`, a set whose answerable questions are all
  * `eval` (held out or sealed once, tune sets now) is split by place, even places tune, odd eval,
- * as unanswerable questions are: so it has a tune half to tune on.
+ * as unanswerable questions are, and so are its follow-ups: so it has a tune half to tune on.
  *
  * `--eval` adds the eval half's figures (never its misses): for the final report and for the
  * table of what each idea gained or cost, once an idea has been decided on the tune half.
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from '../lib/stats.js';
 import { startEngine } from './engines.js';
-import { evaluate, offTopicSplit, summarise, type QuestionOutcome, type SetOutcome } from './evaluate.js';
+import { evaluate, splitByPlace, summarise, type FollowUpOutcome, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
 import { scriptArgs } from './tuning-script.js';
@@ -30,6 +30,8 @@ const misses = args.has('misses');
 const byPlace = args.has('by-place');
 // A hash of every answer's pages and text, both halves: tells a change that should alter nothing (a speed-up) from one that does, without showing the eval half.
 const fingerprint = createHash('sha256');
+// The same of the questions alone (answerable and unanswerable), not the follow-ups: a follow-up change should leave it be.
+const questionsFingerprint = createHash('sha256');
 
 /** One line of figures for one half of a set. */
 function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
@@ -56,6 +58,12 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
 function describe(q: QuestionOutcome): string {
   const what = !q.answered ? q.outcome.replace('_', ' ') : !q.top3 ? 'not in top 3' : !q.top1 ? 'not first' : 'key term missing';
   return `    ${what}: ${q.question} -> ${q.pages.map((p) => p.replace(/^https?:\/\/[^/]+\//, '')).join(', ')}`;
+}
+
+const shortPage = (page: string): string => page.replace(/^https?:\/\/[^/]+\//, '');
+
+function describeFollowUp(f: FollowUpOutcome): string {
+  return `    follow-up missed: ${f.question} -> ${f.pages.map(shortPage).join(', ')} (wants ${f.expected.map(shortPage).join(' or ')})\n      after: ${f.first} -> ${f.firstPages.map(shortPage).join(', ')}`;
 }
 
 /** One half's figures summed over every set, and its confident answers' lengths (for their median). */
@@ -111,11 +119,13 @@ try {
     const cpu = process.cpuUsage();
     const outcome = evaluate(engine, set);
     const used = process.cpuUsage(cpu);
-    if (byPlace && outcome.questions.every((q) => q.split === 'eval')) outcome.questions.forEach((q, place) => (q.split = offTopicSplit(place)));
+    if (byPlace) splitByPlace(outcome);
     const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4;
     const cpuPerAnswer = (used.user + used.system) / 1000 / asked;
     engine.close();
-    fingerprint.update(JSON.stringify([outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic, outcome.followUps]));
+    const answers = [outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic];
+    fingerprint.update(JSON.stringify([...answers, outcome.followUps.map(({ question, split, withContext, withAnswer, alone }) => ({ question, split, withContext, withAnswer, alone }))]));
+    questionsFingerprint.update(JSON.stringify(answers));
     const hasSplit = outcome.questions.some((q) => q.split === 'eval') || outcome.offTopic.some((o) => o.split === 'eval');
     process.stdout.write(`${set.id.padEnd(12)} tune  ${line(outcome, 'tune')}  CPU ${cpuPerAnswer.toFixed(2)} ms/answer\n`);
     if (withEval && hasSplit) process.stdout.write(`${''.padEnd(12)} eval  ${line(outcome, 'eval')}\n`);
@@ -124,11 +134,11 @@ try {
     if (misses) {
       for (const q of outcome.questions) if (q.split === 'tune' && (!q.top1 || q.keyTerm === false)) process.stdout.write(`${describe(q)}\n`);
       for (const o of outcome.offTopic) if (o.split === 'tune' && o.outcome !== 'refused') process.stdout.write(`    off-topic ${o.refused ? 'not sure' : 'answered'}: ${o.question}\n`);
-      for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`    follow-up missed: ${f.question}\n`);
+      for (const f of outcome.followUps) if (f.split === 'tune' && !f.withContext) process.stdout.write(`${describeFollowUp(f)}\n`);
     }
   }
   if (withEval) process.stdout.write(`${totalLine('eval')}\n`);
-  process.stdout.write(`${totalLine('tune')}  fingerprint ${fingerprint.digest('hex').slice(0, 12)}\n`);
+  process.stdout.write(`${totalLine('tune')}  fingerprint ${fingerprint.digest('hex').slice(0, 12)} (questions ${questionsFingerprint.digest('hex').slice(0, 12)})\n`);
 } finally {
   await rm(folder, { recursive: true, force: true });
 }
