@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES } from '../../packages/bot-answer-engine/src/upstream/http/validate.js';
-import type { RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
-import { ask, readEvents, startFixtureApi } from './helpers.js';
+import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
+import { ask, FIXTURES, KEY, readEvents, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 
 const TRAVEL = 'Travel and expense policy';
@@ -60,6 +61,36 @@ describe('follow-up questions (history), without a model', () => {
   it('takes an empty or null history as none', async () => {
     assert.equal((await answer('How do I book a flight?', [])).answer_found, true);
     assert.equal((await answer('How do I book a flight?', null)).answer_found, true);
+  });
+});
+
+describe('a follow-up whose own words are everyday', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    api = await startAnswerApi({ kb: join(FIXTURES, 'centre-docs'), keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://library.example/' });
+  });
+  after(() => api.close());
+
+  const answer = async (message: string, history?: unknown): Promise<AnswerResponse> => {
+    const response = await ask(api, { message, bot_id: 'demo', history });
+    assert.equal(response.status, 200);
+    return (await response.json()) as AnswerResponse;
+  };
+
+  it('is answered from the page the question before asked about, not the page its own words name best', async () => {
+    // The control: alone, "book" and "in advance" name the meeting rooms best.
+    const alone = await answer('Can I book one in advance?');
+    assert.equal(alone.sources[0]!.url, 'https://library.example/rooms#booking-a-room');
+    // After a question about the computers, "one" is a computer: the conversation's words
+    // weigh enough (`contextWeight`) for the computers' section to pass the gate and come first.
+    const history = [
+      { role: 'user', content: 'How long am I allowed on the computers each day?' },
+      { role: 'assistant', content: 'Up to two hours a day [[1]](https://library.example/computers#using-the-computers).' },
+    ];
+    const followUp = await answer('Can I book one in advance?', history);
+    assert.equal(followUp.answer_found, true);
+    assert.equal(followUp.sources[0]!.url, 'https://library.example/computers#reserving-a-computer');
+    assert.match(followUp.answer, /seven days in advance/);
   });
 });
 

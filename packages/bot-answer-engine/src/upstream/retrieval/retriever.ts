@@ -338,7 +338,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   prefix: true,
   lexiconWeight: 0.3,
   lexiconCredit: 0.5,
-  contextWeight: 0.5,
+  contextWeight: 0.75,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
