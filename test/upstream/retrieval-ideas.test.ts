@@ -30,6 +30,22 @@ async function folder(pages: Record<string, string>): Promise<{ root: string; op
   return { root, open };
 }
 
+/** The Answer API over the folder's pages on a loopback port while `use` runs: `answer` asks it a question as the demo bot and reads the JSON answer. */
+async function withApi(root: string, use: (answer: (message: string) => Promise<AnswerResponse>) => Promise<void>): Promise<void> {
+  const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
+  try {
+    await use(async (message) => (await (await ask(api, { message, bot_id: 'demo' })).json()) as AnswerResponse);
+  } finally {
+    await api.close();
+  }
+}
+
+/** An answer at the HTTP API is "not sure": `answer_found` false and the not-sure text (its sources are the related pages). */
+function assertNotSure(result: AnswerResponse): void {
+  assert.equal(result.answer_found, false);
+  assert.equal(result.answer, NOT_SURE_TEXT);
+}
+
 const first = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.document.path;
 
 /** What a bot with the default settings finds for `question` over a folder of `pages` (two unrelated pages beside them); the folder is removed after. */
@@ -180,15 +196,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('at the HTTP API the answer quotes it first, its page the first source', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
         assert.equal(result.answer_found, true);
         assert.equal(result.sources[0]!.title, 'Log settings');
         assert.match(result.answer, /info/);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -463,15 +476,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Barbecues', 'Garden › Hoses']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -511,15 +520,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the page as its source', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Account security › Password requirements']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -561,18 +566,14 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the lessons page first', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.equal(result.sources[0]!.title, 'Swimming lessons › Prices');
-        const refused = (await (await ask(api, { message: 'Can I swim in the sea?', bot_id: 'demo' })).json()) as AnswerResponse;
+        const refused = await answer('Can I swim in the sea?');
         assert.equal(refused.answer_found, false);
         assert.deepEqual(refused.sources, []);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -619,15 +620,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.deepEqual(order(bots[0]!), ['invoke-local.md', 'deploy-function.md', 'deploy-hooks.md']);
       // Control: by score alone (and without the fused ranking's lead, which finds the invoke-local page too), the deploy page comes first.
       assert.deepEqual(order(bots[1]!), ['deploy-function.md', 'invoke-local.md', 'deploy-hooks.md']);
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: near, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(near);
+        assertNotSure(result);
         assert.equal(result.sources[0]!.title, 'Invoke local');
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -663,15 +660,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Garden › Hoses', 'Barbecues']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -721,16 +714,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the small electricals page among the sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.equal(result.sources.length, 3);
         assert.ok(result.sources.some((source) => source.title === 'Small electricals'));
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -777,16 +766,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the privacy page the first source', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.match(result.sources[0]?.title ?? '', /^Privacy/);
         assert.ok(result.sources.some((source) => (source.title ?? '').startsWith('Children')));
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -875,16 +860,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, the pages as sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const response = await ask(api, { message: 'How do I set the log level for files?', bot_id: 'demo' });
-        const result = (await response.json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer('How do I set the log level for files?');
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Files', 'Logging settings', 'Writing to the log']);
-      } finally {
-        await api.close();
-      }
+      });
     });
 
     it('"What is the log level?", matched alike by the two log pages and by nothing else, is not sure, both pages shown', () => {
@@ -947,15 +927,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Log rotation', 'File transport']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -1030,15 +1006,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(result.answer_found, false);
-        assert.equal(result.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Playwright › Video', 'Playwright helper › Options']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -1080,19 +1052,15 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers a question whose name the page holds', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(unsure.answer_found, false);
-        assert.equal(unsure.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'Publishing a scene');
-        const sure = (await (await ask(api, { message: 'How do I export my scene with its Blender models?', bot_id: 'demo' })).json()) as AnswerResponse;
+        const sure = await answer('How do I export my scene with its Blender models?');
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Publishing a scene');
         assert.ok(sure.answer.includes('Blender'), sure.answer);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -1129,20 +1097,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers without the name, or with an everyday word written as one', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(unsure.answer_found, false);
-        assert.equal(unsure.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'Multi-language repositories');
         for (const message of ['How do I set up a Java multi-module build?', 'Can a multi-module build in Chinese run?']) {
-          const sure = (await (await ask(api, { message, bot_id: 'demo' })).json()) as AnswerResponse;
+          const sure = await answer(message);
           assert.equal(sure.answer_found, true, message);
           assert.equal(sure.sources[0]!.title, 'Multi-language repositories');
         }
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -1185,22 +1149,18 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers the number the page holds, or a range holding it', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const unsure = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
-        assert.equal(unsure.answer_found, false);
-        assert.equal(unsure.answer, NOT_SURE_TEXT);
+      await withApi(root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'HTTP/2');
-        const sure = (await (await ask(api, { message: 'How do I enable HTTP/2 on the server?', bot_id: 'demo' })).json()) as AnswerResponse;
+        const sure = await answer('How do I enable HTTP/2 on the server?');
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'HTTP/2');
         assert.ok(sure.answer.includes('http2: true'), sure.answer);
-        const range = (await (await ask(api, { message: 'Does the server run on Node 9?', bot_id: 'demo' })).json()) as AnswerResponse;
+        const range = await answer('Does the server run on Node 9?');
         assert.equal(range.answer_found, true);
         assert.equal(range.sources[0]!.title, 'Engines');
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 
@@ -1268,15 +1228,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('quotes the fact at the HTTP API, both sections among the sources (in page order, as the answer quotes them)', async () => {
-      const api = await startAnswerApi({ kb: join(root, 'docs'), kbBaseUrl: BASE, kbIndex: join(root, 'index-api'), watch: false, keys: [KEY], paceMs: 0 });
-      try {
-        const result = (await (await ask(api, { message: question, bot_id: 'demo' })).json()) as AnswerResponse;
+      await withApi(root, async (answer) => {
+        const result = await answer(question);
         assert.equal(result.answer_found, true);
         assert.match(result.answer, /£1 coin/);
         assert.deepEqual(result.sources.map((source) => source.title), ['Visiting › Lockers', 'Visiting › Bags']);
-      } finally {
-        await api.close();
-      }
+      });
     });
   });
 });
