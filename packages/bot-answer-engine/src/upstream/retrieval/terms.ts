@@ -34,8 +34,9 @@ export interface NumberedWord {
   number: string;
 }
 
-// A word of letters, then a space, slash or hyphen (or nothing), an optional "v", and a number standing alone.
-const NUMBERED = /(?<![\p{L}\p{N}])(\p{L}+)(?:[ /-]|[ ]?v)?(\d+(?:\.\d+)*)(?![\p{L}\p{N}]|\.\d)/gu;
+// After a word: a space, slash or hyphen (or nothing), an optional "v", and a number standing alone.
+const AFTER_WORD = String.raw`(?:[ /-]|[ ]?v)?(\d+(?:\.\d+)*)(?![\p{L}\p{N}]|\.\d)`;
+const NUMBERED = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{L}+)` + AFTER_WORD, 'gu');
 
 /**
  * The numbers a question names with the word before them ("How do I enable *HTTP/3*?", "Does it
@@ -64,6 +65,6 @@ export function holdsRange(text: string): boolean {
 
 /** The numbers a text writes right after the word (any case, as `numberedWords` reads them). */
 export function numbersAfter(text: string, word: string): string[] {
-  const after = new RegExp(`(?<![\\p{L}\\p{N}])${escaped(word)}(?:[ /-]|[ ]?v)?(\\d+(?:\\.\\d+)*)(?![\\p{L}\\p{N}]|\\.\\d)`, 'giu');
+  const after = new RegExp(String.raw`(?<![\p{L}\p{N}])` + escaped(word) + AFTER_WORD, 'giu');
   return [...text.matchAll(after)].map((match) => match[1]!);
 }
