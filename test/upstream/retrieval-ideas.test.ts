@@ -48,6 +48,25 @@ function assertNotSure(result: AnswerResponse): void {
 
 const first = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.document.path;
 
+/**
+ * A suite's folder: `pages` written before its tests, with a bot for each of `settings` in turn
+ * (`bots[i]`), each its own index; after them the bots are closed and the folder removed.
+ * `root` is the folder, once written (for the HTTP API).
+ */
+function suiteFolder(settings: Partial<RetrievalSettings>[], pages: Record<string, string>): { bots: Bot[]; root: string } {
+  const suite = { bots: [] as Bot[], root: '' };
+  before(async () => {
+    const made = await folder(pages);
+    suite.root = made.root;
+    for (const each of settings) suite.bots.push(await made.open(each));
+  });
+  after(async () => {
+    for (const bot of suite.bots) bot.close();
+    await rm(suite.root, { recursive: true, force: true });
+  });
+  return suite;
+}
+
 /** What a bot with the default settings finds for `question` over a folder of `pages` (two unrelated pages beside them); the folder is removed after. */
 async function findAmong(pages: Record<string, string>, question: string): Promise<ReturnType<Bot['find']>> {
   const made = await folder({ ...pages, 'files.md': '# Files\n\nRead a file into memory with one call.\n', 'dates.md': '# Dates\n\nDates are written in ISO format.\n' });
@@ -64,23 +83,13 @@ const shown = (bot: Bot, question: string): string | undefined => bot.find(quest
 
 describe('retrieval ideas, each against its control', { timeout: 60_000 }, () => {
   describe("the page's path is a field of its own", () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // The same text on two pages; only the path says which is about the server.
-      const made = await folder({
-        'net/tcp.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the data callback.\n',
-        'runtime/http/server.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the fetch callback.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ weights: { path: 0 } as RetrievalSettings['weights'] }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The same text on two pages; only the path says which is about the server.
+    const { bots } = suiteFolder([{}, { weights: { path: 0 } as RetrievalSettings['weights'] }], {
+      'net/tcp.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the data callback.\n',
+      'runtime/http/server.md': '# Listening\n\nCall `listen(port)` with a port number; each connection is handled by the fetch callback.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
 
     it('a word of the path (runtime/http/server.md) tells the pages apart', () => {
@@ -91,23 +100,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('heading paths holding all the words but one are candidates too', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // 250 of 2,000 sections hold "read", "text", "file" and "string": too common to gather
-      // candidates by any of them alone, not so common as to tell nothing.
-      const filler = Array.from({ length: 2000 }, (_, i) => `## Note ${i}\n\n${i < 250 ? 'Read the text file and the string here.' : 'Nothing to see in this note.'}\n`).join('\n');
-      const made = await folder({
-        'notes.md': `# Notes\n\n${filler}`,
-        'numbers.md': '# Whole numbers\n\nA whole number has no fraction.\n',
-        'guides/read-file/string.md': '# Read a file\'s text as a string\n\nCall `.text()` on it: it resolves to the contents.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ dropOne: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // 250 of 2,000 sections hold "read", "text", "file" and "string": too common to gather
+    // candidates by any of them alone, not so common as to tell nothing.
+    const filler = Array.from({ length: 2000 }, (_, i) => `## Note ${i}\n\n${i < 250 ? 'Read the text file and the string here.' : 'Nothing to see in this note.'}\n`).join('\n');
+    const { bots } = suiteFolder([{}, { dropOne: 0 }], {
+      'notes.md': `# Notes\n\n${filler}`,
+      'numbers.md': '# Whole numbers\n\nA whole number has no fraction.\n',
+      'guides/read-file/string.md': '# Read a file\'s text as a string\n\nCall `.text()` on it: it resolves to the contents.\n',
     });
 
     it('a page titled with most of the question is found though it lacks one of its words', () => {
@@ -119,25 +118,15 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('the gate decides whether to answer, the score what comes first', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      const long = Array.from({ length: 30 }, (_, i) => `Option ${i} is described in its own section of this page.`).join(' ');
-      const made = await folder({
-        'redaction.md': '# Redaction\n\nRedaction replaces sensitive values with a placeholder.\n',
-        'options.md': `# Options\n\n${long} The logger takes a list of paths for redaction. ${long}\n`,
-        'colours.md': '# Colours\n\nThe logger sets the accent colour.\n',
-        'dates.md': '# Dates\n\nThe logger writes dates in ISO format.\n',
-        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
-        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
-      });
-      root = made.root;
-      // The gate alone decides whether to answer (the page the heading names outscores the one that passed it: a close call the confidence would leave unsure).
-      bots.push(await made.open({ minConfidence: 0 }), await made.open({ gateDecides: false, minConfidence: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    const long = Array.from({ length: 30 }, (_, i) => `Option ${i} is described in its own section of this page.`).join(' ');
+    // The gate alone decides whether to answer (the page the heading names outscores the one that passed it: a close call the confidence would leave unsure).
+    const { bots } = suiteFolder([{ minConfidence: 0 }, { gateDecides: false, minConfidence: 0 }], {
+      'redaction.md': '# Redaction\n\nRedaction replaces sensitive values with a placeholder.\n',
+      'options.md': `# Options\n\n${long} The logger takes a list of paths for redaction. ${long}\n`,
+      'colours.md': '# Colours\n\nThe logger sets the accent colour.\n',
+      'dates.md': '# Dates\n\nThe logger writes dates in ISO format.\n',
+      'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+      'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
     });
 
     it('the page named by its heading comes first, though only a passage naming both words let the question be answered', () => {
@@ -150,40 +139,31 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a confident answer quotes the page the confidence judged first', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'What is the default log level?';
-    before(async () => {
-      // The page about logging names "log level" twice and scores best; only the settings page's table holds "default".
-      const made = await folder({
-        'logging.md': '# Logging\n\nThe logger writes each line at a log level. Call `log.info()` or `log.warn()` to write at a log level.\n',
-        'config/log.md': '# Log settings\n\n| Setting | Default | Meaning |\n|---|---|---|\n| `level` | `info` | The default level: lines below it are dropped. |\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        // Pages on other things: in a folder of five, the question's words are too common for the confidence to be sure of either page.
-        ...Object.fromEntries(
-          [
-            ['uploads', 'Uploads are stored in the bucket.'],
-            ['sessions', 'Sessions expire after an hour.'],
-            ['emails', 'Emails are sent through SMTP.'],
-            ['queues', 'Jobs wait in a queue until a worker is free.'],
-            ['payments', 'Payments are taken by card.'],
-            ['search', 'The search box finds pages by title.'],
-            ['themes', 'Themes change the colours of every page.'],
-            ['backups', 'Backups are taken each night.'],
-            ['tokens', 'Tokens are sent in the header.'],
-            ['plugins', 'Plugins add commands to the tool.'],
-          ].map(([name, text]) => [`${name}.md`, `# ${name}\n\n${text}\n`]),
-        ),
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ judgedFirst: false }));
+    // The page about logging names "log level" twice and scores best; only the settings page's table holds "default".
+    const suite = suiteFolder([{}, { judgedFirst: false }], {
+      'logging.md': '# Logging\n\nThe logger writes each line at a log level. Call `log.info()` or `log.warn()` to write at a log level.\n',
+      'config/log.md': '# Log settings\n\n| Setting | Default | Meaning |\n|---|---|---|\n| `level` | `info` | The default level: lines below it are dropped. |\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      // Pages on other things: in a folder of five, the question's words are too common for the confidence to be sure of either page.
+      ...Object.fromEntries(
+        [
+          ['uploads', 'Uploads are stored in the bucket.'],
+          ['sessions', 'Sessions expire after an hour.'],
+          ['emails', 'Emails are sent through SMTP.'],
+          ['queues', 'Jobs wait in a queue until a worker is free.'],
+          ['payments', 'Payments are taken by card.'],
+          ['search', 'The search box finds pages by title.'],
+          ['themes', 'Themes change the colours of every page.'],
+          ['backups', 'Backups are taken each night.'],
+          ['tokens', 'Tokens are sent in the header.'],
+          ['plugins', 'Plugins add commands to the tool.'],
+        ].map(([name, text]) => [`${name}.md`, `# ${name}\n\n${text}\n`]),
+      ),
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('the page whose passage passed the gate and was judged comes first, the higher-scoring one after it', () => {
       const found = bots[0]!.find(question);
@@ -196,7 +176,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('at the HTTP API the answer quotes it first, its page the first source', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assert.equal(result.answer_found, true);
         assert.equal(result.sources[0]!.title, 'Log settings');
@@ -206,23 +186,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a lexicon of software words bridges the question and the page', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      const made = await folder({
-        'mocks.md': '# Mocks\n\nCreate a mock function with `mock()`: it records every call made to it.\n',
-        'declarations.md': '# Declarations\n\nDeclare a function with the keyword.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
-        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ lexiconWeight: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    const { bots } = suiteFolder([{}, { lexiconWeight: 0 }], {
+      'mocks.md': '# Mocks\n\nCreate a mock function with `mock()`: it records every call made to it.\n',
+      'declarations.md': '# Declarations\n\nDeclare a function with the keyword.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+      'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
     });
 
     it('"fake" finds the page about mocks', () => {
@@ -236,22 +206,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a word in most passages still counts for the gate', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      const made = await folder({
-        'levels.md': '# Levels\n\nEach log line has a level.\n',
-        'transports.md': '# Transports\n\nA transport carries the log elsewhere.\n',
-        'redaction.md': '# Redaction\n\nPasswords are replaced in the log line.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-      });
-      root = made.root;
-      // Without the lexicon, which relates "hide" to "redaction".
-      bots.push(await made.open({ lexiconWeight: 0 }), await made.open({ lexiconWeight: 0, commonInGate: false }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // Without the lexicon, which relates "hide" to "redaction".
+    const { bots } = suiteFolder([{ lexiconWeight: 0 }, { lexiconWeight: 0, commonInGate: false }], {
+      'levels.md': '# Levels\n\nEach log line has a level.\n',
+      'transports.md': '# Transports\n\nA transport carries the log elsewhere.\n',
+      'redaction.md': '# Redaction\n\nPasswords are replaced in the log line.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
     });
 
     it('"log", in three pages of four, is matched by the page that has it', () => {
@@ -264,27 +224,17 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("a page's other matching passages count for each of its passages", () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      const made = await folder({
-        's3.md':
-          '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
-        'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URL schemes: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
-        'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
-      });
-      root = made.root;
-      // The two pages fit alike: with the gate alone deciding, the answer says which comes first.
-      // bodyTelling off in both: the body's share alone puts the page naming every word in its text first.
-      // shortSection off in both: which page comes first is asked, not which of its sections are quoted.
-      bots.push(await made.open({ minConfidence: 0, bodyTelling: 0, shortSection: 0 }), await made.open({ pageWeight: 0, minConfidence: 0, bodyTelling: 0, shortSection: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The two pages fit alike: with the gate alone deciding, the answer says which comes first.
+    // bodyTelling off in both: the body's share alone puts the page naming every word in its text first.
+    // shortSection off in both: which page comes first is asked, not which of its sections are quoted.
+    const { bots } = suiteFolder([{ minConfidence: 0, bodyTelling: 0, shortSection: 0 }, { pageWeight: 0, minConfidence: 0, bodyTelling: 0, shortSection: 0 }], {
+      's3.md':
+        '# S3\n\n## Credentials\n\nThe S3 client reads its credentials from the environment.\n\n## Writing files\n\nWrite a file to a bucket with `write()`.\n\n## Presigning\n\nPresign a URL so a browser can upload to the bucket.\n',
+      'fetch.md': '# Fetch\n\n## Protocols\n\nFetch speaks HTTP and HTTPS.\n\n## S3 URL schemes: upload a file to an S3 bucket\n\nAn s3:// URL is fetched with the S3 client.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+      'sizes.md': '# Sizes\n\nSizes are given in pixels.\n',
     });
 
     it('the page about S3 comes before a passage of another page that names every word once', () => {
@@ -296,25 +246,15 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('the gate: all the words means each as itself, the words that frame a question aside', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // Words as common as in a large folder: "mean" in 100 of 2,000 sections, "make" in 300.
-      const notes = Array.from({ length: 2000 }, (_, i) => {
-        const text = i < 100 ? 'The mean is shown.' : i < 150 ? 'Each lifecycle step is listed.' : i < 450 ? 'Make a note here.' : 'Nothing to see in this note.';
-        return `## Note ${i}\n\n${text}\n`;
-      }).join('\n');
-      const made = await folder({
-        'notes.md': `# Notes\n\n${notes}`,
-        'lifecycle.md': '# Lifecycle\n\nScripts run at each lifecycle event; the mean time is logged.\n',
-        'uuid.md': '# Generate a UUID\n\nCall `randomUUID()` to generate a UUID.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ fullExact: false, minConfidence: 0 }), await made.open({ frameWords: false }), await made.open({ minConfidence: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // Words as common as in a large folder: "mean" in 100 of 2,000 sections, "make" in 300.
+    const notes = Array.from({ length: 2000 }, (_, i) => {
+      const text = i < 100 ? 'The mean is shown.' : i < 150 ? 'Each lifecycle step is listed.' : i < 450 ? 'Make a note here.' : 'Nothing to see in this note.';
+      return `## Note ${i}\n\n${text}\n`;
+    }).join('\n');
+    const { bots } = suiteFolder([{}, { fullExact: false, minConfidence: 0 }, { frameWords: false }, { minConfidence: 0 }], {
+      'notes.md': `# Notes\n\n${notes}`,
+      'lifecycle.md': '# Lifecycle\n\nScripts run at each lifecycle event; the mean time is logged.\n',
+      'uuid.md': '# Generate a UUID\n\nCall `randomUUID()` to generate a UUID.\n',
     });
 
     it('a word matched only as the start of a longer one ("life": "lifecycle") does not make all the words', () => {
@@ -333,26 +273,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('the gate: two of the question\'s words covering a quarter of its weight pass', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // The question's two rare words on one page; its five everyday ones (one the docs lack) each elsewhere or nowhere: the
-      // webhook page matches two of its seven words, about 0.29 of its weight by rarity.
-      const made = await folder({
-        'webhooks.md': '# Webhooks\n\nEach webhook request carries a signature header: the HMAC of its body with your secret.\n',
-        'team.md': '# Team\n\nYour manager approves leave.\n',
-        'office.md': '# Office\n\nThe office opens at eight.\n',
-        'kitchen.md': '# Kitchen\n\nThe kitchen is cleaned on Fridays.\n',
-        'lunch.md': '# Lunch\n\nLunch is served at noon.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-      });
-      root = made.root;
-      // The gate alone deciding: on a folder of six short pages the model is not sure of it either way (bench/README.md, round 12).
-      bots.push(await made.open({ minConfidence: 0 }), await made.open({ minConfidence: 0, minCoverage: 0.3 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The question's two rare words on one page; its five everyday ones (one the docs lack) each elsewhere or nowhere: the
+    // webhook page matches two of its seven words, about 0.29 of its weight by rarity.
+    // The gate alone deciding: on a folder of six short pages the model is not sure of it either way (bench/README.md, round 12).
+    const { bots } = suiteFolder([{ minConfidence: 0 }, { minConfidence: 0, minCoverage: 0.3 }], {
+      'webhooks.md': '# Webhooks\n\nEach webhook request carries a signature header: the HMAC of its body with your secret.\n',
+      'team.md': '# Team\n\nYour manager approves leave.\n',
+      'office.md': '# Office\n\nThe office opens at eight.\n',
+      'kitchen.md': '# Kitchen\n\nThe kitchen is cleaned on Fridays.\n',
+      'lunch.md': '# Lunch\n\nLunch is served at noon.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
     });
 
     it('a question naming its topic in two rare words among many everyday ones passes the gate', () => {
@@ -370,21 +300,11 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
-      const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
-      const made = await folder({
-        ...steps,
-        'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ tellingEnough: 0 }), await made.open({ tellingEnough: 0.75 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
+    const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
+    const { bots } = suiteFolder([{}, { tellingEnough: 0 }, { tellingEnough: 0.75 }], {
+      ...steps,
+      'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
     });
 
     it('"reference already exists when it tries to push the new tag" is answered, "tries" aside', () => {
@@ -412,22 +332,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   const GARDEN = '# Garden\n\n## Compost\n\nCompost goes in the green bins by the fence.\n\n## Hoses\n\nHoses hang in the shed after use.\n\n## Ladders\n\nLadders are chained to the back wall.\n';
 
   describe('a page is related by what its sections match together', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // Each section of the garden page names one thing asked about; none names two.
-      const made = await folder({
-        'garden.md': GARDEN,
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedByPage: false }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // Each section of the garden page names one thing asked about; none names two.
+    const { bots } = suiteFolder([{}, { relatedByPage: false }], {
+      'garden.md': GARDEN,
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
 
     it('"Is there a rule about compost, hoses, ladders, barbecues, trampolines and paddling pools in summer?" shows the garden page as related', () => {
@@ -441,26 +351,17 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a "not sure" answer shows the page scoring best, whatever the related pages\' bar', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'Are barbecues, compost heaps, hoses, ladders, trampolines or paddling pools allowed?';
-    before(async () => {
-      // The barbecues page scores best but matches too little of the question to be related by itself; the garden page, by its sections together, is related.
-      const made = await folder({
-        'garden.md': GARDEN,
-        'barbecues.md': '# Barbecues\n\nBarbecues are allowed on the terrace until ten.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      // The control turns off the other rules that would show it (it matches two of the question's words, and the most of its telling weight).
-      bots.push(await made.open(), await made.open({ relatedBest: false, relatedWords: 0, relatedMostTelling: false }), await made.open({ relatedBest: false, relatedWords: 0 }));
+    // The barbecues page scores best but matches too little of the question to be related by itself; the garden page, by its sections together, is related.
+    // The control turns off the other rules that would show it (it matches two of the question's words, and the most of its telling weight).
+    const suite = suiteFolder([{}, { relatedBest: false, relatedWords: 0, relatedMostTelling: false }, { relatedBest: false, relatedWords: 0 }], {
+      'garden.md': GARDEN,
+      'barbecues.md': '# Barbecues\n\nBarbecues are allowed on the terrace until ten.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the barbecues page first, the garden page after it', () => {
       const found = bots[0]!.find(question);
@@ -476,7 +377,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Barbecues', 'Garden › Hoses']);
@@ -485,29 +386,20 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('the page scoring best is related though its words are common, when it stands out', () => {
-    let root: string;
-    const bots: Bot[] = [];
     // "long" is in no page and "password" in many: no page matches a telling share strongly enough for the related pages' bar.
     const question = 'How long must my password be?';
-    before(async () => {
-      const made = await folder({
-        'security.md': '# Account security\n\n## Password requirements\n\nA password needs at least twelve characters, one of them a digit.\n\n## Two-step sign-in\n\nTurn on two-step sign-in from your profile.\n',
-        'onboarding.md': '# Your first week\n\nOn your first day IT gives you a laptop; set a password for it, then read the handbook and meet your team over lunch.\n',
-        'wifi.md': '# Office Wi-Fi\n\nThe guest network needs no password; staff join the office network with their own account and a certificate from IT.\n',
-        'chat.md': '# Chat etiquette\n\nNever paste a password, a token or a customer record into a channel; share files from the drive and keep threads short.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
-        'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedStandout: 0 }));
+    const suite = suiteFolder([{}, { relatedStandout: 0 }], {
+      'security.md': '# Account security\n\n## Password requirements\n\nA password needs at least twelve characters, one of them a digit.\n\n## Two-step sign-in\n\nTurn on two-step sign-in from your profile.\n',
+      'onboarding.md': '# Your first week\n\nOn your first day IT gives you a laptop; set a password for it, then read the handbook and meet your team over lunch.\n',
+      'wifi.md': '# Office Wi-Fi\n\nThe guest network needs no password; staff join the office network with their own account and a certificate from IT.\n',
+      'chat.md': '# Chat etiquette\n\nNever paste a password, a token or a customer record into a channel; share files from the drive and keep threads short.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+      'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the password policy as a related page, where the bar alone refuses', () => {
       const found = bots[0]!.find(question);
@@ -520,7 +412,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the page as its source', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Account security › Password requirements']);
@@ -529,30 +421,21 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a page matching two of the question\'s words is related, though each is common in the folder', () => {
-    let root: string;
-    const bots: Bot[] = [];
     // "swimming" and "lessons" are in many sections of a small folder: together they are still too weak for the related pages' bar, and "kids" is in no page.
     const question = "how much are kids' swimming lessons";
-    before(async () => {
-      const made = await folder({
-        'swimming-lessons.md': '# Swimming lessons\n\n## Prices\n\nChildren\'s swimming lessons cost £6 a session, paid by the term.\n\n## Stages\n\nLessons follow the national stages one to seven.\n',
-        'swimming-pools.md': '# Swimming pools\n\n## Opening times\n\nThe main pool opens at 7am on weekdays.\n\n## Lanes\n\nDuring swimming lessons two lanes are closed to the public.\n',
-        'gym.md': '# Gym\n\n## Induction\n\nBook an induction before your first visit.\n\n## After a workout\n\nMembers may cool down with a swim in the main pool.\n',
-        'classes.md': '# Fitness classes\n\n## Booking\n\nBook classes online up to a week ahead.\n\n## Spin\n\nSpin lessons suit every level of fitness.\n',
-        'tennis.md': '# Tennis\n\n## Courts\n\nFour outdoor courts can be hired by the hour.\n\n## Coaching\n\nGroup tennis lessons run on Saturday mornings.\n',
-        'parties.md': '# Parties\n\n## Pool parties\n\nA pool party includes an hour of swimming and food.\n\n## Soft play\n\nSoft play parties suit children under eight.\n',
-        'membership.md': '# Membership\n\n## Prices\n\nAdult membership costs £30 a month.\n\n## Concessions\n\nStudents and carers pay half price.\n',
-        'cafe.md': '# Cafe\n\n## Opening times\n\nThe cafe opens at 9am, before the first swimming lessons.\n\n## Food\n\nHot food is served until 2pm.\n',
-        'parking.md': '# Parking\n\n## Car park\n\nParking is free for three hours.\n\n## Bikes\n\nBike racks are by the main door.\n',
-        'lockers.md': '# Lockers\n\n## Coins\n\nLockers take a £1 coin, returned after use; swimming lessons pupils use the blue lockers.\n\n## Lost property\n\nLost property is kept for a month at reception.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedWords: 0 }));
+    const suite = suiteFolder([{}, { relatedWords: 0 }], {
+      'swimming-lessons.md': '# Swimming lessons\n\n## Prices\n\nChildren\'s swimming lessons cost £6 a session, paid by the term.\n\n## Stages\n\nLessons follow the national stages one to seven.\n',
+      'swimming-pools.md': '# Swimming pools\n\n## Opening times\n\nThe main pool opens at 7am on weekdays.\n\n## Lanes\n\nDuring swimming lessons two lanes are closed to the public.\n',
+      'gym.md': '# Gym\n\n## Induction\n\nBook an induction before your first visit.\n\n## After a workout\n\nMembers may cool down with a swim in the main pool.\n',
+      'classes.md': '# Fitness classes\n\n## Booking\n\nBook classes online up to a week ahead.\n\n## Spin\n\nSpin lessons suit every level of fitness.\n',
+      'tennis.md': '# Tennis\n\n## Courts\n\nFour outdoor courts can be hired by the hour.\n\n## Coaching\n\nGroup tennis lessons run on Saturday mornings.\n',
+      'parties.md': '# Parties\n\n## Pool parties\n\nA pool party includes an hour of swimming and food.\n\n## Soft play\n\nSoft play parties suit children under eight.\n',
+      'membership.md': '# Membership\n\n## Prices\n\nAdult membership costs £30 a month.\n\n## Concessions\n\nStudents and carers pay half price.\n',
+      'cafe.md': '# Cafe\n\n## Opening times\n\nThe cafe opens at 9am, before the first swimming lessons.\n\n## Food\n\nHot food is served until 2pm.\n',
+      'parking.md': '# Parking\n\n## Car park\n\nParking is free for three hours.\n\n## Bikes\n\nBike racks are by the main door.\n',
+      'lockers.md': '# Lockers\n\n## Coins\n\nLockers take a £1 coin, returned after use; swimming lessons pupils use the blue lockers.\n\n## Lost property\n\nLost property is kept for a month at reception.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the swimming lessons page as related, where the bar alone refuses; a question sharing one word is still refused', () => {
       const found = bots[0]!.find(question);
@@ -566,7 +449,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the lessons page first', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.equal(result.sources[0]!.title, 'Swimming lessons › Prices');
@@ -578,34 +461,25 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("a \"not sure\" answer's first page is the one matching more of the question's telling words", () => {
-    let root: string;
-    const bots: Bot[] = [];
     // Four deploy pages share the question's common words in their titles and outscore the page whose text holds "event".
     const question = 'How do I try my function with a sample event before deploying it?';
-    before(async () => {
-      const made = await folder({
-        'deploy.md': '# Deploy\n\nThe deploy command deploys the whole service, every function with it, to the cloud.\n',
-        'deploy-function.md': '# Deploy function\n\nDeploy function deploys one function\'s code without touching the rest of the service.\n',
-        'deploy-list.md': '# Deploy list\n\nDeploy list shows the deployments of the service and each function\'s versions before and after.\n',
-        'invoke-local.md': '# Invoke local\n\nInvoke local runs a function on your own machine, the event it gets passed as JSON with --data.\n',
-        'logs.md': '# Logs\n\nLogs prints a function\'s logs from the cloud.\n',
-        'remove.md': '# Remove\n\nRemove deletes the service from the cloud.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
-        'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
-        'regions.md': '# Regions\n\nPick the region closest to your users.\n',
-        'secrets.md': '# Secrets\n\nKeep secrets in the vault, never in the repository.\n',
-        'deploy-hooks.md': '# Deploy hooks\n\nDeploy hooks run a function of your own before and after each deployment.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedOrderTelling: false, relatedFusedFirst: false }));
+    const suite = suiteFolder([{}, { relatedOrderTelling: false, relatedFusedFirst: false }], {
+      'deploy.md': '# Deploy\n\nThe deploy command deploys the whole service, every function with it, to the cloud.\n',
+      'deploy-function.md': '# Deploy function\n\nDeploy function deploys one function\'s code without touching the rest of the service.\n',
+      'deploy-list.md': '# Deploy list\n\nDeploy list shows the deployments of the service and each function\'s versions before and after.\n',
+      'invoke-local.md': '# Invoke local\n\nInvoke local runs a function on your own machine, the event it gets passed as JSON with --data.\n',
+      'logs.md': '# Logs\n\nLogs prints a function\'s logs from the cloud.\n',
+      'remove.md': '# Remove\n\nRemove deletes the service from the cloud.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+      'expenses.md': '# Expenses\n\nClaim travel within thirty days, with receipts.\n',
+      'regions.md': '# Regions\n\nPick the region closest to your users.\n',
+      'secrets.md': '# Secrets\n\nKeep secrets in the vault, never in the repository.\n',
+      'deploy-hooks.md': '# Deploy hooks\n\nDeploy hooks run a function of your own before and after each deployment.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('puts the best-scoring deploy page first where no page matches clearly more of the telling words; the invoke-local page is among the others', () => {
       const found = bots[0]!.find(question);
@@ -620,7 +494,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.deepEqual(order(bots[0]!), ['invoke-local.md', 'deploy-function.md', 'deploy-hooks.md']);
       // Control: by score alone (and without the fused ranking's lead, which finds the invoke-local page too), the deploy page comes first.
       assert.deepEqual(order(bots[1]!), ['deploy-function.md', 'invoke-local.md', 'deploy-hooks.md']);
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(near);
         assertNotSure(result);
         assert.equal(result.sources[0]!.title, 'Invoke local');
@@ -629,26 +503,17 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a "not sure" answer with free places shows one more page for each page scoring next', () => {
-    let root: string;
-    const bots: Bot[] = [];
     // The garden page is related by its sections together; the barbecues page, matching one of the question's words, is too weak for the related pages' rules.
     const question = 'Are barbecues, hoses or ladders allowed?';
-    before(async () => {
-      const made = await folder({
-        'garden.md': GARDEN,
-        'barbecues.md': '# Barbecues\n\nBarbecues are fine on the terrace until ten.\n',
-        'roof.md': '# Roof terrace\n\n## Barbecues\n\nBarbecues stay off the roof.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedFill: 0 }));
+    const suite = suiteFolder([{}, { relatedFill: 0 }], {
+      'garden.md': GARDEN,
+      'barbecues.md': '# Barbecues\n\nBarbecues are fine on the terrace until ten.\n',
+      'roof.md': '# Roof terrace\n\n## Barbecues\n\nBarbecues stay off the roof.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the barbecues page after the garden page; not the roof page, scoring under half the best; a far-off question is still refused', () => {
       const found = bots[0]!.find(question);
@@ -660,7 +525,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, both pages as sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Garden › Hoses', 'Barbecues']);
@@ -669,35 +534,26 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a "not sure" answer\'s other places go to the pages of two rankings fused: by score x telling share, and by telling share', () => {
-    let root: string;
-    const bots: Bot[] = [];
     // The recycling pages share the question's common words in their titles and outscore the
     // small electricals page, long, whose text holds "recycle" and "kettle" at its end.
     const question = 'Where can I recycle a broken kettle?';
     const filler = (topic: string, sentences: number): string =>
       Array.from({ length: sentences }, (_, i) => `${topic} sentence ${i} about opening hours, parking, permits and what staff on site can help with.`).join(' ');
-    before(async () => {
-      const made = await folder({
-        'recycling-paper.md': '# Recycling paper\n\nRecycling paper: flatten boxes; broken boxes go in flat.\n',
-        'recycling-glass.md': '# Recycling glass\n\nRecycling glass: broken glass is wrapped in paper first.\n',
-        'recycling-plastic.md': '# Recycling plastic\n\nRecycling plastic: broken pots and tubs are collected every fortnight.\n',
-        'recycling-centre.md': '# Recycling centre\n\nThe recycling centre takes garden waste, wood and rubble.\n',
-        'small-electricals.md': `# Small electricals\n\n${filler('Electricals', 12)}\n\nWe recycle a kettle, toaster or hairdryer from the small electricals bank at the library.\n`,
-        'repair-cafe.md': `# Repair café\n\n${filler('Repair', 4)}\n\nBring a broken kettle or lamp: volunteers may fix it, or recycle its parts.\n`,
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
-        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
-        'libraries.md': '# Libraries\n\nLibraries open at nine.\n',
-      });
-      root = made.root;
-      bots.push(await made.open());
+    const suite = suiteFolder([{}], {
+      'recycling-paper.md': '# Recycling paper\n\nRecycling paper: flatten boxes; broken boxes go in flat.\n',
+      'recycling-glass.md': '# Recycling glass\n\nRecycling glass: broken glass is wrapped in paper first.\n',
+      'recycling-plastic.md': '# Recycling plastic\n\nRecycling plastic: broken pots and tubs are collected every fortnight.\n',
+      'recycling-centre.md': '# Recycling centre\n\nThe recycling centre takes garden waste, wood and rubble.\n',
+      'small-electricals.md': `# Small electricals\n\n${filler('Electricals', 12)}\n\nWe recycle a kettle, toaster or hairdryer from the small electricals bank at the library.\n`,
+      'repair-cafe.md': `# Repair café\n\n${filler('Repair', 4)}\n\nBring a broken kettle or lamp: volunteers may fix it, or recycle its parts.\n`,
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+      'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
+      'libraries.md': '# Libraries\n\nLibraries open at nine.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the small electricals page in the place of a recycling page; a far-off question is still refused', () => {
       const found = bots[0]!.find(question);
@@ -714,7 +570,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the small electricals page among the sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.equal(result.sources.length, 3);
@@ -724,34 +580,25 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a "not sure" answer\'s first page is the one first in both fused rankings, when the rules chose another', () => {
-    let root: string;
-    const bots: Bot[] = [];
     // The children's page scores best (its heading holds "borrowing record"); the privacy page
     // scores a little less, but one of its sections matches "record" and "police", more of the
     // question's telling weight than any section of the children's page: it leads both rankings.
     const question = 'Would you hand my borrowing records to the police if they asked?';
-    before(async () => {
-      const made = await folder({
-        'children.md':
-          "# Children\n\n## Children's cards\n\nA child under 12 needs a parent to sign for their card.\n\n## A child's borrowing record\n\nParents can see the borrowing record of a child under 12 at the desk, with the child's card and a photo ID such as a passport or a driving licence, on any weekday morning. Older children may get their own PIN from the age of 12, and teenagers can choose to keep their loans to themselves from 16. Lost cards are replaced free once a year. Fines are not charged on children's cards.\n\n## Children on their own\n\nChildren under 8 must be with an adult; staff call the police only if a young child is left alone.\n",
-        'privacy.md': '# Privacy\n\n## Your borrowing history\n\nWe keep your borrowing record for two years.\n\n## Who can see it\n\nWe never give your record to anyone, police included, without a court order.\n',
-        'borrowing.md': '# Borrowing\n\nBorrow up to 20 items at a time for three weeks.\n',
-        'renewing.md': '# Renewing\n\nRenew what you borrow online, up to three times.\n',
-        'e-books.md': '# E-books\n\nBorrow e-books and audiobooks with the app.\n',
-        'loans.md': '# Inter-library loans\n\nAsk us to borrow a book from another library for you.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
-        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ relatedFusedFirst: false }));
+    const suite = suiteFolder([{}, { relatedFusedFirst: false }], {
+      'children.md':
+        "# Children\n\n## Children's cards\n\nA child under 12 needs a parent to sign for their card.\n\n## A child's borrowing record\n\nParents can see the borrowing record of a child under 12 at the desk, with the child's card and a photo ID such as a passport or a driving licence, on any weekday morning. Older children may get their own PIN from the age of 12, and teenagers can choose to keep their loans to themselves from 16. Lost cards are replaced free once a year. Fines are not charged on children's cards.\n\n## Children on their own\n\nChildren under 8 must be with an adult; staff call the police only if a young child is left alone.\n",
+      'privacy.md': '# Privacy\n\n## Your borrowing history\n\nWe keep your borrowing record for two years.\n\n## Who can see it\n\nWe never give your record to anyone, police included, without a court order.\n',
+      'borrowing.md': '# Borrowing\n\nBorrow up to 20 items at a time for three weeks.\n',
+      'renewing.md': '# Renewing\n\nRenew what you borrow online, up to three times.\n',
+      'e-books.md': '# E-books\n\nBorrow e-books and audiobooks with the app.\n',
+      'loans.md': '# Inter-library loans\n\nAsk us to borrow a book from another library for you.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+      'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows the privacy page first, the children\'s page second; a far-off question is still refused', () => {
       const found = bots[0]!.find(question);
@@ -766,7 +613,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: the "not sure" text, the privacy page the first source', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.match(result.sources[0]?.title ?? '', /^Privacy/);
@@ -776,24 +623,14 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("pages are ranked by how much of the question's telling weight their sections' text holds", () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I rotate a signing key?';
-    before(async () => {
-      // The keys page's headings name the question; the security page's text says how.
-      const made = await folder({
-        'keys.md': '# Signing keys\n\n## Rotating signing keys\n\nThe dashboard lists them with their dates.\n',
-        'security.md': '# Security\n\nTo rotate a signing key, run `keys rotate --signing`: a new key signs from then on, and signatures made with the old one stay valid for a day.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-      });
-      root = made.root;
-      bots.push(await made.open({ bodyTelling: 1 }), await made.open({ bodyTelling: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The keys page's headings name the question; the security page's text says how.
+    const { bots } = suiteFolder([{ bodyTelling: 1 }, { bodyTelling: 0 }], {
+      'keys.md': '# Signing keys\n\n## Rotating signing keys\n\nThe dashboard lists them with their dates.\n',
+      'security.md': '# Security\n\nTo rotate a signing key, run `keys rotate --signing`: a new key signs from then on, and signatures made with the old one stay valid for a day.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
     });
 
     it('answers from the page whose text holds the words, not the one whose headings do', () => {
@@ -804,23 +641,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("of a page's sections, the one whose text holds the question's telling words is chosen", () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // The section titled with the question says nothing of it; the introduction's text shows how.
-      const made = await folder({
-        'storage.md': '# Storage\n\nOpen an encrypted database with `open(path, { key })`: the key encrypts every page of the file.\n\n## Open an encrypted database\n\nReturns a handle; close it when done.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      // bodyTelling off in both: it ranks the introduction first by itself.
-      bots.push(await made.open({ bodyTelling: 0 }), await made.open({ sectionTelling: 0, bodyTelling: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The section titled with the question says nothing of it; the introduction's text shows how.
+    // bodyTelling off in both: it ranks the introduction first by itself.
+    const { bots } = suiteFolder([{ bodyTelling: 0 }, { sectionTelling: 0, bodyTelling: 0 }], {
+      'storage.md': '# Storage\n\nOpen an encrypted database with `open(path, { key })`: the key encrypts every page of the file.\n\n## Open an encrypted database\n\nReturns a handle; close it when done.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
 
     it('"How do I open an encrypted database?" quotes the introduction showing `open(path, { key })`', () => {
@@ -832,24 +659,15 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('an answer retrieval is not sure of is "not sure" (the calibrated confidence)', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      // Two reference pages sharing their words, as an API reference's do, and a page on files.
-      const made = await folder({
-        'config/log.md': '# Logging settings\n\nSet the log level of the whole app with `level`: silent, error, warn, info or verbose.\n',
-        'app/log.md': '# Writing to the log\n\nSet the log level of one message by its method: `log.warn()` writes at the warn level.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ minConfidence: 0 }));
+    // Two reference pages sharing their words, as an API reference's do, and a page on files.
+    const suite = suiteFolder([{}, { minConfidence: 0 }], {
+      'config/log.md': '# Logging settings\n\nSet the log level of the whole app with `level`: silent, error, warn, info or verbose.\n',
+      'app/log.md': '# Writing to the log\n\nSet the log level of one message by its method: `log.warn()` writes at the warn level.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('"How do I set the log level for files?" (the page that passes the gate outscored by another) is not sure, the closest page first', () => {
       const found = bots[0]!.find('How do I set the log level for files?');
@@ -860,7 +678,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, the pages as sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer('How do I set the log level for files?');
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Files', 'Logging settings', 'Writing to the log']);
@@ -896,25 +714,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("a page whose text holds clearly more of the question's telling words makes the answer not sure", () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I rotate the log file at midnight?';
-    before(async () => {
-      // The page titled and named for rotating the log scores best; the file transport's text holds "midnight" too.
-      const made = await folder({
-        'rotating.md': '# Log rotation\n\nPass `rotate: true` to rotate the log file when it grows past its size.\n',
-        'transports/rotate.md': '# File transport\n\nA transport writes the log to a file. To rotate the file at midnight, set `frequency` to `daily`: it rotates the log each night.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ tellingRival: 0 }));
+    // The page titled and named for rotating the log scores best; the file transport's text holds "midnight" too.
+    const suite = suiteFolder([{}, { tellingRival: 0 }], {
+      'rotating.md': '# Log rotation\n\nPass `rotate: true` to rotate the log file when it grows past its size.\n',
+      'transports/rotate.md': '# File transport\n\nA transport writes the log to a file. To rotate the file at midnight, set `frequency` to `daily`: it rotates the log each night.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows both pages, the one scoring best first, and quotes neither', () => {
       const found = bots[0]!.find(question);
@@ -927,7 +736,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Log rotation', 'File transport']);
@@ -936,23 +745,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a value the docs lack ("2am") is not a telling word: the question is judged on its other words', () => {
-    let root: string;
-    const bots: Bot[] = [];
-    before(async () => {
-      const made = await folder({
-        'stations.md': '# Docking stations\n\nEvery docking station is open around the clock: you can take a bike from a station or return one at any hour, day or night.\n',
-        'passes.md': '# Passes\n\nA day pass costs £3 and a yearly pass costs £90.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      // The gate alone decides (as for the other gate tests): on five short pages the model is not sure either way.
-      bots.push(await made.open({ minConfidence: 0 }), await made.open({ minConfidence: 0, tellingValues: true }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    // The gate alone decides (as for the other gate tests): on five short pages the model is not sure either way.
+    const { bots } = suiteFolder([{ minConfidence: 0 }, { minConfidence: 0, tellingValues: true }], {
+      'stations.md': '# Docking stations\n\nEvery docking station is open around the clock: you can take a bike from a station or return one at any hour, day or night.\n',
+      'passes.md': '# Passes\n\nA day pass costs £3 and a yearly pass costs £90.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
 
     it('answers "at 2am" from the page that says any hour', () => {
@@ -969,28 +768,19 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a twin page, matching the very same words and scoring within the margin, makes an answer near the bar not sure', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I record a video of a failing test?';
-    before(async () => {
-      // A guide and its reference page say the question's words alike and score within a tenth: the model is sure of the guide, but only just.
-      const made = await folder({
-        'guide/playwright.md':
-          '# Playwright\n\n## Video\n\nTo record a video of a failing test, turn on `video` in the config. The browser window opens at its default size, the helper waits for network idle before each step, and screenshots are saved beside the report when a step times out or an element is missing from the page.\n',
-        'reference/playwright-helper.md':
-          '# Playwright helper\n\n## Options\n\nRecord a video of a failing test with the `video` option. The video of each failing test is recorded in the output folder; a test that passes keeps no video.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-        'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-        'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ twinMargin: 0 }), await made.open({ twinMargin: 0.01 }), await made.open({ twinConfidence: 0.55 }));
+    // A guide and its reference page say the question's words alike and score within a tenth: the model is sure of the guide, but only just.
+    const suite = suiteFolder([{}, { twinMargin: 0 }, { twinMargin: 0.01 }, { twinConfidence: 0.55 }], {
+      'guide/playwright.md':
+        '# Playwright\n\n## Video\n\nTo record a video of a failing test, turn on `video` in the config. The browser window opens at its default size, the helper waits for network idle before each step, and screenshots are saved beside the report when a step times out or an element is missing from the page.\n',
+      'reference/playwright-helper.md':
+        '# Playwright helper\n\n## Options\n\nRecord a video of a failing test with the `video` option. The video of each failing test is recorded in the output folder; a test that passes keeps no video.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'parking.md': '# Parking\n\nPermits are needed in the town centre.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('shows both pages, the one scoring best first, and quotes neither', () => {
       const found = bots[0]!.find(question);
@@ -1006,7 +796,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API: answer_found false, the "not sure" text, both pages as sources', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.deepEqual(result.sources.map((source) => source.title), ['Playwright › Video', 'Playwright helper › Options']);
@@ -1015,27 +805,18 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a name the question asks about, held by the docs only on another page, makes the answer not sure', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I export my scene into a Unity project?';
-    before(async () => {
-      // "Unity" is in the docs, on a page about the project's history; the exporting page matches every other word.
-      const made = await folder({
-        'publishing.md':
-          '# Publishing a scene\n\nExport your scene as a project folder with **File › Export project**: it writes the scene, its models and its textures into one folder you can open in another editor or put on a web host.\n\nModels made in Blender are exported with the scene as glTF files.\n',
-        'about.md': '# About the project\n\nThe editor was started in 2019 by a team who had made games with Unity and wanted the same tools in the browser.\n',
-        'lights.md': '# Lights\n\nAdd a light to the scene from the toolbar. Each light casts shadows when `castShadow` is on.\n',
-        'camera.md': '# Camera\n\nThe camera follows the player. Set its field of view in the inspector.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ namedOnPage: 0 }));
+    // "Unity" is in the docs, on a page about the project's history; the exporting page matches every other word.
+    const suite = suiteFolder([{}, { namedOnPage: 0 }], {
+      'publishing.md':
+        '# Publishing a scene\n\nExport your scene as a project folder with **File › Export project**: it writes the scene, its models and its textures into one folder you can open in another editor or put on a web host.\n\nModels made in Blender are exported with the scene as glTF files.\n',
+      'about.md': '# About the project\n\nThe editor was started in 2019 by a team who had made games with Unity and wanted the same tools in the browser.\n',
+      'lights.md': '# Lights\n\nAdd a light to the scene from the toolbar. Each light casts shadows when `castShadow` is on.\n',
+      'camera.md': '# Camera\n\nThe camera follows the player. Set its field of view in the inspector.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('takes as names the words written with a capital where no sentence begins, not acronyms', () => {
       assert.deepEqual([...namedTerms("Can I connect a Phantom wallet? Does it run on HTTP/3 or in Xcode's simulator?")], ['phantom', 'xcode']);
@@ -1052,7 +833,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers a question whose name the page holds', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const unsure = await answer(question);
         assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'Publishing a scene');
@@ -1065,26 +846,17 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a name the docs lack, rare in everyday English, must be matched however much of the rest a passage matches', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I use it with a Java Maven multi-module build?';
-    before(async () => {
-      // "Maven" is in no page; the page on other languages matches every other word, enough of the question to waive one it lacks.
-      const made = await folder({
-        'multi-language.md':
-          '# Multi-language repositories\n\nTasks can run in any language: a Java or Python build is a task like any other. Describe each module of a multi-module build as a workspace package with its own `package.json`, and its build script runs with the others.\n',
-        'caching.md': '# Caching\n\nTask outputs are cached by the hash of their inputs, so a build that has run before is restored.\n',
-        'filters.md': '# Filters\n\nRun the tasks of one package with `--filter`.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ lackedName: 0 }));
+    // "Maven" is in no page; the page on other languages matches every other word, enough of the question to waive one it lacks.
+    const suite = suiteFolder([{}, { lackedName: 0 }], {
+      'multi-language.md':
+        '# Multi-language repositories\n\nTasks can run in any language: a Java or Python build is a task like any other. Describe each module of a multi-module build as a workspace package with its own `package.json`, and its build script runs with the others.\n',
+      'caching.md': '# Caching\n\nTask outputs are cached by the hash of their inputs, so a build that has run before is restored.\n',
+      'filters.md': '# Filters\n\nRun the tasks of one package with `--filter`.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('is not sure of the page on other languages, and shows it first', () => {
       const found = bots[0]!.find(question);
@@ -1097,7 +869,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers without the name, or with an everyday word written as one', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const unsure = await answer(question);
         assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'Multi-language repositories');
@@ -1111,25 +883,16 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a number the question names after a word, which the passage lacks while the docs name the word with another, makes the answer not sure', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'How do I enable HTTP/3 on the server?';
-    before(async () => {
-      // The docs speak of HTTP/2 and HTTP/1.1, never of HTTP/3: the HTTP/2 page matches every word the analyser keeps.
-      const made = await folder({
-        'http2.md': '# HTTP/2\n\nEnable HTTP/2 on the server by passing `http2: true` when you create it. Browsers speak HTTP/2 only over TLS, so pass your key and certificate too.\n',
-        'server.md': '# Creating the server\n\nThe server speaks HTTP/1.1 unless told otherwise. Pass `port` to choose where it listens.\n',
-        'engines.md': '# Engines\n\nThe server runs on Node 18+ and on Bun.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ numberedInPassage: false }));
+    // The docs speak of HTTP/2 and HTTP/1.1, never of HTTP/3: the HTTP/2 page matches every word the analyser keeps.
+    const suite = suiteFolder([{}, { numberedInPassage: false }], {
+      'http2.md': '# HTTP/2\n\nEnable HTTP/2 on the server by passing `http2: true` when you create it. Browsers speak HTTP/2 only over TLS, so pass your key and certificate too.\n',
+      'server.md': '# Creating the server\n\nThe server speaks HTTP/1.1 unless told otherwise. Pass `port` to choose where it listens.\n',
+      'engines.md': '# Engines\n\nThe server runs on Node 18+ and on Bun.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('reads the numbers written after a word, not after a stop word', () => {
       assert.deepEqual(numberedWords('Does it run on Node 14, with HTTP/3, at 5 workers or more than 10?'), [
@@ -1149,7 +912,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('says so at the HTTP API, and still answers the number the page holds, or a range holding it', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const unsure = await answer(question);
         assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'HTTP/2');
@@ -1165,23 +928,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe('a section is quoted with its subsection that matches', () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'Can guests park at the clubhouse?';
-    before(async () => {
-      const made = await folder({
-        'clubhouse.md':
-          '# The clubhouse\n\n## Parking for guests\n\nGuests are welcome to park in the car park behind the clubhouse.\n\n' +
-          "### How long they can stay\n\nA guest's car may stay parked up to **24 hours**.\n\n### Bikes\n\nBikes go in the shed beside the hall.\n",
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ subsections: 0 }));
-    });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
+    const { bots } = suiteFolder([{}, { subsections: 0 }], {
+      'clubhouse.md':
+        '# The clubhouse\n\n## Parking for guests\n\nGuests are welcome to park in the car park behind the clubhouse.\n\n' +
+        "### How long they can stay\n\nA guest's car may stay parked up to **24 hours**.\n\n### Bikes\n\nBikes go in the shed beside the hall.\n",
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
 
     it('brings the subsection holding a word of the question, linked as its section; not the one holding none', () => {
@@ -1196,26 +949,17 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   });
 
   describe("a short section is quoted with its page's next best section", () => {
-    let root: string;
-    const bots: Bot[] = [];
     const question = 'Can I leave my bag in a locker?';
-    before(async () => {
-      // Sections of a line each: the one scoring best names bags; the fact (the coin) is in the next.
-      const made = await folder({
-        'visiting.md':
-          '# Visiting\n\n## Lockers\n\nLockers by the entrance take a £1 coin, returned when you open the locker.\n\n' +
-          '## Bags\n\nBags up to 40 cm by 30 cm can be carried round the galleries; larger bags go in a locker.\n\n' +
-          '## Cafe\n\nThe cafe on the ground floor serves lunch from noon.\n',
-        'files.md': '# Files\n\nRead a file into memory with one call.\n',
-        'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-      });
-      root = made.root;
-      bots.push(await made.open(), await made.open({ shortSection: 0 }));
+    // Sections of a line each: the one scoring best names bags; the fact (the coin) is in the next.
+    const suite = suiteFolder([{}, { shortSection: 0 }], {
+      'visiting.md':
+        '# Visiting\n\n## Lockers\n\nLockers by the entrance take a £1 coin, returned when you open the locker.\n\n' +
+        '## Bags\n\nBags up to 40 cm by 30 cm can be carried round the galleries; larger bags go in a locker.\n\n' +
+        '## Cafe\n\nThe cafe on the ground floor serves lunch from noon.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
     });
-    after(async () => {
-      for (const bot of bots) bot.close();
-      await rm(root, { recursive: true, force: true });
-    });
+    const { bots } = suite;
 
     it('brings the next section, linked as itself; not a third', () => {
       const found = bots[0]!.find(question);
@@ -1228,7 +972,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
 
     it('quotes the fact at the HTTP API, both sections among the sources (in page order, as the answer quotes them)', async () => {
-      await withApi(root, async (answer) => {
+      await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assert.equal(result.answer_found, true);
         assert.match(result.answer, /£1 coin/);
