@@ -241,7 +241,6 @@ function normaliseLabel(label: string): string {
   return label.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The last line of an ESM statement starting at line `i`: where its brackets close and it does not go on (a blank line ends it anyway). */
 /**
  * The line a component tag opening line `i` (at `start`) ends on, when it runs over several lines
  * and nothing but component tags follows it on that line; else undefined (text, kept). Quotes,
@@ -277,6 +276,7 @@ function tagEnd(lines: string[], i: number, start: number): number | undefined {
   return undefined;
 }
 
+/** The last line of an ESM statement starting at line `i`: where its brackets close and it does not go on (a blank line ends it anyway). */
 function esmEnd(lines: string[], i: number): number {
   let depth = 0;
   for (let j = i; j < lines.length; j++) {
