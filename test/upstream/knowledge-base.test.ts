@@ -189,6 +189,47 @@ describe('knowledge-base documents', () => {
   });
 });
 
+describe("the front matter's description", () => {
+  let dir: string;
+  let folder: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-description-'));
+    folder = await mkdtemp(join(tmpdir(), 'answer-description-index-'));
+    // As npm's CLI docs ship: the page's one-line summary in the front matter only, the body opening at a lower heading.
+    await writeFile(join(dir, 'npm-ci.md'), '---\ntitle: npm-ci\ndescription: Clean install a project\n---\n\n### Synopsis\n\n```bash\nnpm ci\n```\n\n### Description\n\nMeant for automated environments such as test platforms.\n');
+    await writeFile(join(dir, 'npm-install.md'), '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n');
+    await writeFile(join(dir, 'guide.md'), '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n');
+    await writeFile(join(dir, 'same.md'), '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n');
+    await writeFile(join(dir, 'number.md'), '---\ndescription: 12\n---\n# Number\n\nText.\n');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("is the page's lead paragraph: first, or under the title heading; once; only when it is text", async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const lead = (path: string): Passage => kb.passages.find((p) => p.document.path === path)!;
+    assert.deepEqual([lead('npm-ci.md').headings, lead('npm-ci.md').markdown], [[], 'Clean install a project']);
+    assert.equal(lead('npm-ci.md').document.source.title, 'npm-ci');
+    assert.deepEqual([lead('guide.md').headings, lead('guide.md').markdown], [[], 'Learn how to fill content in.\n\nBody.']);
+    assert.equal(lead('guide.md').document.source.title, 'Guide');
+    assert.equal(lead('same.md').markdown, 'Said once. Then more.');
+    assert.equal(lead('number.md').markdown, 'Text.');
+  });
+
+  it('finds the page by the words only its description holds', async () => {
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'npm' });
+    try {
+      await index.sync();
+      const [best] = new Retriever(index).relevant('How do I do a clean install of my project?');
+      assert.equal(best?.passage.document.path, 'npm-ci.md');
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -74,6 +74,13 @@ export class KnowledgeBaseError extends Error {
   override name = 'KnowledgeBaseError';
 }
 
+/**
+ * The version of what a file is read into (its body, sections, Source fields). Changing that
+ * text (the front matter's description added, say) changes it, so indexes made before, which
+ * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead paragraph.
+ */
+export const READER_VERSION = 1;
+
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
 const HTML_FILE = /\.html?$/i;
@@ -269,6 +276,7 @@ export function parseDocument(
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
+  body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
   const anchors = settings.anchors === 'auto' || settings.anchors === undefined ? formedUrl : settings.anchors;
   return { source, body, anchors };
@@ -303,6 +311,26 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   const modified = readModifiedTime(meta.modified_time, path);
   if (modified !== undefined) source.modified_time = modified;
   return { source, formedUrl };
+}
+
+/**
+ * The body with the front matter's `description` as its lead paragraph, under the title heading
+ * if the body opens with one, else first. Docs sites (Docusaurus, VitePress, Starlight,
+ * Mintlify, Fumadocs, Hugo, npm's) write there what the page is for in a sentence, often in words
+ * the page itself never uses again ("Clean install a project" for `npm ci`), and most show it
+ * under the title; read without it, the page loses its summary.
+ */
+function withDescription(body: string, description: unknown, title: string): string {
+  if (typeof description !== 'string') return body;
+  const text = description.replace(/\s+/g, ' ').trim();
+  // A page whose text says it already (some sites copy the lead sentence up) needs it once.
+  if (!text || body.replace(/\s+/g, ' ').includes(text)) return body;
+  const firstLine = body.split('\n', 1)[0]!;
+  const heading = HEADING.exec(firstLine);
+  if (heading && plainHeading(headingText(heading[2]!).text).toLowerCase() === title.toLowerCase()) {
+    return `${firstLine}\n\n${text}\n\n${body.slice(firstLine.length).trimStart()}`.trimEnd();
+  }
+  return `${text}\n\n${body}`.trimEnd();
 }
 
 /** The text of the body's first heading (outside code fences), as a reader sees it. */
