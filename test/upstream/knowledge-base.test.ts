@@ -230,6 +230,63 @@ describe("the front matter's description", () => {
   });
 });
 
+describe("Shiki's code notation", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-notation-'));
+    await writeFile(
+      join(dir, 'steps.mdx'),
+      [
+        '# Steps',
+        '',
+        'Mark a line with `// [!code highlight]` in the code block.',
+        '',
+        '```ts',
+        'export async function step() {',
+        '  "use step"; // [!code highlight]',
+        '  // [!code focus:2]',
+        '  return fetch(url); /* [!code ++] */',
+        '}',
+        '```',
+        '',
+        '```html',
+        '<p>Hi</p> <!-- [!code error] -->',
+        '```',
+        '',
+        '```py',
+        'print("x")  # [!code --]',
+        '```',
+      ].join('\n'),
+    );
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('is taken out of code, as the site shows it; prose that names it keeps it', async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    assert.equal(
+      kb.passages[0]!.markdown,
+      [
+        'Mark a line with `// [!code highlight]` in the code block.',
+        '',
+        '```ts',
+        'export async function step() {',
+        '  "use step";',
+        '  return fetch(url);',
+        '}',
+        '```',
+        '',
+        '```html',
+        '<p>Hi</p>',
+        '```',
+        '',
+        '```py',
+        'print("x")',
+        '```',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -8,6 +8,7 @@ import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
+import { withoutCodeNotation } from './code-notation.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -77,9 +78,10 @@ export class KnowledgeBaseError extends Error {
 /**
  * The version of what a file is read into (its body, sections, Source fields). Changing that
  * text (the front matter's description added, say) changes it, so indexes made before, which
- * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead paragraph.
+ * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead
+ * paragraph; 2: Shiki's notation comments (`// [!code highlight]`) taken out of code.
  */
-export const READER_VERSION = 1;
+export const READER_VERSION = 2;
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
@@ -275,6 +277,7 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
+  body = withoutCodeNotation(body);
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
