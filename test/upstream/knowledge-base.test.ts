@@ -287,6 +287,83 @@ describe("Shiki's code notation", () => {
   });
 });
 
+describe('what a generator puts around the page', () => {
+  let dir: string;
+  let folder: string;
+  // As the Serverless Framework's docs ship: metadata in a comment, then a generated banner heading above the title.
+  const PAGE = [
+    '<!--',
+    'title: Serverless Framework Commands - AWS Lambda - Deploy',
+    'menuOrder: 5',
+    'layout: Doc',
+    '-->',
+    '',
+    '<!-- DOCS-SITE-LINK:START automatically generated  -->',
+    '',
+    '### [Read this on the main docs site](https://docs.example.com/deploy)',
+    '',
+    '<!-- DOCS-SITE-LINK:END -->',
+    '',
+    '# AWS - deploy',
+    '',
+    'The `sls deploy` command deploys your entire service. <!-- inline: kept for the cleaner -->',
+    '',
+    '## Options',
+    '',
+    '<!-- markdownlint-disable -->',
+    '- `--stage` The stage in your service to deploy to.',
+    '',
+    '```html',
+    '<!-- a comment in code stays -->',
+    '```',
+    '',
+    '## Draft',
+    '',
+    '<!--',
+    'Nothing here is published yet:',
+    '```bash',
+    'serverless deploy --experimental',
+    '```',
+    '--> Shown after it.',
+  ].join('\n');
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-generated-'));
+    folder = await mkdtemp(join(tmpdir(), 'answer-generated-index-'));
+    await writeFile(join(dir, 'deploy.md'), PAGE);
+    await writeFile(join(dir, 'logs.md'), PAGE.replaceAll('deploy', 'logs').replaceAll('Deploy', 'Logs'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("titles the page by its level-1 heading, not the banner above it, and leaves out the comments that open a block", async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const deploy = kb.passages.filter((p) => p.document.path === 'deploy.md');
+    assert.equal(deploy[0]!.document.source.title, 'AWS - deploy');
+    assert.deepEqual(
+      deploy.map((p) => [p.headings, p.markdown]),
+      [
+        [[], 'The `sls deploy` command deploys your entire service. <!-- inline: kept for the cleaner -->'],
+        [['Options'], '- `--stage` The stage in your service to deploy to.\n\n```html\n<!-- a comment in code stays -->\n```'],
+        [['Draft'], 'Shown after it.'],
+      ],
+    );
+  });
+
+  it('finds no page by words only a comment held', async () => {
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'generated' });
+    try {
+      await index.sync();
+      const retriever = new Retriever(index);
+      assert.deepEqual(retriever.search('menuOrder layout experimental'), []);
+      assert.equal(retriever.relevant('How do I deploy the service?')[0]?.passage.document.source.title, 'AWS - deploy');
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

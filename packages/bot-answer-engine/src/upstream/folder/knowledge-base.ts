@@ -9,6 +9,7 @@ import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
 import { withoutCodeNotation } from './code-notation.js';
+import { withoutBlockComments } from './html-comments.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -79,9 +80,10 @@ export class KnowledgeBaseError extends Error {
  * The version of what a file is read into (its body, sections, Source fields). Changing that
  * text (the front matter's description added, say) changes it, so indexes made before, which
  * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead
- * paragraph; 2: Shiki's notation comments (`// [!code highlight]`) taken out of code.
+ * paragraph; 2: Shiki's notation comments (`// [!code highlight]`) taken out of code; 3: the
+ * title is the first level-1 heading, not a banner above it; 4: comments opening a block left out.
  */
-export const READER_VERSION = 2;
+export const READER_VERSION = 4;
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
@@ -277,7 +279,7 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = withoutCodeNotation(body);
+  body = withoutCodeNotation(withoutBlockComments(body)).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
@@ -336,22 +338,31 @@ function withDescription(body: string, description: unknown, title: string): str
   return `${text}\n\n${body}`.trimEnd();
 }
 
-/** The text of the body's first heading (outside code fences), as a reader sees it. */
+/**
+ * The page's title heading as a reader sees it: the body's first level-1 heading (outside code
+ * fences), else its first heading. A banner or note a generator puts above the title (`### [Read
+ * this on the main docs site](...)` on every page) is not what the page is called.
+ */
 function firstHeading(body: string): string | undefined {
-  let found: string | undefined;
+  let first: string | undefined;
+  let top: string | undefined;
   mapOutsideFences(body, (lines) => {
-    if (found === undefined) {
+    if (top === undefined) {
       for (const line of lines.split('\n')) {
         const heading = HEADING.exec(line);
-        if (heading) {
-          found = plainHeading(headingText(heading[2]!).text) || undefined;
-          if (found) break;
+        if (!heading) continue;
+        const text = plainHeading(headingText(heading[2]!).text);
+        if (!text) continue;
+        first ??= text;
+        if (heading[1]!.length === 1) {
+          top = text;
+          break;
         }
       }
     }
     return lines;
   });
-  return found;
+  return top ?? first;
 }
 
 /** Unix seconds; also accepts milliseconds and ISO dates, since people write those by hand. */
