@@ -256,8 +256,10 @@ export function parseHtmlDocument(
 
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
- * (MDX made plain for `.mdx` files). Fields the front-matter leaves out come from the file:
- * the title from the first heading or the file name, the URL from `settings.baseUrl` and the
+ * (MDX made plain for `.mdx` files; HTML comments opening a block and Shiki's code notation
+ * left out; the front matter's `description` as its lead paragraph). Fields the front-matter
+ * leaves out come from the file: the title from the first level-1 heading, else the first
+ * heading, else the file name, the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
  */
 export function parseDocument(
