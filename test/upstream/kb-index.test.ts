@@ -196,6 +196,13 @@ describe('the on-disk index', { timeout: 60_000 }, () => {
         db.close();
       }, /index .* was made by another version: removed, to be built anew/));
 
+    it('an index made by a reader before this one (its meta says no reader version)', () =>
+      rebuiltFrom(async (file) => {
+        const db = new Database(file);
+        db.prepare("DELETE FROM meta WHERE key = 'reader'").run();
+        db.close();
+      }, /index .* was made by another version: removed, to be built anew/));
+
     it('an index made with other settings', () =>
       rebuiltFrom(async (file) => {
         const db = new Database(file);

@@ -189,6 +189,181 @@ describe('knowledge-base documents', () => {
   });
 });
 
+describe("the front matter's description", () => {
+  let dir: string;
+  let folder: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-description-'));
+    folder = await mkdtemp(join(tmpdir(), 'answer-description-index-'));
+    // As npm's CLI docs ship: the page's one-line summary in the front matter only, the body opening at a lower heading.
+    await writeFile(join(dir, 'npm-ci.md'), '---\ntitle: npm-ci\ndescription: Clean install a project\n---\n\n### Synopsis\n\n```bash\nnpm ci\n```\n\n### Description\n\nMeant for automated environments such as test platforms.\n');
+    await writeFile(join(dir, 'npm-install.md'), '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n');
+    await writeFile(join(dir, 'guide.md'), '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n');
+    await writeFile(join(dir, 'same.md'), '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n');
+    await writeFile(join(dir, 'number.md'), '---\ndescription: 12\n---\n# Number\n\nText.\n');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("is the page's lead paragraph: first, or under the title heading; once; only when it is text", async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const lead = (path: string): Passage => kb.passages.find((p) => p.document.path === path)!;
+    assert.deepEqual([lead('npm-ci.md').headings, lead('npm-ci.md').markdown], [[], 'Clean install a project']);
+    assert.equal(lead('npm-ci.md').document.source.title, 'npm-ci');
+    assert.deepEqual([lead('guide.md').headings, lead('guide.md').markdown], [[], 'Learn how to fill content in.\n\nBody.']);
+    assert.equal(lead('guide.md').document.source.title, 'Guide');
+    assert.equal(lead('same.md').markdown, 'Said once. Then more.');
+    assert.equal(lead('number.md').markdown, 'Text.');
+  });
+
+  it('finds the page by the words only its description holds', async () => {
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'npm' });
+    try {
+      await index.sync();
+      const [best] = new Retriever(index).relevant('How do I do a clean install of my project?');
+      assert.equal(best?.passage.document.path, 'npm-ci.md');
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe("Shiki's code notation", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-notation-'));
+    await writeFile(
+      join(dir, 'steps.mdx'),
+      [
+        '# Steps',
+        '',
+        'Mark a line with `// [!code highlight]` in the code block.',
+        '',
+        '```ts',
+        'export async function step() {',
+        '  "use step"; // [!code highlight]',
+        '  // [!code focus:2]',
+        '  return fetch(url); /* [!code ++] */',
+        '}',
+        '```',
+        '',
+        '```html',
+        '<p>Hi</p> <!-- [!code error] -->',
+        '```',
+        '',
+        '```py',
+        'print("x")  # [!code --]',
+        '```',
+      ].join('\n'),
+    );
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('is taken out of code, as the site shows it; prose that names it keeps it', async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    assert.equal(
+      kb.passages[0]!.markdown,
+      [
+        'Mark a line with `// [!code highlight]` in the code block.',
+        '',
+        '```ts',
+        'export async function step() {',
+        '  "use step";',
+        '  return fetch(url);',
+        '}',
+        '```',
+        '',
+        '```html',
+        '<p>Hi</p>',
+        '```',
+        '',
+        '```py',
+        'print("x")',
+        '```',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('what a generator puts around the page', () => {
+  let dir: string;
+  let folder: string;
+  // As the Serverless Framework's docs ship: metadata in a comment, then a generated banner heading above the title.
+  const PAGE = [
+    '<!--',
+    'title: Serverless Framework Commands - AWS Lambda - Deploy',
+    'menuOrder: 5',
+    'layout: Doc',
+    '-->',
+    '',
+    '<!-- DOCS-SITE-LINK:START automatically generated  -->',
+    '',
+    '### [Read this on the main docs site](https://docs.example.com/deploy)',
+    '',
+    '<!-- DOCS-SITE-LINK:END -->',
+    '',
+    '# AWS - deploy',
+    '',
+    'The `sls deploy` command deploys your entire service. <!-- inline: kept for the cleaner -->',
+    '',
+    '## Options',
+    '',
+    '<!-- markdownlint-disable -->',
+    '- `--stage` The stage in your service to deploy to.',
+    '',
+    '```html',
+    '<!-- a comment in code stays -->',
+    '```',
+    '',
+    '## Draft',
+    '',
+    '<!--',
+    'Nothing here is published yet:',
+    '```bash',
+    'serverless deploy --experimental',
+    '```',
+    '--> Shown after it.',
+  ].join('\n');
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-generated-'));
+    folder = await mkdtemp(join(tmpdir(), 'answer-generated-index-'));
+    await writeFile(join(dir, 'deploy.md'), PAGE);
+    await writeFile(join(dir, 'logs.md'), PAGE.replaceAll('deploy', 'logs').replaceAll('Deploy', 'Logs'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("titles the page by its level-1 heading, not the banner above it, and leaves out the comments that open a block", async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const deploy = kb.passages.filter((p) => p.document.path === 'deploy.md');
+    assert.equal(deploy[0]!.document.source.title, 'AWS - deploy');
+    assert.deepEqual(
+      deploy.map((p) => [p.headings, p.markdown]),
+      [
+        [[], 'The `sls deploy` command deploys your entire service. <!-- inline: kept for the cleaner -->'],
+        [['Options'], '- `--stage` The stage in your service to deploy to.\n\n```html\n<!-- a comment in code stays -->\n```'],
+        [['Draft'], 'Shown after it.'],
+      ],
+    );
+  });
+
+  it('finds no page by words only a comment held', async () => {
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'generated' });
+    try {
+      await index.sync();
+      const retriever = new Retriever(index);
+      assert.deepEqual(retriever.search('menuOrder layout experimental'), []);
+      assert.equal(retriever.relevant('How do I deploy the service?')[0]?.passage.document.source.title, 'AWS - deploy');
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -8,6 +8,8 @@ import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
+import { withoutCodeNotation } from './code-notation.js';
+import { withoutBlockComments } from './html-comments.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -73,6 +75,15 @@ export interface KnowledgeBaseSettings extends DocumentUrlSettings {
 export class KnowledgeBaseError extends Error {
   override name = 'KnowledgeBaseError';
 }
+
+/**
+ * The version of what a file is read into (its body, sections, Source fields). Changing that
+ * text (the front matter's description added, say) changes it, so indexes made before, which
+ * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead
+ * paragraph; 2: Shiki's notation comments (`// [!code highlight]`) taken out of code; 3: the
+ * title is the first level-1 heading, not a banner above it; 4: comments opening a block left out.
+ */
+export const READER_VERSION = 4;
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
@@ -245,8 +256,10 @@ export function parseHtmlDocument(
 
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
- * (MDX made plain for `.mdx` files). Fields the front-matter leaves out come from the file:
- * the title from the first heading or the file name, the URL from `settings.baseUrl` and the
+ * (MDX made plain for `.mdx` files; HTML comments opening a block and Shiki's code notation
+ * left out; the front matter's `description` as its lead paragraph). Fields the front-matter
+ * leaves out come from the file: the title from the first level-1 heading, else the first
+ * heading, else the file name, the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
  */
 export function parseDocument(
@@ -268,7 +281,9 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
+  body = withoutCodeNotation(withoutBlockComments(body)).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
+  body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
   const anchors = settings.anchors === 'auto' || settings.anchors === undefined ? formedUrl : settings.anchors;
   return { source, body, anchors };
@@ -305,22 +320,51 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   return { source, formedUrl };
 }
 
-/** The text of the body's first heading (outside code fences), as a reader sees it. */
+/**
+ * The body with the front matter's `description` as its lead paragraph, under the title heading
+ * if the body opens with one, else first. Docs sites (Docusaurus, VitePress, Starlight,
+ * Mintlify, Fumadocs, Hugo, npm's) write there what the page is for in a sentence, often in words
+ * the page itself never uses again ("Clean install a project" for `npm ci`), and most show it
+ * under the title; read without it, the page loses its summary.
+ */
+function withDescription(body: string, description: unknown, title: string): string {
+  if (typeof description !== 'string') return body;
+  const text = description.replace(/\s+/g, ' ').trim();
+  // A page whose text says it already (some sites copy the lead sentence up) needs it once.
+  if (!text || body.replace(/\s+/g, ' ').includes(text)) return body;
+  const firstLine = body.split('\n', 1)[0]!;
+  const heading = HEADING.exec(firstLine);
+  if (heading && plainHeading(headingText(heading[2]!).text).toLowerCase() === title.toLowerCase()) {
+    return `${firstLine}\n\n${text}\n\n${body.slice(firstLine.length).trimStart()}`.trimEnd();
+  }
+  return `${text}\n\n${body}`.trimEnd();
+}
+
+/**
+ * The page's title heading as a reader sees it: the body's first level-1 heading (outside code
+ * fences), else its first heading. A banner or note a generator puts above the title (`### [Read
+ * this on the main docs site](...)` on every page) is not what the page is called.
+ */
 function firstHeading(body: string): string | undefined {
-  let found: string | undefined;
+  let first: string | undefined;
+  let top: string | undefined;
   mapOutsideFences(body, (lines) => {
-    if (found === undefined) {
+    if (top === undefined) {
       for (const line of lines.split('\n')) {
         const heading = HEADING.exec(line);
-        if (heading) {
-          found = plainHeading(headingText(heading[2]!).text) || undefined;
-          if (found) break;
+        if (!heading) continue;
+        const text = plainHeading(headingText(heading[2]!).text);
+        if (!text) continue;
+        first ??= text;
+        if (heading[1]!.length === 1) {
+          top = text;
+          break;
         }
       }
     }
     return lines;
   });
-  return found;
+  return top ?? first;
 }
 
 /** Unix seconds; also accepts milliseconds and ISO dates, since people write those by hand. */

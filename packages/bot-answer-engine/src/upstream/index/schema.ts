@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { KnowledgeBaseSettings } from '../folder/knowledge-base.js';
+import { READER_VERSION, type KnowledgeBaseSettings } from '../folder/knowledge-base.js';
 import { ANALYZER_VERSION } from '../retrieval/analyzer.js';
 
 /** The layout of the index file; a file of another layout is rebuilt. */
@@ -62,14 +62,14 @@ export const LOCK_WAIT_MS = 10 * 60_000;
 
 type Row = Record<string, unknown>;
 
-/** What an index file must have been made for: this layout and analyzer, this folder, these settings. */
+/** What an index file must have been made for: this layout, reader and analyzer, this folder, these settings. */
 export function settingsKey(dir: string, settings: KnowledgeBaseSettings): string {
   const { baseUrl, urlExtension, appName, anchors, baseUrlSetting } = settings;
   return JSON.stringify({ dir, baseUrl, urlExtension, appName, anchors, baseUrlSetting });
 }
 
 function expectedMeta(key: string): Record<string, string> {
-  return { format: FORMAT, schema: String(SCHEMA_VERSION), analyzer: String(ANALYZER_VERSION), settings: key };
+  return { format: FORMAT, schema: String(SCHEMA_VERSION), reader: String(READER_VERSION), analyzer: String(ANALYZER_VERSION), settings: key };
 }
 
 /**
@@ -159,7 +159,7 @@ function inspect(file: string, key: string): string | undefined {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Row[]).map((row) => [row.key, row.value]));
     const expected = expectedMeta(key);
     if (meta.format !== expected.format) return 'is not a bot-answer index';
-    if (meta.schema !== expected.schema || meta.analyzer !== expected.analyzer) return 'was made by another version';
+    if (meta.schema !== expected.schema || meta.reader !== expected.reader || meta.analyzer !== expected.analyzer) return 'was made by another version';
     if (meta.settings !== expected.settings) return 'was made for another folder or other settings';
     // Reading every passage's row proves the tables' pages readable, at a fraction of an integrity check's cost.
     db.prepare('SELECT count(*), sum(length(lengths)) FROM passages').get();
