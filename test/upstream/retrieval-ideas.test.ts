@@ -767,6 +767,43 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a telling word no English word and no page holds, one edit from a word of the docs, is taken for a misspelling of it', () => {
+    // The gate alone decides (as for the other gate tests): on five short pages the model is not sure either way.
+    const suite = suiteFolder([{ minConfidence: 0 }, { minConfidence: 0, tellingMisspelt: false }, { minConfidence: 0, tellingWordShare: 0 }, { minConfidence: 0, tellingEnough: 0 }], {
+      'membership.md':
+        '# Membership\n\nHomes are offered from our waiting list. To join the list, fill in a housing application form. Most members wait two to three years for a flat.\n',
+      'alterations.md':
+        '# Alterations\n\nAsk the maintenance team for permission before you change a floor: laminate needs an acoustic underlay. Each member has a role on one committee.\n',
+      // "permit", in more passages than "permission", is the one edit retrieval's typo fix takes for "permision".
+      'parking.md': '# Parking\n\nA parking permit costs £60 a year.\n\n## Visitors\n\nA visitor needs a day permit from the office.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('answers "the waiting lsit" and "permision" from the pages that hold "list" and "permission"', () => {
+      for (const [question, path] of [
+        ['How do I join the waiting lsit with a housing application?', 'membership.md'],
+        ['Do I need permision to lay a laminate floor on an underlay?', 'alterations.md'],
+      ] as const) {
+        const found = bots[0]!.find(question);
+        assert.equal(found.outcome, 'answered', question);
+        assert.equal(found.passages[0]!.document.path, path, question);
+        // Control: without the rule, the misspelt word is a telling word no page holds.
+        assert.equal(bots[1]!.find(question).outcome, 'not_sure', question);
+      }
+    });
+
+    it('still stops an English word one edit from a word of the docs ("roll" beside "role"), and a name ("Flatt" beside "flat")', () => {
+      // The rule alone (`tellingEnough` off: the pages are short, and the words held weigh most of these questions).
+      for (const question of ['Can the team roll the floor?', 'Is there a waiting list for a housing application on Flatt?']) {
+        assert.equal(bots[3]!.find(question).outcome, 'not_sure', question);
+        // Control: the telling-word rule is what stops it.
+        assert.equal(bots[2]!.find(question).outcome, 'answered', question);
+      }
+    });
+  });
+
   describe('a twin page, matching the very same words and scoring within the margin, makes an answer near the bar not sure', () => {
     const question = 'How do I record a video of a failing test?';
     // A guide and its reference page say the question's words alike and score within a tenth: the model is sure of the guide, but only just.

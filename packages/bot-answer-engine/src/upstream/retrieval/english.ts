@@ -68,3 +68,8 @@ function zipfOf(term: string): number {
 export function englishRarity(term: string): number {
   return Math.max(MIN_WEIGHT, MAX_ZIPF - Math.min(zipfOf(term), MAX_ZIPF));
 }
+
+/** Whether everyday English has a word of this term (a Porter stem): "lsit" and "permis" (for "permision") it has not. */
+export function inEnglish(term: string): boolean {
+  return zipfOf(term) > UNSEEN_ZIPF;
+}

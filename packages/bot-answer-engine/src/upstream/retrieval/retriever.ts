@@ -4,7 +4,7 @@ import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
-import { englishRarity } from './english.js';
+import { englishRarity, inEnglish } from './english.js';
 import { relativesOf } from './lexicon.js';
 import { holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
@@ -265,6 +265,15 @@ export interface RetrievalSettings {
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
+   * A telling word the docs lack that is no English word, nor written as a name, is taken for a
+   * misspelling ("lsit", "permision"): a passage holding a term of the docs one edit from it
+   * ("list", "permission": any such term, not only the most frequent the typo fix takes) matches
+   * it for the telling-word rule (`tellingLacking`). Its English rarity (no entry in the list) is what tells a slip of the
+   * keys from a word of another topic one edit from the docs' ("wine" and "wipe", "roll" and
+   * "role"), which the rule must still stop. Retrieval is unchanged (see `prefix`).
+   */
+  tellingMisspelt: boolean;
+  /**
    * A name of the question (`namedTerms`) that the docs lack and that is at least this rare in
    * everyday English (`englishRarity`; 3: the Zipf scale's high-frequency edge) must be matched
    * whatever `tellingEnough` says: "How do I use Turborepo with a Java *Maven* build?" asks about
@@ -373,6 +382,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.6,
+  tellingMisspelt: true,
   tellingValues: false,
   lackedName: 3,
   tellingRival: 0.2,
@@ -909,6 +919,15 @@ export class Retriever {
     const mostRuled = Math.max(0, ...ruled.map(([, w]) => w));
     const tellingWords = s.tellingWordShare > 0 ? ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
+    // The docs' terms a misspelt telling word may stand for (`tellingMisspelt`).
+    const misspelt = new Map<string, string[]>();
+    if (s.tellingMisspelt) {
+      for (const term of tellingWords) {
+        if (term.length < MIN_PREFIX || !lacking.has(term) || named?.has(term) || inEnglish(term)) continue;
+        const meant = this.#oneEditFrom(term);
+        if (meant.length) misspelt.set(term, meant);
+      }
+    }
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
       const { headings, body } = index.frequencies(form);
@@ -963,7 +982,9 @@ export class Retriever {
       }
       let fromContext = 0;
       for (const c of conversation) fromContext += s.contextWeight * c.idf * (got.get(CONTEXT + c.term) ?? 0);
-      const missing = tellingWords.filter((term) => (got.get(term) ?? 0) < s.tellingCredit);
+      const missing = tellingWords.filter(
+        (term) => (got.get(term) ?? 0) < s.tellingCredit && !misspelt.get(term)?.some((form) => FIELDS.some((field) => countTerm(fields[field], form) > 0)),
+      );
       const own = [...got.keys()].filter((term) => !term.startsWith(CONTEXT));
       const exact = own.filter((term) => got.get(term) === 1 && !(s.frameWords && FRAME_WORDS.has(term)));
       const coverage = total > 0 ? (weight + fromContext) / total : 0;
@@ -1050,6 +1071,20 @@ export class Retriever {
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
       .map(({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
+  }
+
+  /**
+   * The terms of the index one edit from `term`, among the most frequent beginning with its first
+   * two letters (an edit after them) or with its first and third (its second and third letters
+   * swapped, "lsit", or a letter too many after its first): the beginnings the typo fix reads
+   * (`#oneTypoFrom`), so the index remembers them for both.
+   */
+  #oneEditFrom(term: string): string[] {
+    const found = new Set<string>();
+    for (const start of new Set([term.slice(0, 2), term[0]! + term[2]!])) {
+      for (const { term: known } of this.#index.termsBeginning(start, TYPO_CANDIDATES)) if (oneEditApart(known, term)) found.add(known);
+    }
+    return [...found];
   }
 
   /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
