@@ -3,7 +3,7 @@
  * weights, `joinWeight`, `pageWeight`, `pageDecay`, `sectionTelling`, `bodyTelling`,
  * `lexiconWeight`, `dropOne`, `candidates`) jointly, by coordinate ascent on the tune halves.
  *
- *   node --import tsx bench/retrieval/fit-ranking.ts [--sets=a,b] [--kind=handbook|docs] [--sweeps=2] [--params=pageWeight,weights.title] [--settings='{...}'] [--check='{"weights.title":3}']
+ *   node --import tsx bench/retrieval/fit-ranking.ts [--sets=a,b] [--kind=handbook|docs] [--sweeps=2] [--min-gain=3] [--params=pageWeight,weights.title] [--settings='{...}'] [--check='{"weights.title":3}']
  *
  * Each set's index is opened and synced once and kept open; a candidate setting is measured by
  * answering every tune-half question (answerable, and unanswerable) again through a bot over
@@ -16,12 +16,13 @@
  * subject to the trust figures of the starting point (`--settings=` over the defaults):
  * no more wrong pages or unanswerable questions answered confidently, and no fewer right
  * answers. Each sweep tries, for each weight in turn, the values around the current one
- * (`GRID`) and moves to the best that gains at least one on the objective within those bounds.
+ * (its neighbours on `GRID`, going on the way that gained) and moves to the best that gains at
+ * least `--min-gain=` (3: more than one question) on the objective within those bounds.
  * Every trial is printed (the curve), and the path taken. `--kind=` fits on one kind of set
  * only (`handbook`: the folders of prose kept in the repository and the sample knowledge
  * base; `docs`: the package docs, guides and references), to see whether the kinds agree.
  * `--check='{"pageWeight":0.5,"weights.title":3}'` measures that point (weights by path) beside
- * the start, per set where it moves, and exits.
+ * the start: the questions it gains and loses, each set where it moves; then exits.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,10 +140,13 @@ async function main(): Promise<void> {
     let measures = 0;
     let cpuMs = 0;
     /** The tune halves' figures under `settings`, in all and per set. */
-    const measure = (settings: Partial<RetrievalSettings>): { all: Figures; perSet: Map<string, Figures> } => {
+    const measure = (settings: Partial<RetrievalSettings>): { all: Figures; perSet: Map<string, Figures>; firsts: boolean[]; linked: boolean[] } => {
       const cpu = process.cpuUsage();
       const all: Figures = { right: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, unanswerable: 0, questions: 0, offTopic: 0 };
       const perSet = new Map<string, Figures>();
+      // Each answerable question's right page first, and among the links, in order: what a check compares question by question.
+      const firsts: boolean[] = [];
+      const linked: boolean[] = [];
       for (const o of open) {
         const bot = createBot('demo', o.index, settings);
         const f: Figures = { right: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, unanswerable: 0, questions: o.questions.length, offTopic: o.offTopic.length };
@@ -154,6 +158,8 @@ async function main(): Promise<void> {
           if (answer.answer_found && rightFirst) f.right++;
           if (answer.answer_found && !rightFirst) f.wrong++;
           if (rightFirst) f.first++;
+          firsts.push(rightFirst);
+          linked.push(links.some((page) => want.has(page)));
           if (links.some((page) => want.has(page))) f.links++;
           if (answer.answer_found && rightFirst && question.keyTerm && answer.answer.toLowerCase().includes(question.keyTerm.toLowerCase())) f.key++;
         }
@@ -164,7 +170,7 @@ async function main(): Promise<void> {
       const used = process.cpuUsage(cpu);
       measures++;
       cpuMs += (used.user + used.system) / 1000;
-      return { all, perSet };
+      return { all, perSet, firsts, linked };
     };
 
     const base = args.settings;
@@ -175,6 +181,9 @@ async function main(): Promise<void> {
     if (check) {
       const other = measure(settingsOf(JSON.parse(check) as Point, base));
       process.stdout.write(`check: ${format(other.all)}\n`);
+      // The net change is what is left of the questions gained and lost: a small net of a large churn is noise.
+      const churn = (a: boolean[], b: boolean[]): string => `+${b.filter((x, i) => x && !a[i]).length} -${a.filter((x, i) => x && !b[i]).length}`;
+      process.stdout.write(`questions moved: first ${churn(start.firsts, other.firsts)}, links ${churn(start.linked, other.linked)}\n`);
       for (const o of open) {
         const a = start.perSet.get(o.set.id)!;
         const b = other.perSet.get(o.set.id)!;
