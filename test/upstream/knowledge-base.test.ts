@@ -364,6 +364,80 @@ describe('what a generator puts around the page', () => {
   });
 });
 
+describe('character references in prose', () => {
+  let dir: string;
+  let folder: string;
+  // As Sails' and Foundation's docs write them: named and numeric references in prose, in a table, beside code that keeps its own.
+  const PAGE = [
+    '# Blueprints &mdash; an overview',
+    '',
+    'Sails&rsquo; blueprints &mdash; shortcut routes&nbsp;&rarr; actions. It&#39;s &ldquo;free&rdquo;; a &lt; b &amp;&amp; AT&T.',
+    'Write &lt;div&gt; as text, &amp;hellip; as written, &ast;not emphasis&ast;.',
+    'Put <code>&lt;ul&gt;</code> after <code>nav</code>.',
+    '',
+    '| type | note |',
+    '| --- | --- |',
+    '| string &#124; number | `a &#124; b` |',
+    '',
+    '```html',
+    '<p>&hellip; &lt;code&gt;</p>',
+    '```',
+    '',
+    '<pre><code>&lt;b&gt; &times; &amp;hellip</code></pre>',
+  ].join('\n');
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'answer-entities-'));
+    folder = await mkdtemp(join(tmpdir(), 'answer-entities-index-'));
+    await writeFile(join(dir, 'blueprints.md'), PAGE);
+    await writeFile(join(dir, 'routes.md'), '# Routes\n\nCustom routes bind a URL to an action.\n');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('reads them as their characters outside code, and keeps what they stood for literal', async () => {
+    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const page = kb.passages.find((p) => p.document.path === 'blueprints.md')!;
+    assert.equal(page.document.source.title, 'Blueprints — an overview');
+    assert.equal(
+      page.markdown,
+      [
+        'Sails\u2019 blueprints \u2014 shortcut routes\u00a0\u2192 actions. It\'s \u201cfree\u201d; a < b && AT&T.',
+        'Write \\<div> as text, \\&hellip; as written, \\*not emphasis\\*.',
+        'Put `<ul>` after <code>nav</code>.',
+        '',
+        '| type | note |',
+        '| --- | --- |',
+        '| string \\| number | `a &#124; b` |',
+        '',
+        '```html',
+        '<p>&hellip; &lt;code&gt;</p>',
+        '```',
+        '',
+        '<pre><code>&lt;b&gt; &times; &amp;hellip</code></pre>',
+      ].join('\n'),
+    );
+    // A quote shows the characters; the <pre> element's own references are decoded as HTML reads them.
+    const { answer } = composeAnswer([page], true);
+    assert.match(answer, /Sails\u2019 blueprints \u2014 shortcut routes/);
+    assert.match(answer, /```\n<b> \u00d7 &hellip\n```/);
+    assert.doesNotMatch(answer, /&(?:mdash|rsquo|nbsp|rarr|ldquo|#39);/);
+  });
+
+  it('finds no page by the name of a reference', async () => {
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'entities' });
+    try {
+      await index.sync();
+      const retriever = new Retriever(index);
+      assert.deepEqual(retriever.search('mdash rsquo rarr nbsp ldquo'), []);
+      assert.equal(retriever.relevant('What are blueprints shortcut routes?')[0]?.passage.document.path, 'blueprints.md');
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -1,3 +1,5 @@
+import { decodeHTML } from 'entities/decode';
+
 /**
  * Markdown as a reader of the published page sees it: what a docs site hides or turns into
  * chrome (HTML comments such as Node's `<!-- YAML ... -->` history, metadata blocks, MDX
@@ -448,14 +450,9 @@ function anchorsToLinks(text: string): string {
   return (out + text.slice(from)).replace(open, '').replace(closing, '');
 }
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00A0' };
-
+/** An HTML element's text as a browser reads it: its character references decoded by HTML's rules (a few legacy names need no `;`). */
 function decodeEntities(text: string): string {
-  return text.replace(/&(?:#(\d{1,7})|#x([\da-f]{1,6})|(\w+));/gi, (entity, dec?: string, hex?: string, name?: string) => {
-    if (name) return ENTITIES[name.toLowerCase()] ?? entity;
-    const code = dec ? Number(dec) : parseInt(hex!, 16);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-  });
+  return text.includes('&') ? decodeHTML(text) : text;
 }
 
 /** `[text][label]`, `[text][]`, `[label]` and their image forms, made inline where the label is defined. */

@@ -14,13 +14,14 @@ export function headingText(raw: string): { text: string; id?: string } {
   return match ? { text: raw.slice(0, match.index).trim(), id: match[1]! } : { text: raw.trim() };
 }
 
-/** A heading as a reader sees it: inline Markdown and HTML tags removed, link text kept. */
+/** A heading as a reader sees it: inline Markdown, backslash escapes and HTML tags removed, link text kept. */
 export function plainHeading(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]*>/g, '')
     .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
     .replace(/`/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .trim();
 }
 

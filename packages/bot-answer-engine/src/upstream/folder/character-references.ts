@@ -1,0 +1,120 @@
+import { decodeHTML, decodeHTMLStrict } from 'entities/decode';
+
+const LIST_ITEM = /^[ \t]{0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+const INDENTED = /^(?: {4}|\t)/;
+// In prose, what is skipped whole (a backslash escape, an HTML element whose content is code, an
+// inline tag with its attributes) and what is read: a character reference, or a run of backticks.
+const PROSE = /\\[!-/:-@[-`{-~]|<(pre|code)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>|<[A-Za-z/][^<>\n]*>|&(?:#\d{1,7}|#[xX][\da-fA-F]{1,6}|[A-Za-z][A-Za-z\d]{1,31});|`+/g;
+// Characters that would read as Markdown or HTML syntax where they land, escaped with a backslash.
+const SYNTAX = /[\\`*_[\]|~]/;
+
+/**
+ * The Markdown with the character references of its prose (`&mdash;`, `&nbsp;`, `&#39;`,
+ * `&rarr;`) written as the characters they stand for, as CommonMark reads them: a reference
+ * needs its `;`, and code (fenced and indented blocks, code spans, `<pre>` elements) and HTML
+ * tags keep theirs as written; a `<code>` element of plain text holding references becomes the
+ * code span the cleaner shows it as (`<code>&lt;ul&gt;</code>`: `` `<ul>` ``). Read without it,
+ * `&mdash;` was the word "mdash" in the index and in quotes. A character that is Markdown syntax where it lands
+ * (`&ast;`, `&#124;` in a table, `&lt;` before a tag name, `&amp;` before what would be a
+ * reference) is written backslash-escaped, so it stays the literal character it was.
+ */
+export function decodeCharacterReferences(markdown: string): string {
+  if (!markdown.includes('&')) return markdown;
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let prose: string[] = [];
+  const flush = (): void => {
+    if (prose.length) out.push(decodeProse(prose.join('\n')));
+    prose = [];
+  };
+  let inList = false;
+  let previousBlank = true;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const blank = line.trim() === '';
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[1]![0] === '`' && line.slice(fence[0].length).includes('`'))) {
+      // A fence runs to a closing line of the same character at least as long, or to the end.
+      const marker = fence[1]!;
+      const close = new RegExp(`^[ \\t]*\\${marker[0]}{${marker.length},}[ \\t]*$`);
+      let end = i + 1;
+      while (end < lines.length && !close.test(lines[end]!)) end++;
+      flush();
+      out.push(...lines.slice(i, end + 1));
+      i = end;
+      previousBlank = false;
+      continue;
+    }
+    if (!blank && previousBlank && !inList && i > 0 && INDENTED.test(line)) {
+      let end = i;
+      while (end + 1 < lines.length && (INDENTED.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
+      flush();
+      out.push(...lines.slice(i, end + 1));
+      i = end;
+      previousBlank = lines[end]!.trim() === '';
+      continue;
+    }
+    prose.push(line);
+    if (LIST_ITEM.test(line)) inList = true;
+    else if (!blank && previousBlank && !/^[ \t]/.test(line)) inList = false;
+    previousBlank = blank;
+  }
+  flush();
+  return out.join('\n');
+}
+
+/** A run of prose lines with its references decoded; code spans (closed within their paragraph) kept as written. */
+function decodeProse(text: string): string {
+  if (!text.includes('&')) return text;
+  let out = '';
+  let from = 0;
+  PROSE.lastIndex = 0;
+  for (let found = PROSE.exec(text); found; found = PROSE.exec(text)) {
+    const token = found[0];
+    const at = found.index;
+    if (token[0] === '`') {
+      const close = closingRun(text, at + token.length, token.length);
+      if (close >= 0) PROSE.lastIndex = close + token.length;
+      continue;
+    }
+    if (found[1] === 'code') {
+      // `<code>&lt;ul&gt;</code>` in prose is a code span as the cleaner shows it: so read, its
+      // name is indexed as code, not as "lt ul gt".
+      const inner = /^<code(?:[ \t][^<>]*)?>([^<>`|\n]*)<\/code>$/i.exec(token)?.[1];
+      const code = inner?.includes('&') ? decodeHTML(inner) : undefined;
+      if (code && !/[`|\n]/.test(code)) {
+        out += `${text.slice(from, at)}\`${code}\``;
+        from = at + token.length;
+      }
+      continue;
+    }
+    if (token[0] !== '&') continue;
+    const decoded = decodeHTMLStrict(token);
+    if (decoded === token) continue;
+    const next = text.slice(at + token.length, at + token.length + 32);
+    const lineStart = at === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, at - 8), at));
+    const escape =
+      SYNTAX.test(decoded) ||
+      (decoded === '&' && /^#?\w+;/.test(next)) ||
+      (decoded === '<' && /^[A-Za-z/!?]/.test(next)) ||
+      (lineStart && /^[#>+=-]$/.test(decoded));
+    out += text.slice(from, at) + (escape ? `\\${decoded}` : decoded);
+    from = at + token.length;
+  }
+  return out + text.slice(from);
+}
+
+/** Where a run of exactly `run` backticks closes a code span opened before `from`, before a blank line; -1 if nowhere. */
+function closingRun(text: string, from: number, run: number): number {
+  const blank = /\n[ \t]*\n/g;
+  blank.lastIndex = from;
+  const end = blank.exec(text)?.index ?? text.length;
+  for (let i = text.indexOf('`', from); i >= 0 && i < end; i = text.indexOf('`', i)) {
+    let length = 1;
+    while (text[i + length] === '`') length++;
+    if (length === run) return i;
+    i += length;
+  }
+  return -1;
+}
