@@ -1017,4 +1017,38 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       });
     });
   });
+
+  describe('a section naming the option beside the question\'s word is quoted with the one that names the topic', () => {
+    const question = 'How do I keep more than one panel open?';
+    // The section scoring best names panels and opening them; the option that answers is a code span in another section, beside "open".
+    const suite = suiteFolder([{}, { codeSection: false }], {
+      'accordion.md':
+        '# Accordion\n\n## Panels\n\nAn accordion is a list of panels. Each panel has a title; clicking a panel\'s title opens the panel and closes the panel open before it, so one panel stays open at a time. Panels slide as they open and close, and a panel can start open when the page loads.\n\n' +
+        '## Options\n\nSet `multiExpand` to let more than one stay open; set `allowAllClosed` to let the last one close.\n\n' +
+        '## Styling\n\nThe accordion takes the colours of the theme.\n',
+      'tabs.md': '# Tabs\n\nTabs show one pane at a time, chosen by its tab.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('brings the section with the name in code, linked as itself', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(found.passages.map((p) => p.headings.join(' › ')), ['Panels', 'Options']);
+      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
+      // Control: without it, the section naming the topic alone, which lacks the option.
+      const control = bots[1]!.find(question);
+      assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Panels']);
+    });
+
+    it('quotes the option at the HTTP API, both sections among the sources', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assert.equal(result.answer_found, true);
+        assert.match(result.answer, /multiExpand/);
+        assert.deepEqual(result.sources.map((source) => source.title), ['Accordion › Panels', 'Accordion › Options']);
+      });
+    });
+  });
 });

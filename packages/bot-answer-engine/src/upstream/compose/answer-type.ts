@@ -12,13 +12,19 @@ import { passageParts, type Leaf } from './passage-units.js';
  *   after", "60 times a second"), an ordinal ("the 15th") or a clock time ("18:00").
  * The words of such a question name its topic ("hire the common room"); the figure that
  * answers sits beside them, often in a unit holding only one of them.
+ * A third kind, `code`, is never read from a question's grammar (`answerType` does not return
+ * it): a name in code, a code span or a command-line flag (`--resume`, `multiExpand`), which the
+ * docs state beside the words of a question asking how to do something. Retrieval uses it to
+ * choose which section of the page to hand over; the composer weighs figures only.
  */
-export type AnswerType = 'quantity' | 'time';
+export type AnswerType = 'quantity' | 'time' | 'code';
 
 // Closed-class words only: the question words and the degree words "how" asks with.
 const QUANTITY_QUESTION = /\bhow\s+(?:much|many)\b/i;
 const TIME_QUESTION = /\b(?:how\s+(?:long|often|soon|old)|when|what\s+time|what\s+dates?)\b/i;
 const FIGURE = /\d/;
+// A code span on one line, or a flag after white space ("--content-type-id", "-p").
+const CODE_NAME = /`[^`\n]+`|(?:^|\s)--?[a-z]/i;
 // Units of time (and "times", for how often) after a figure, an ordinal day, or a clock time.
 const TIME_FIGURE = /\d[\d,.]*\s*(?:\*\*)?\s*(?:(?:second|minute|hour|day|week|fortnight|month|year|night|time|ms|s|h|am|pm)s?\b|st\b|nd\b|rd\b|th\b|:\d\d)/i;
 
@@ -29,15 +35,16 @@ export function answerType(question: string | undefined): AnswerType | undefined
   return TIME_QUESTION.test(question) ? 'time' : undefined;
 }
 
-/** Whether a unit's Markdown states an answer of the type (not counting a link's target or an HTML tag). */
+/** Whether a unit's Markdown states an answer of the type (for a figure, not counting a link's target or an HTML tag). */
 export function statesType(type: AnswerType, markdown: string): boolean {
+  if (type === 'code') return CODE_NAME.test(markdown);
   const text = markdown.replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, '');
   return (type === 'quantity' ? FIGURE : TIME_FIGURE).test(text);
 }
 
-/** Whether a leaf states the type in prose, a list item or a row: a code block's figures are its syntax, not a stated fact. */
+/** Whether a leaf states the type in prose, a list item or a row: a code block's figures are its syntax, not a stated fact (its names in code are). */
 export function leafStatesType(type: AnswerType, leaf: Leaf): boolean {
-  return leaf.kind !== 'code' && statesType(type, leaf.markdown);
+  return (type === 'code' || leaf.kind !== 'code') && statesType(type, leaf.markdown);
 }
 
 /** The question's `terms` (analysed) that a section's units stating the type hold: what its figures are beside. */

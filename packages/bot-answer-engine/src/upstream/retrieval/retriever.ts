@@ -335,6 +335,15 @@ export interface RetrievalSettings {
    * reads (none when that is 0). 0: off.
    */
   shortSection: number;
+  /**
+   * A question asking for no figure (`answerType` none) brings, as one asking for a figure
+   * does, the first page's other candidate whose names in code (code spans, command-line flags:
+   * the `code` type of `answer-type.ts`) sit beside a word of the question that no such unit of
+   * the quoted sections holds: the section stating the option or command, where the quoted one
+   * names the topic. After the first page's passages, linked as itself, while the answer cites
+   * fewer passages than it may. false: off.
+   */
+  codeSection: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -392,6 +401,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   numberedInPassage: true,
   subsections: 1,
   shortSection: 0.5,
+  codeSection: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -782,7 +792,8 @@ export class Retriever {
   }
 
   /**
-   * For a question asking for a figure (`answerType`: "how much", "how long", "when"), the first
+   * For a question asking for a figure (`answerType`: "how much", "how long", "when"), or else
+   * for a name in code (`codeSection`: a code span, a flag), the first
    * of its page's other candidates (best first) whose units stating one hold a word of the
    * question that no such unit of the page's passages quoted holds (`typedTerms`): the section
    * with the figure beside the question's words. It comes after the first page's passages,
@@ -790,7 +801,7 @@ export class Retriever {
    * page loses its place among the sources.
    */
   #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, asked: ReadonlySet<string>): SearchHit[] {
-    const type = answerType(question);
+    const type = answerType(question) ?? (this.#settings.codeSection ? 'code' : undefined);
     const [first] = read;
     if (!type || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
     const ofPage = firstPage(read);
