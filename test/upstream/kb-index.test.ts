@@ -288,6 +288,8 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     // An acronym's plural is one word, the acronym's: not "AP" and "Is", "SA" and "Ts".
     assert.deepEqual(termsOf('APIs'), ['api']);
     assert.deepEqual(termsOf('Year 6 SATs'), ['year', 'sat']);
+    // A contraction's parts are stop words: "won't" is not the word "won".
+    assert.ok(!termsOf("my window won't open").includes('won'));
   });
 
   it('refuses what the documents do not cover, and is not sure of a question naming a word no document has', () => {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksYesNo, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -878,6 +878,50 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Publishing a scene');
         assert.ok(sure.answer.includes('Blender'), sure.answer);
+      });
+    });
+  });
+
+  describe('a yes/no question whose passage holds too little of it, while the model is only just sure, is not sure', () => {
+    const question = 'Can I get a discount on Flex if I only ever work at Exchange House?';
+    // The Flex section names Flex and Exchange House, not a discount: the docs never say yes or no to it.
+    const suite = suiteFolder([{}, { yesNoTelling: 0 }], {
+      'memberships.md':
+        "# Memberships and prices\n\n## Flex\n\nFlex membership gives you a desk at any of our three buildings, North House, Exchange House and Mill Lane, for £180 a month. Members can book meeting rooms at the members' rate, bring a guest for a day each month, and use the kitchen, lockers and showers from 7am.\n\n## Dedicated desk\n\nA desk of your own at one building, £320 a month.\n",
+      'discounts.md': '# Discounts\n\nStudents and charities get 20% off a dedicated desk. Ask at reception for the form.\n',
+      'post.md': '# Post and business address\n\nUse Exchange House as your business address for £25 a month. Post is held at reception.\n',
+      'wifi.md': '# Wi-Fi\n\nThe network is called Members. The password is on the card at reception.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('reads a question opening with an auxiliary verb as asking yes or no', () => {
+      assert.equal(asksYesNo('Can I book a room?'), true);
+      assert.equal(asksYesNo('  Is there a discount?'), true);
+      assert.equal(asksYesNo('How do I book a room?'), false);
+      assert.equal(asksYesNo('Candidates: where do they sit?'), false);
+    });
+
+    it('is not sure of the Flex section, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'memberships.md');
+      // Control: without the rule, the Flex section is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'memberships.md');
+    });
+
+    it('says so at the HTTP API, and still answers a yes/no question the passage holds', async () => {
+      await withApi(suite.root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
+        assert.equal(unsure.sources[0]!.title, 'Memberships and prices › Flex');
+        for (const message of ['Can I book meeting rooms with Flex?', 'Do students get a discount on a dedicated desk?']) {
+          const sure = await answer(message);
+          assert.equal(sure.answer_found, true, message);
+        }
       });
     });
   });

@@ -8,7 +8,7 @@ import { FENCE, plainHeading } from '../folder/markdown-text.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 6;
+export const ANALYZER_VERSION = 7;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 // The parts of contractions too ("I've": "ve"; "doesn't": "doesn"): a word the English list lacks would count as the most telling.
@@ -21,7 +21,7 @@ export const STOP_WORDS = new Set(
   these they thing things this those though through to too under until up upon us very want wants was way we were what whats
   when where which while who whom whose why will with within without would yes yet you your yours yourself yourselves
   hello hi hey thanks thank ok okay
-  ve ll re don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn needn`.split(/\s+/),
+  ve ll re don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn needn won shan ain`.split(/\s+/),
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -6,7 +6,7 @@ import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, ty
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity, inEnglish } from './english.js';
 import { relativesOf } from './lexicon.js';
-import { holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
+import { asksYesNo, holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -319,6 +319,16 @@ export interface RetrievalSettings {
    */
   numberedInPassage: boolean;
   /**
+   * A yes/no question (`asksYesNo`: "Can I get a discount on Flex...?") whose passage judged
+   * matches under this share of its telling weight is answered confidently only when the model
+   * is at least `yesNoConfidence` sure: a passage holding some of the thing asked about seldom
+   * says yes or no to it, and where the model is only just sure it is a coin toss. Else the
+   * answer is "not sure", its page shown. 0: off.
+   */
+  yesNoTelling: number;
+  /** The least confidence for a yes/no question's answer under `yesNoTelling` (the twins' bar, `twinConfidence`). */
+  yesNoConfidence: number;
+  /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
    * heading or text, under its link: the fact often sits a level below the heading that names
@@ -399,6 +409,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinConfidence: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
+  yesNoTelling: 0.75,
+  yesNoConfidence: 0.6,
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
@@ -638,7 +650,9 @@ export class Retriever {
     // A name the question asks about that the page does not hold (`namedOnPage`).
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed && !unnumbered ? candidate : undefined) : found;
+    // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
+    const unaffirmed = candidate !== undefined && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.

@@ -26,6 +26,14 @@ export function namedTerms(question: string): Set<string> {
   return named;
 }
 
+/**
+ * Whether a question asks yes or no: it opens with an auxiliary verb ("Can I...?", "Does it...?",
+ * "Is there...?"), as the benchmark's answer types read it.
+ */
+export function asksYesNo(question: string): boolean {
+  return /^(?:do|does|did|is|are|can|should|will|would|could|must|may|might|was|were|am|has|have)\b/i.test(question.trim());
+}
+
 /** A number the question writes right after a word: a version or a name's number ("HTTP/3", "Node 14", "IE 8", "Year 6"). */
 export interface NumberedWord {
   /** The word as written (not a stop word). */
