@@ -104,12 +104,18 @@ export interface RetrievalSettings {
    */
   followUpTrust: boolean;
   /**
-   * A follow-up naming at most this many words of its own (frame words aside: "and for
-   * children?", "Can I make it expire?") is too short for its share of telling weight to judge:
-   * the conversation carries it past `confidentTelling`; a telling word no page holds still
-   * makes it unsure (`followUpTrust`).
+   * A follow-up naming at most this many words of its own (frame words aside: "And for a
+   * child?") is too short for its share of telling weight to judge: the conversation carries it
+   * past `confidentTelling`; a telling word no page holds still makes it unsure (`followUpTrust`).
    */
   followUpWords: number;
+  /**
+   * A telling word of a follow-up that no page holds need not be matched when everyday English
+   * uses it at least this commonly (`englishRarity` under it; 2: above 5 on the Zipf scale,
+   * "waiting", "soon", "normal"): the visitor's own wording of what the conversation is about.
+   * Its weight still counts against the follow-up's share (`confidentTelling`). 0: off.
+   */
+  followUpEveryday: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -366,7 +372,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   lexiconCredit: 0.5,
   contextWeight: 0.75,
   followUpTrust: true,
-  followUpWords: 2,
+  followUpWords: 1,
+  followUpEveryday: 2,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -623,7 +630,8 @@ export class Retriever {
     const followUp = Boolean(context?.trim());
     // ...but its own words must still tell, as a question's do (`followUpTrust`): unless it names
     // too few of them to judge by their share (`followUpWords`), its passage must match enough of
-    // them, and a telling word of it no page holds must be matched, whatever the conversation found.
+    // them, and a telling word of it no page holds must be matched (but an everyday one,
+    // `followUpEveryday`), whatever the conversation found.
     const gateOnly = followUp && !s.followUpTrust;
     const shareWaived = gateOnly || (followUp && topical.length <= s.followUpWords);
     const passing = hits.filter((hit) => answers(hit) && (shareWaived || hit.telling >= s.confidentTelling));
@@ -634,7 +642,7 @@ export class Retriever {
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     const found = passing.find(
-      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term)),
+      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: their scores are not the question's own,
