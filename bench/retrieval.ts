@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from './lib/report.js';
-import { summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
+import { countFollowed, FOLLOWED_FIRSTS, summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
 import { evaluationSets } from './retrieval/check-sets.js';
 import type { QuestionSet } from './retrieval/sets.js';
 import type { WorkerResult } from './retrieval/worker.js';
@@ -126,6 +126,23 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
       goal: '<= 1 in 8',
       met: confident <= mine.length / 8,
       note: `${notSure} "not sure" with related pages, ${mine.length - confident - notSure} refused; ${note}`,
+    });
+  }
+  const followed = current.outcome.offTopicFollowed;
+  for (const [half, keep] of followed.length ? offHalves : []) {
+    const mine = countFollowed(followed.filter(keep));
+    const before = countFollowed(baseline.outcome.offTopicFollowed.filter(keep));
+    const alone = off.filter(keep).filter((o) => !o.refused).length;
+    report.add({
+      section,
+      id: `${set.id}.followup.unanswerable.confident${half}`,
+      label: `${set.id}: unanswerable questions asked as follow-ups, answered confidently${half ? ` (${half.slice(1)} half)` : ''}`,
+      value: mine.confident,
+      unit: `of ${mine.asked}`,
+      baseline: { ...base, value: before.confident },
+      goal: '<= 1 in 8',
+      met: mine.confident <= mine.asked / 8,
+      note: `each asked after each of the set's first ${FOLLOWED_FIRSTS} confident answers; asked alone: ${alone} of ${followed.filter(keep).length} answered confidently; ${note}`,
     });
   }
   const follow = current.outcome.followUps;

@@ -1,5 +1,7 @@
 import { documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/follow-up.js';
+import type { HistoryMessage } from '../../packages/bot-answer/src/protocol/types.js';
 import { median, percentile } from '../lib/stats.js';
 import type { Engine } from './engines.js';
 import { noiseIn } from './noise.js';
@@ -61,7 +63,24 @@ export interface SetOutcome {
   /** `refused`: not answered confidently (refused or not sure); `outcome` says which. */
   offTopic: Array<{ question: string; split: 'tune' | 'eval'; refused: boolean; outcome: Outcome }>;
   followUps: FollowUpOutcome[];
+  /**
+   * Each unanswerable question asked as a follow-up after each of the set's first
+   * `FOLLOWED_FIRSTS` answerable questions answered confidently (`followedUnanswerable`).
+   */
+  offTopicFollowed: FollowedOutcome[];
 }
+
+/** One unanswerable question asked as a follow-up after confident answers: how often it was answered confidently. */
+export interface FollowedOutcome {
+  question: string;
+  split: 'tune' | 'eval';
+  /** The conversations it was asked in, and those in which it was answered confidently. */
+  asked: number;
+  confident: number;
+}
+
+/** The answerable questions answered confidently that a set's unanswerable questions are asked after, as follow-ups. */
+export const FOLLOWED_FIRSTS = 3;
 
 /** An off-topic (unanswerable) question's half: its place in the list, even places tune, odd eval, fixed before tuning. */
 export function offTopicSplit(place: number): 'tune' | 'eval' {
@@ -100,6 +119,50 @@ export function expectedPages(question: Question, settings: ReturnType<typeof re
   return new Set(question.expectUrl ? [question.expectUrl] : (question.expect ?? []).map((path) => documentUrl(path, settings)!));
 }
 
+/**
+ * The retrieval context of a question asked after `first`, as the server reads a visitor's
+ * follow-up: the history the chat sends (that question and its answer), made into the context by
+ * the server's own `retrievalContext`.
+ */
+export function followUpContext(engine: Engine, first: string): string | undefined {
+  const history: HistoryMessage[] = [
+    { role: 'user', content: first },
+    { role: 'assistant', content: engine.answer(first).answer },
+  ];
+  return retrievalContext(history);
+}
+
+/** The first `count` of `questions` (in their order) the engine answers confidently. */
+export function firstConfident(engine: Engine, questions: readonly string[], count: number): string[] {
+  const firsts: string[] = [];
+  for (const question of questions) {
+    if (firsts.length === count) break;
+    if (engine.answer(question).answer_found) firsts.push(question);
+  }
+  return firsts;
+}
+
+/**
+ * Asks each unanswerable question (`offTopic`, halves by place) as a follow-up after each of
+ * `firsts` (questions answered confidently), with that question and its answer as the history,
+ * as a visitor asks a second question in the chat: a follow-up the docs do not answer should be
+ * as unsure as the question asked alone, whatever the answer before it.
+ */
+export function followedUnanswerable(engine: Engine, firsts: readonly string[], offTopic: readonly string[]): FollowedOutcome[] {
+  const contexts = firsts.map((first) => followUpContext(engine, first));
+  return offTopic.map((question, place) => ({
+    question,
+    split: offTopicSplit(place),
+    asked: contexts.length,
+    confident: contexts.filter((context) => engine.answer(question, context).answer_found).length,
+  }));
+}
+
+/** Of `outcomes` (one half's or all), the follow-ups answered confidently and those asked. */
+export function countFollowed(outcomes: readonly FollowedOutcome[]): { confident: number; asked: number } {
+  return outcomes.reduce((sum, o) => ({ confident: sum.confident + o.confident, asked: sum.asked + o.asked }), { confident: 0, asked: 0 });
+}
+
 /** Asks every question of the set, timing each answer (retrieval and composition). */
 export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
   const settings = resolveSettings(set.dir, set.settings);
@@ -130,8 +193,11 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
       pages,
     };
   };
+  const questions = set.questions.map((q) => ask(q));
+  const firsts = questions.filter((q) => q.answered).slice(0, FOLLOWED_FIRSTS).map((q) => q.question);
   return {
-    questions: set.questions.map((q) => ask(q)),
+    questions,
+    offTopicFollowed: followedUnanswerable(engine, firsts, set.offTopic),
     offTopic: set.offTopic.map((question, place) => {
       const outcome = outcomeOf(engine.answer(question));
       return { question, split: offTopicSplit(place), refused: outcome !== 'answered', outcome };

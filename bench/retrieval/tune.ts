@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from '../lib/stats.js';
 import { startEngine } from './engines.js';
-import { evaluate, splitByPlace, summarise, type FollowUpOutcome, type QuestionOutcome, type SetOutcome } from './evaluate.js';
+import { countFollowed, evaluate, splitByPlace, summarise, type FollowUpOutcome, type QuestionOutcome, type SetOutcome } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
 import { scriptArgs } from './tuning-script.js';
@@ -49,10 +49,17 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
     `unanswerable confident ${off.filter((o) => !o.refused).length}/${off.length}`,
     `noisy ${s.noisy}`,
     `follow ${follow.filter((f) => f.withContext).length}/${follow.length}`,
+    `followed unanswerable ${followedLine(outcome, split)}`,
     `median ${Math.round(s.medianLength)}`,
     `p50 ${s.p50.toFixed(1)} ms`,
     `p95 ${s.p95.toFixed(1)} ms`,
   ].join('  ');
+}
+
+/** Unanswerable questions asked as follow-ups (`offTopicFollowed`) of one half: confident/asked. */
+function followedLine(outcome: SetOutcome, split: 'tune' | 'eval'): string {
+  const { confident, asked } = countFollowed(outcome.offTopicFollowed.filter((o) => o.split === split));
+  return `${confident}/${asked}`;
 }
 
 function describe(q: QuestionOutcome): string {
@@ -78,9 +85,13 @@ interface Totals {
   offTopic: number;
   offTopicRelated: number;
   offTopicOf: number;
+  follow: number;
+  followOf: number;
+  followed: number;
+  followedOf: number;
   lengths: number[];
 }
-const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, lengths: [] });
+const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followed: 0, followedOf: 0, lengths: [] });
 const totals = { tune: totalsOf(), eval: totalsOf() };
 
 /** Adds one set's half to the totals. */
@@ -100,12 +111,18 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
   sum.offTopic += off.filter((o) => !o.refused).length;
   sum.offTopicRelated += off.filter((o) => o.outcome === 'not_sure').length;
   sum.offTopicOf += off.length;
+  const follow = outcome.followUps.filter((f) => f.split === split);
+  sum.follow += follow.filter((f) => f.withContext).length;
+  sum.followOf += follow.length;
+  const followed = countFollowed(outcome.offTopicFollowed.filter((o) => o.split === split));
+  sum.followed += followed.confident;
+  sum.followedOf += followed.asked;
 }
 
 /** The totals line of one half. */
 function totalLine(split: 'tune' | 'eval'): string {
   const t = totals[split];
-  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})`;
+  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf}  unanswerable follow-ups confident ${t.followed}/${t.followedOf}`;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
@@ -120,7 +137,9 @@ try {
     const outcome = evaluate(engine, set);
     const used = process.cpuUsage(cpu);
     if (byPlace) splitByPlace(outcome);
-    const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4;
+    // Each unanswerable follow-up's conversation asks its first question again, for its answer.
+    const followed = outcome.offTopicFollowed.reduce((n, o) => n + o.asked, 0) + (outcome.offTopicFollowed[0]?.asked ?? 0);
+    const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4 + followed;
     const cpuPerAnswer = (used.user + used.system) / 1000 / asked;
     engine.close();
     const answers = [outcome.questions.map((q) => [q.pages, q.length, q.answered]), outcome.offTopic];

@@ -33,6 +33,7 @@ const outcome = (questions: Array<'tune' | 'eval'>, followUps: Array<'tune' | 'e
   questions: questions.map(question),
   offTopic: [],
   followUps: followUps.map(followUp),
+  offTopicFollowed: [],
 });
 
 describe('the tuning loop split by place (tune.ts --by-place)', () => {

@@ -94,6 +94,50 @@ describe('a follow-up whose own words are everyday', () => {
   });
 });
 
+describe('a follow-up passes the trust rules a question does', () => {
+  let api: RunningAnswerApi;
+  before(async () => {
+    api = await startAnswerApi({ kb: join(FIXTURES, 'pool-docs'), keys: [KEY], paceMs: 0, watch: false, kbBaseUrl: 'https://pool.example/' });
+  });
+  after(() => api.close());
+
+  const answer = async (message: string, history?: unknown): Promise<AnswerResponse> => {
+    const response = await ask(api, { message, bot_id: 'demo', history });
+    assert.equal(response.status, 200);
+    return (await response.json()) as AnswerResponse;
+  };
+  /** The history the chat sends after a first question answered confidently: that question and its answer. */
+  const historyAfter = async (first: string) => {
+    const answered = await answer(first);
+    assert.equal(answered.answer_found, true, first);
+    return [
+      { role: 'user', content: first },
+      { role: 'assistant', content: answered.answer },
+    ];
+  };
+
+  it('is not answered from the page just quoted when its own words are not the docs\'', async () => {
+    // Alone, neither is answered; after the opening times (or the prices), the conversation's
+    // words made the page quoted before pass the gate, and the follow-up skipped the rules on
+    // the question's own telling words ("world cup", "weather": matched by no passage there).
+    for (const [first, question] of [
+      ['When does the main pool open?', 'Who won the swimming world cup in 2018?'],
+      ['How much is an adult swim?', 'What is the weather like at the weekend?'],
+    ] as const) {
+      assert.equal((await answer(question)).answer_found, false, question);
+      assert.equal((await answer(question, await historyAfter(first))).answer_found, false, `${first} -> ${question}`);
+    }
+  });
+
+  it('still answers a follow-up naming too little of its own to judge, with the question before', async () => {
+    assert.equal((await answer('And for a child?')).answer_found, false);
+    const followUp = await answer('And for a child?', await historyAfter('How much is an adult swim?'));
+    assert.equal(followUp.answer_found, true);
+    assert.equal(followUp.sources[0]!.url, 'https://pool.example/prices#swimming');
+    assert.match(followUp.answer, /£2\.80/);
+  });
+});
+
 describe('history validation', () => {
   let api: RunningAnswerApi;
   before(async () => {

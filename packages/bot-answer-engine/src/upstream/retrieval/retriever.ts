@@ -93,6 +93,29 @@ export interface RetrievalSettings {
   lexiconCredit: number;
   /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
   contextWeight: number;
+  /** EXPERIMENT mode: 0 main; 1 own-telling rules in the context path; 2 alone first; 3 both. */
+  /**
+   * A follow-up (a question asked with a conversation) passes the rules that read the question's
+   * own telling words, as a question asked alone does: its passage must match `confidentTelling`
+   * of the follow-up's own telling weight, and a telling word of it that no page holds must be
+   * matched (`tellingEnough`, `lackedName`). Off: the gate alone decides a follow-up (before
+   * round 15), so "Who won the 2018 FIFA World Cup?" asked after a webhook question was answered
+   * from the webhooks page.
+   */
+  followUpTrust: boolean;
+  /**
+   * A follow-up naming at most this many words of its own (frame words aside: "And for a
+   * child?") is too short for its share of telling weight to judge: the conversation carries it
+   * past `confidentTelling`; a telling word no page holds still makes it unsure (`followUpTrust`).
+   */
+  followUpWords: number;
+  /**
+   * A telling word of a follow-up that no page holds need not be matched when everyday English
+   * uses it at least this commonly (`englishRarity` under it; 2: above 5 on the Zipf scale,
+   * "waiting", "soon", "normal"): the visitor's own wording of what the conversation is about.
+   * Its weight still counts against the follow-up's share (`confidentTelling`). 0: off.
+   */
+  followUpEveryday: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -367,6 +390,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   lexiconWeight: 0.3,
   lexiconCredit: 0.5,
   contextWeight: 0.75,
+  followUpTrust: true,
+  followUpWords: 1,
+  followUpEveryday: 2,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -624,7 +650,13 @@ export class Retriever {
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
     const followUp = Boolean(context?.trim());
-    const passing = hits.filter((hit) => answers(hit) && (followUp || hit.telling >= s.confidentTelling));
+    // ...but its own words must still tell, as a question's do (`followUpTrust`): unless it names
+    // too few of them to judge by their share (`followUpWords`), its passage must match enough of
+    // them, and a telling word of it no page holds must be matched (but an everyday one,
+    // `followUpEveryday`), whatever the conversation found.
+    const gateOnly = followUp && !s.followUpTrust;
+    const shareWaived = gateOnly || (followUp && topical.length <= s.followUpWords);
+    const passing = hits.filter((hit) => answers(hit) && (shareWaived || hit.telling >= s.confidentTelling));
     // Each telling word must be matched by a passage that answers: by the best one, or (a question
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
@@ -632,11 +664,11 @@ export class Retriever {
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     const found = passing.find(
-      (hit) => followUp || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term)),
+      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: their scores are not the question's own,
-    // so the gate alone decides it.
+    // so the confidence model does not judge it (its own telling words do, above).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
     const candidate = followUp ? undefined : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
     const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;

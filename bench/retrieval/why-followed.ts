@@ -1,0 +1,135 @@
+/**
+ * What a conversation does to the questions the docs do not answer: each set's tune-half
+ * unanswerable questions asked as follow-ups after each of its first three tune-half answerable
+ * questions answered confidently (asked as the bench asks a follow-up: that question and its
+ * answer as the history, made into the context by the server's `retrievalContext`), counted when
+ * answered confidently, beside the same questions asked alone and the tune follow-ups' figure
+ * (an expected page in the first three sources, answered or not). A follow-up the docs do not
+ * answer, asked after a confident answer, should be as unsure as the question asked alone.
+ *
+ *   node --import tsx bench/retrieval/why-followed.ts [--sets=mastra,sails] [--list] [--settings='{"contextWeight":0.5}'] [--variants='[{...},{...}]']
+ *
+ * `--settings` and each of `--variants` add a variant of their own beside the defaults. `--list`
+ * prints each unanswerable follow-up answered confidently under some variant (with the variants
+ * that answer it and the page they answer from). Tune halves only (split by place for the
+ * all-`eval` sets, as `tune.ts --by-place`); it never reads the sealed sets.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { startEngine } from './engines.js';
+import { expectedPages, firstConfident, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
+import { fetchHeldOut, heldOutSets } from './held-out.js';
+import { questionSets, type QuestionSet } from './sets.js';
+import { scriptArgs } from './tuning-script.js';
+
+const args = scriptArgs();
+const list = args.has('list');
+/** The answerable questions a set's unanswerable follow-ups are asked after. */
+const FIRSTS = 3;
+
+const extra = JSON.parse(args.get('variants') ?? '[]') as Array<Partial<RetrievalSettings>>;
+const variants: Array<{ name: string; settings: Partial<RetrievalSettings> }> = [
+  { name: 'defaults', settings: {} },
+  { name: 'gate only', settings: { followUpTrust: false } },
+  ...[...(Object.keys(args.settings).length ? [args.settings] : []), ...extra].map((settings) => ({ name: JSON.stringify(settings), settings })),
+];
+
+/** One variant's figures over a set's tune half. */
+interface Figures {
+  /** Unanswerable follow-ups answered confidently, of those asked. */
+  unanswerable: number;
+  asked: number;
+  /** The same questions asked alone (no history), as many times: answered confidently. */
+  alone: number;
+  /** Tune follow-ups with an expected page in the first three sources, of those asked. */
+  followUps: number;
+  /** ... of them answered confidently (the bench's `followup.top3`). */
+  followUpsConfident: number;
+  followUpsOf: number;
+  /** Each follow-up: `first -> question`, with its outcome (`+` answered with an expected page in the first three, `~` not answered but linked, `-` neither). */
+  followed: Map<string, string>;
+  /** Each confident unanswerable follow-up: `first -> question`, with the page it was answered from. */
+  answered: Map<string, string>;
+}
+
+/** A set's follow-ups' halves as `tune.ts --by-place` reads them. */
+function followUpSplits(set: QuestionSet): Array<'tune' | 'eval'> {
+  const allEval = set.questions.every((q) => q.split === 'eval') && set.followUps.every((f) => f.split === 'eval');
+  return set.followUps.map((f, place) => (allEval ? offTopicSplit(place) : (f.split ?? 'tune')));
+}
+
+const totals = variants.map(() => ({ unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: 0 }));
+const folder = await mkdtemp(join(tmpdir(), 'why-followed-'));
+try {
+  await fetchHeldOut();
+  for (const set of [...questionSets(), ...heldOutSets()]) {
+    if (args.only && !args.only.includes(set.id)) continue;
+    const kbSettings = resolveSettings(set.dir, set.settings);
+    const split = placeSplit(set);
+    const tuneQuestions = set.questions.filter((q, place) => split(q, place) === 'tune');
+    const offTopic = set.offTopic.filter((_, place) => offTopicSplit(place) === 'tune');
+    const followSplits = followUpSplits(set);
+    const followUps = set.followUps.filter((_, place) => followSplits[place] === 'tune');
+    const perVariant: Figures[] = [];
+    for (const variant of variants) {
+      const engine = await startEngine('current', set, join(folder, set.id), variant.settings);
+      try {
+        const firsts = firstConfident(engine, tuneQuestions.map((q) => q.question), FIRSTS);
+        const figures: Figures = { unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: followUps.length, followed: new Map(), answered: new Map() };
+        figures.alone = offTopic.filter((question) => engine.answer(question).answer_found).length * firsts.length;
+        for (const first of firsts) {
+          const context = followUpContext(engine, first);
+          for (const question of offTopic) {
+            const answer = engine.answer(question, context);
+            figures.asked++;
+            if (!answer.answer_found) continue;
+            figures.unanswerable++;
+            figures.answered.set(`${first} -> ${question}`, pageOf(answer.sources[0]?.url ?? '').replace(/^https?:\/\/[^/]+\//, ''));
+          }
+        }
+        for (const f of followUps) {
+          const answer = engine.answer(f.question, followUpContext(engine, f.first));
+          const want = expectedPages(f, kbSettings);
+          const linked = answer.sources.slice(0, 3).some((s) => want.has(pageOf(s.url ?? '')));
+          figures.followed.set(`${f.first} -> ${f.question}`, linked ? (answer.answer_found ? '+' : '~') : '-');
+          if (!linked) continue;
+          figures.followUps++;
+          if (answer.answer_found) figures.followUpsConfident++;
+        }
+        perVariant.push(figures);
+      } finally {
+        engine.close();
+      }
+    }
+    perVariant.forEach((f, i) => {
+      const t = totals[i]!;
+      t.unanswerable += f.unanswerable;
+      t.asked += f.asked;
+      t.alone += f.alone;
+      t.followUps += f.followUps;
+      t.followUpsConfident += f.followUpsConfident;
+      t.followUpsOf += f.followUpsOf;
+    });
+    const cells = perVariant.map((f, i) => `${i}: ${f.unanswerable}/${f.asked} (alone ${f.alone}) follow ${f.followUpsConfident}/${f.followUps}/${f.followUpsOf}`);
+    process.stdout.write(`${set.id.padEnd(18)} ${cells.join('  |  ')}\n`);
+    if (list) {
+      const keys = new Set(perVariant.flatMap((f) => [...f.answered.keys()]));
+      for (const key of keys) {
+        const by = perVariant.map((f, i) => (f.answered.has(key) ? `${i} (${f.answered.get(key)})` : '')).filter(Boolean);
+        process.stdout.write(`    ${key}\n      answered by: ${by.join(', ')}\n`);
+      }
+      for (const key of perVariant[0]!.followed.keys()) {
+        const outcomes = perVariant.map((f) => f.followed.get(key)).join('');
+        if (new Set(outcomes).size > 1) process.stdout.write(`    follow-up ${outcomes}  ${key}\n`);
+      }
+    }
+  }
+  for (const [i, t] of totals.entries()) {
+    process.stdout.write(`all tune  ${i} ${variants[i]!.name}  unanswerable follow-ups confident ${t.unanswerable}/${t.asked} (asked alone ${t.alone})  follow-ups in the top 3 ${t.followUps}/${t.followUpsOf}, answered ${t.followUpsConfident}\n`);
+  }
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
