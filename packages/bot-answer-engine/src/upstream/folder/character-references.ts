@@ -1,4 +1,5 @@
 import { decodeHTML, decodeHTMLStrict } from 'entities/decode';
+import { closingRun, nextBlankLine } from './code-spans.js';
 
 const LIST_ITEM = /^[ \t]{0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
@@ -74,7 +75,7 @@ function decodeProse(text: string): string {
     const token = found[0];
     const at = found.index;
     if (token[0] === '`') {
-      const close = closingRun(text, at + token.length, token.length);
+      const close = closingRun(text, at + token.length, token.length, nextBlankLine(text, at + token.length));
       if (close >= 0) PROSE.lastIndex = close + token.length;
       continue;
     }
@@ -103,18 +104,4 @@ function decodeProse(text: string): string {
     from = at + token.length;
   }
   return out + text.slice(from);
-}
-
-/** Where a run of exactly `run` backticks closes a code span opened before `from`, before a blank line; -1 if nowhere. */
-function closingRun(text: string, from: number, run: number): number {
-  const blank = /\n[ \t]*\n/g;
-  blank.lastIndex = from;
-  const end = blank.exec(text)?.index ?? text.length;
-  for (let i = text.indexOf('`', from); i >= 0 && i < end; i = text.indexOf('`', i)) {
-    let length = 1;
-    while (text[i + length] === '`') length++;
-    if (length === run) return i;
-    i += length;
-  }
-  return -1;
 }

@@ -1,4 +1,5 @@
 import { decodeHTML } from 'entities/decode';
+import { closingRun, nextBlankLine } from './code-spans.js';
 
 /**
  * Markdown as a reader of the published page sees it: what a docs site hides or turns into
@@ -361,24 +362,6 @@ function maskCode(text: string, mask: (value: string) => string): string {
     special.lastIndex = skip;
   }
   return out + text.slice(from);
-}
-
-/** Where the paragraph holding position `i` ends: its next blank line, or the end of the text. */
-function nextBlankLine(text: string, i: number): number {
-  const blank = /\n[ \t]*\n/g;
-  blank.lastIndex = i;
-  return blank.exec(text)?.index ?? text.length;
-}
-
-/** Where a run of exactly `run` backticks closes the code span opened before `from`, within its paragraph; -1 if nowhere. */
-function closingRun(text: string, from: number, run: number, end: number): number {
-  for (let i = text.indexOf('`', from); i >= 0 && i < end; i = text.indexOf('`', i)) {
-    let length = 1;
-    while (text[i + length] === '`') length++;
-    if (length === run) return i;
-    i += length;
-  }
-  return -1;
 }
 
 /** Elements whose content is no text for a reader (scripts, styles, drawings), dropped with it. */
