@@ -18,6 +18,21 @@ url: https://wiki.example.com/doc
 ---
 `;
 
+/** A folder of these pages, written before the suite's tests, and an empty one for its on-disk index; both removed after. */
+function pagesFolder(name: string, pages: Record<string, string>): { dir: string; folder: string } {
+  const made = { dir: '', folder: '' };
+  before(async () => {
+    made.dir = await mkdtemp(join(tmpdir(), `answer-${name}-`));
+    made.folder = await mkdtemp(join(tmpdir(), `answer-${name}-index-`));
+    for (const [path, text] of Object.entries(pages)) await writeFile(join(made.dir, path), text);
+  });
+  after(async () => {
+    await rm(made.dir, { recursive: true, force: true });
+    await rm(made.folder, { recursive: true, force: true });
+  });
+  return made;
+}
+
 describe('knowledge-base documents', () => {
   it('reads every Source field from the front-matter', () => {
     const { source, body } = parseDocument(
@@ -190,25 +205,17 @@ describe('knowledge-base documents', () => {
 });
 
 describe("the front matter's description", () => {
-  let dir: string;
-  let folder: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'answer-description-'));
-    folder = await mkdtemp(join(tmpdir(), 'answer-description-index-'));
+  const pages = pagesFolder('description', {
     // As npm's CLI docs ship: the page's one-line summary in the front matter only, the body opening at a lower heading.
-    await writeFile(join(dir, 'npm-ci.md'), '---\ntitle: npm-ci\ndescription: Clean install a project\n---\n\n### Synopsis\n\n```bash\nnpm ci\n```\n\n### Description\n\nMeant for automated environments such as test platforms.\n');
-    await writeFile(join(dir, 'npm-install.md'), '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n');
-    await writeFile(join(dir, 'guide.md'), '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n');
-    await writeFile(join(dir, 'same.md'), '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n');
-    await writeFile(join(dir, 'number.md'), '---\ndescription: 12\n---\n# Number\n\nText.\n');
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await rm(folder, { recursive: true, force: true });
+    'npm-ci.md': '---\ntitle: npm-ci\ndescription: Clean install a project\n---\n\n### Synopsis\n\n```bash\nnpm ci\n```\n\n### Description\n\nMeant for automated environments such as test platforms.\n',
+    'npm-install.md': '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n',
+    'guide.md': '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n',
+    'same.md': '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n',
+    'number.md': '---\ndescription: 12\n---\n# Number\n\nText.\n',
   });
 
   it("is the page's lead paragraph: first, or under the title heading; once; only when it is text", async () => {
-    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
     const lead = (path: string): Passage => kb.passages.find((p) => p.document.path === path)!;
     assert.deepEqual([lead('npm-ci.md').headings, lead('npm-ci.md').markdown], [[], 'Clean install a project']);
     assert.equal(lead('npm-ci.md').document.source.title, 'npm-ci');
@@ -219,7 +226,7 @@ describe("the front matter's description", () => {
   });
 
   it('finds the page by the words only its description holds', async () => {
-    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'npm' });
+    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'npm' });
     try {
       await index.sync();
       const [best] = new Retriever(index).relevant('How do I do a clean install of my project?');
@@ -231,38 +238,32 @@ describe("the front matter's description", () => {
 });
 
 describe("Shiki's code notation", () => {
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'answer-notation-'));
-    await writeFile(
-      join(dir, 'steps.mdx'),
-      [
-        '# Steps',
-        '',
-        'Mark a line with `// [!code highlight]` in the code block.',
-        '',
-        '```ts',
-        'export async function step() {',
-        '  "use step"; // [!code highlight]',
-        '  // [!code focus:2]',
-        '  return fetch(url); /* [!code ++] */',
-        '}',
-        '```',
-        '',
-        '```html',
-        '<p>Hi</p> <!-- [!code error] -->',
-        '```',
-        '',
-        '```py',
-        'print("x")  # [!code --]',
-        '```',
-      ].join('\n'),
-    );
+  const pages = pagesFolder('notation', {
+    'steps.mdx': [
+      '# Steps',
+      '',
+      'Mark a line with `// [!code highlight]` in the code block.',
+      '',
+      '```ts',
+      'export async function step() {',
+      '  "use step"; // [!code highlight]',
+      '  // [!code focus:2]',
+      '  return fetch(url); /* [!code ++] */',
+      '}',
+      '```',
+      '',
+      '```html',
+      '<p>Hi</p> <!-- [!code error] -->',
+      '```',
+      '',
+      '```py',
+      'print("x")  # [!code --]',
+      '```',
+    ].join('\n'),
   });
-  after(() => rm(dir, { recursive: true, force: true }));
 
   it('is taken out of code, as the site shows it; prose that names it keeps it', async () => {
-    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
     assert.equal(
       kb.passages[0]!.markdown,
       [
@@ -288,8 +289,6 @@ describe("Shiki's code notation", () => {
 });
 
 describe('what a generator puts around the page', () => {
-  let dir: string;
-  let folder: string;
   // As the Serverless Framework's docs ship: metadata in a comment, then a generated banner heading above the title.
   const PAGE = [
     '<!--',
@@ -326,19 +325,13 @@ describe('what a generator puts around the page', () => {
     '```',
     '--> Shown after it.',
   ].join('\n');
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'answer-generated-'));
-    folder = await mkdtemp(join(tmpdir(), 'answer-generated-index-'));
-    await writeFile(join(dir, 'deploy.md'), PAGE);
-    await writeFile(join(dir, 'logs.md'), PAGE.replaceAll('deploy', 'logs').replaceAll('Deploy', 'Logs'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await rm(folder, { recursive: true, force: true });
+  const pages = pagesFolder('generated', {
+    'deploy.md': PAGE,
+    'logs.md': PAGE.replaceAll('deploy', 'logs').replaceAll('Deploy', 'Logs'),
   });
 
   it("titles the page by its level-1 heading, not the banner above it, and leaves out the comments that open a block", async () => {
-    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
     const deploy = kb.passages.filter((p) => p.document.path === 'deploy.md');
     assert.equal(deploy[0]!.document.source.title, 'AWS - deploy');
     assert.deepEqual(
@@ -352,7 +345,7 @@ describe('what a generator puts around the page', () => {
   });
 
   it('finds no page by words only a comment held', async () => {
-    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'generated' });
+    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'generated' });
     try {
       await index.sync();
       const retriever = new Retriever(index);
@@ -365,8 +358,6 @@ describe('what a generator puts around the page', () => {
 });
 
 describe('character references in prose', () => {
-  let dir: string;
-  let folder: string;
   // As Sails' and Foundation's docs write them: named and numeric references in prose, in a table, beside code that keeps its own.
   const PAGE = [
     '# Blueprints &mdash; an overview',
@@ -385,19 +376,13 @@ describe('character references in prose', () => {
     '',
     '<pre><code>&lt;b&gt; &times; &amp;hellip</code></pre>',
   ].join('\n');
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'answer-entities-'));
-    folder = await mkdtemp(join(tmpdir(), 'answer-entities-index-'));
-    await writeFile(join(dir, 'blueprints.md'), PAGE);
-    await writeFile(join(dir, 'routes.md'), '# Routes\n\nCustom routes bind a URL to an action.\n');
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await rm(folder, { recursive: true, force: true });
+  const pages = pagesFolder('entities', {
+    'blueprints.md': PAGE,
+    'routes.md': '# Routes\n\nCustom routes bind a URL to an action.\n',
   });
 
   it('reads them as their characters outside code, and keeps what they stood for literal', async () => {
-    const kb = await loadKnowledgeBase(dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
     const page = kb.passages.find((p) => p.document.path === 'blueprints.md')!;
     assert.equal(page.document.source.title, 'Blueprints — an overview');
     assert.equal(
@@ -426,7 +411,7 @@ describe('character references in prose', () => {
   });
 
   it('finds no page by the name of a reference', async () => {
-    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/' }), folder, botId: 'entities' });
+    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'entities' });
     try {
       await index.sync();
       const retriever = new Retriever(index);
