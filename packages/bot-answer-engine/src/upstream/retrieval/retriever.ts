@@ -93,7 +93,6 @@ export interface RetrievalSettings {
   lexiconCredit: number;
   /** Weight of the conversation's words (a follow-up's earlier turns) against the question's own. */
   contextWeight: number;
-  /** EXPERIMENT mode: 0 main; 1 own-telling rules in the context path; 2 alone first; 3 both. */
   /**
    * A follow-up (a question asked with a conversation) passes the rules that read the question's
    * own telling words, as a question asked alone does: its passage must match `confidentTelling`
