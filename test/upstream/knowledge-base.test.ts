@@ -18,9 +18,28 @@ url: https://wiki.example.com/doc
 ---
 `;
 
-/** A folder of these pages, written before the suite's tests, and an empty one for its on-disk index; both removed after. */
-function pagesFolder(name: string, pages: Record<string, string>): { dir: string; folder: string } {
-  const made = { dir: '', folder: '' };
+const SITE = { baseUrl: 'https://docs.example.com/' };
+
+/**
+ * A folder of these pages, written before the suite's tests, and an empty one for its on-disk
+ * index; both removed after. `load` reads the pages as a knowledge base; `indexed` indexes them
+ * on disk and hands a retriever over the index, closed after.
+ */
+function pagesFolder(name: string, pages: Record<string, string>) {
+  const made = {
+    dir: '',
+    folder: '',
+    load: () => loadKnowledgeBase(made.dir, SITE),
+    async indexed(use: (retriever: Retriever) => void): Promise<void> {
+      const index = await KbIndex.open({ dir: made.dir, settings: resolveSettings(made.dir, SITE), folder: made.folder, botId: name });
+      try {
+        await index.sync();
+        use(new Retriever(index));
+      } finally {
+        index.close();
+      }
+    },
+  };
   before(async () => {
     made.dir = await mkdtemp(join(tmpdir(), `answer-${name}-`));
     made.folder = await mkdtemp(join(tmpdir(), `answer-${name}-index-`));
@@ -215,7 +234,7 @@ describe("the front matter's description", () => {
   });
 
   it("is the page's lead paragraph: first, or under the title heading; once; only when it is text", async () => {
-    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await pages.load();
     const lead = (path: string): Passage => kb.passages.find((p) => p.document.path === path)!;
     assert.deepEqual([lead('npm-ci.md').headings, lead('npm-ci.md').markdown], [[], 'Clean install a project']);
     assert.equal(lead('npm-ci.md').document.source.title, 'npm-ci');
@@ -226,14 +245,10 @@ describe("the front matter's description", () => {
   });
 
   it('finds the page by the words only its description holds', async () => {
-    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'npm' });
-    try {
-      await index.sync();
-      const [best] = new Retriever(index).relevant('How do I do a clean install of my project?');
+    await pages.indexed((retriever) => {
+      const [best] = retriever.relevant('How do I do a clean install of my project?');
       assert.equal(best?.passage.document.path, 'npm-ci.md');
-    } finally {
-      index.close();
-    }
+    });
   });
 });
 
@@ -263,7 +278,7 @@ describe("Shiki's code notation", () => {
   });
 
   it('is taken out of code, as the site shows it; prose that names it keeps it', async () => {
-    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await pages.load();
     assert.equal(
       kb.passages[0]!.markdown,
       [
@@ -331,7 +346,7 @@ describe('what a generator puts around the page', () => {
   });
 
   it("titles the page by its level-1 heading, not the banner above it, and leaves out the comments that open a block", async () => {
-    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await pages.load();
     const deploy = kb.passages.filter((p) => p.document.path === 'deploy.md');
     assert.equal(deploy[0]!.document.source.title, 'AWS - deploy');
     assert.deepEqual(
@@ -345,15 +360,10 @@ describe('what a generator puts around the page', () => {
   });
 
   it('finds no page by words only a comment held', async () => {
-    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'generated' });
-    try {
-      await index.sync();
-      const retriever = new Retriever(index);
+    await pages.indexed((retriever) => {
       assert.deepEqual(retriever.search('menuOrder layout experimental'), []);
       assert.equal(retriever.relevant('How do I deploy the service?')[0]?.passage.document.source.title, 'AWS - deploy');
-    } finally {
-      index.close();
-    }
+    });
   });
 });
 
@@ -382,7 +392,7 @@ describe('character references in prose', () => {
   });
 
   it('reads them as their characters outside code, and keeps what they stood for literal', async () => {
-    const kb = await loadKnowledgeBase(pages.dir, { baseUrl: 'https://docs.example.com/' });
+    const kb = await pages.load();
     const page = kb.passages.find((p) => p.document.path === 'blueprints.md')!;
     assert.equal(page.document.source.title, 'Blueprints — an overview');
     assert.equal(
@@ -411,15 +421,10 @@ describe('character references in prose', () => {
   });
 
   it('finds no page by the name of a reference', async () => {
-    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, { baseUrl: 'https://docs.example.com/' }), folder: pages.folder, botId: 'entities' });
-    try {
-      await index.sync();
-      const retriever = new Retriever(index);
+    await pages.indexed((retriever) => {
       assert.deepEqual(retriever.search('mdash rsquo rarr nbsp ldquo'), []);
       assert.equal(retriever.relevant('What are blueprints shortcut routes?')[0]?.passage.document.path, 'blueprints.md');
-    } finally {
-      index.close();
-    }
+    });
   });
 });
 
