@@ -27,6 +27,7 @@ import { passageParts } from '../../packages/bot-answer-engine/src/upstream/comp
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { asksYesNo } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
@@ -44,12 +45,13 @@ const TIME_VALUE =
   /\d[\d,.]*\s*(?:\*\*)?\s*(?:(?:second|minute|hour|day|week|fortnight|month|year|night|time|ms|s|h|am|pm)s?\b|st\b|nd\b|rd\b|th\b|:\d\d)|\b(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|monthly|yearly|annually|hourly)\b/i;
 const regex = (pattern: RegExp): States => (text) => pattern.test(text);
 // Tried in this order after `quantity`; `time-cond` takes what `answerType` calls a time and none of these does.
-const TRIALS: Array<[string, RegExp, States | undefined]> = [
+const TRIALS: Array<[string, { test(question: string): boolean }, States | undefined]> = [
   ['version', /\b(?:which|what)\s+(?:\S+\s+)?versions?\b/i, regex(/\bv?\d+\.\d+|\bv\d+\b|\d+\.x\b/i)],
   ['port', /\b(?:which|what)\s+(?:\S+\s+)?port\b/i, regex(/\d{2,5}/)],
   ['where', new RegExp(`${CLAUSE_START}where\\s+(?:${AUXILIARY}|\\S+'s)\\b`, 'i'), regex(/\]\(|https?:\/\/|\S\/\S|\b[a-z][\w-]*\.(?:json|js|ts|yml|yaml|toml|md|txt|env|config|rc)\b/i)],
   ['who', new RegExp(`${CLAUSE_START}who\\b`, 'i'), undefined],
-  ['yes-no', new RegExp(`^${AUXILIARY.replace("|'s", '|has|have')}\\b`, 'i'), undefined],
+  // The engine's own reading (`yesNoTelling`), so this count and the rule cannot drift apart.
+  ['yes-no', { test: asksYesNo }, undefined],
   ['when', new RegExp(`${CLAUSE_START}when\\s+${AUXILIARY}\\b|\\bwhat\\s+(?:time|dates?|day|month|year)\\b|\\bhow\\s+(?:long|often|soon|old)\\b`, 'i'), regex(TIME_VALUE)],
 ];
 

@@ -28,7 +28,7 @@ export function namedTerms(question: string): Set<string> {
 
 /**
  * Whether a question asks yes or no: it opens with an auxiliary verb ("Can I...?", "Does it...?",
- * "Is there...?"), as the benchmark's answer types read it.
+ * "Is there...?"). The benchmark's answer types (`why-type.ts`) read it here too.
  */
 export function asksYesNo(question: string): boolean {
   return /^(?:do|does|did|is|are|can|should|will|would|could|must|may|might|was|were|am|has|have)\b/i.test(question.trim());
