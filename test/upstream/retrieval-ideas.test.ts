@@ -579,6 +579,52 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('a "not sure" answer\'s places skip a page saying the same as one shown', () => {
+    // The `force` option is described word for word on the config page and on the audit
+    // command's page; both match the question's "install", "version", "package" and "side".
+    // Shown together they offer one text twice: the copy's place goes to the next page.
+    const question = 'How do I install two major versions of the same package side by side?';
+    const force =
+      '* Default: false\n* Type: Boolean\n\nRemoves various protections against unfortunate side effects, common mistakes, unnecessary performance degradation and malicious input: allows clobbering non-npm files in global installs, lets a package install over another version of itself.\n';
+    const suite = suiteFolder([{}, { relatedDistinct: false }], {
+      'config.md': `# Config\n\n## Config settings\n\nEvery setting can be set on the command line.\n\n### force\n\n${force}`,
+      'commands/audit.md': `# npm audit\n\n## Description\n\nThe audit command submits a description of the dependencies to the registry.\n\n## Configuration\n\n### force\n\n${force}`,
+      'commands/install.md':
+        '# npm install\n\n## Description\n\nThis command installs a package and any packages that it depends on. `npm install <alias>@npm:<name>` installs a package under a custom alias, so two copies of one dependency may live in node_modules.\n',
+      'commands/dedupe.md': '# npm dedupe\n\nReduces duplication in the tree: where two versions of a dependency are found, one is kept when the ranges allow.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'holidays.md': '# Holidays\n\nBook leave in the HR system a month ahead.\n',
+    });
+    const { bots } = suite;
+
+    it('shows one of the two copies, and the dedupe page in the other\'s place', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(
+        found.passages.map((p) => p.document.path),
+        ['commands/install.md', 'commands/audit.md', 'commands/dedupe.md'],
+      );
+      // Control: without the rule, the config page's copy takes the last place.
+      assert.deepEqual(
+        bots[1]!.find(question).passages.map((p) => p.document.path),
+        ['commands/install.md', 'commands/audit.md', 'config.md'],
+      );
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the dedupe page among the sources, not the copy', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
+        assert.deepEqual(
+          result.sources.map((source) => source.title),
+          ['npm install › Description', 'npm audit › force', 'npm dedupe'],
+        );
+      });
+    });
+  });
+
   describe('a "not sure" answer\'s first page is the one first in both fused rankings, when the rules chose another', () => {
     // The children's page scores best (its heading holds "borrowing record"); the privacy page
     // scores a little less, but one of its sections matches "record" and "police", more of the

@@ -269,6 +269,13 @@ export interface RetrievalSettings {
    */
   relatedFusedFirst: boolean;
   /**
+   * A "not sure" answer's pages after the first skip a copy of a page already placed (its best
+   * candidate passage says the same, as `#sameText` judges: a page copied, a mirror, another
+   * version), while other pages are left: a copy shows nothing new, and takes the place of a
+   * page that might be the right one. The copies follow the other pages, within the count.
+   */
+  relatedDistinct: boolean;
+  /**
    * The question's telling words: those weighing at least this share of its most telling one
    * (IDF times English rarity). A passage answers only when it matches each of them with at
    * least `tellingCredit` (1: as itself or a joined form; 0.5: by a typo fixed, a prefix or the lexicon). 0: off.
@@ -422,6 +429,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedFill: 0.5,
   relatedFusion: 5,
   relatedFusedFirst: true,
+  relatedDistinct: true,
   tellingWordShare: 0.7,
   tellingCredit: 0.5,
   tellingLacking: true,
@@ -743,7 +751,17 @@ export class Retriever {
       const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion).filter((hit) => hit.matchedTerms.length > 0) : [];
       const lead = s.relatedFusedFirst && fused[0] && fused[0].docId !== first.docId && leadsBoth(hits, fused[0]) ? fused[0] : undefined;
       const heads = lead ? [lead, first] : [first];
-      const others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
+      let others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
+      if (s.relatedDistinct && others.length > 1) {
+        // Only the places shown are looked at: each page is read against those placed before it.
+        const placed = [...heads];
+        const copies: ScoredHit[] = [];
+        for (const hit of others) {
+          if (placed.length >= closest.length) break;
+          (placed.some((shown) => this.#sameText(shown, hit)) ? copies : placed).push(hit);
+        }
+        others = [...placed.slice(heads.length), ...copies];
+      }
       return { outcome: 'not_sure', hits: [...heads, ...others].slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
