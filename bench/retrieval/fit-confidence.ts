@@ -48,7 +48,9 @@
  * hits already scored) and `searchAgree` (1 when the search as you type's own first section is
  * of the judged page: another ranker over the same index, its CPU printed); of the answer's
  * type (`answer-type.ts`; "Confident when right, round 13 (the answer's type)"), `typeMatch`
- * and `quantityMissing` (below); and two
+ * and `quantityMissing` (below); of the question's most telling word and the judged page's
+ * place among the best passages ("Confident when right, round 16"), `headRare`, `rareMatched`,
+ * `pageTop`, `pageTop5` and `pageMargin` (below); and two
  * controls, `noise` (random per row) and `setNoise` (random per set, the same for every row
  * of a set, as a folder's figures are), drawn anew for each `--seed=`. A name `a*b` in
  * `--features=` is the product of two (an interaction). Each half's curve is printed whatever
@@ -65,6 +67,7 @@ import { passageParts } from '../../packages/bot-answer-engine/src/upstream/comp
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { confidence, FEATURE_NAMES, type ConfidenceFeatures, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
+import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
@@ -90,7 +93,7 @@ const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 // its candidates, beside the model's features: candidates for a feature (`--features=`), and two
 // controls, a random figure per row and one per set (a folder feature that knows nothing), to
 // tell how far a feature moves the curve by chance.
-const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree', 'typeMatch', 'quantityMissing'] as const;
+const FIGURES = ['pages', 'passages', 'idfMean', 'idfSpread', 'peak', 'entropy', 'candidates', 'pageShare', 'nqc', 'nqcPassages', 'wig', 'headAgree', 'tellAgree', 'robust', 'clarity', 'coverAgree', 'tellScoreAgree', 'searchAgree', 'typeMatch', 'quantityMissing', 'headRare', 'rareMatched', 'pageTop', 'pageTop5', 'pageMargin'] as const;
 const COLUMNS: string[] = [...FEATURE_NAMES, ...FIGURES, 'noise', 'setNoise'];
 type Name = string;
 // Each `--features=a,b` is a model to fit and check, of those features only (`a*b`: their product); by default, the model's.
@@ -326,6 +329,36 @@ function typeFigures(question: string, judged: SearchHit): number[] {
   return [beside ? 1 : states ? 0 : -1, type === 'quantity' && !states ? 1 : 0];
 }
 
+/**
+ * The question's most telling word the docs hold (IDF times English rarity, as the telling
+ * weight), seen from the judged passage (bench/README.md, "Confident when right, round 16"):
+ * `headRare` 1 when its heading path (the page's title, the section's headings) holds it,
+ * `rareMatched` 1 when the passage matches it; `pageTop` and `pageTop5` the share of the ten /
+ * five best passages that are of the judged page; `pageMargin` ln of the judged page's summed
+ * score among the ten best passages over the best other page's (at most ln 3).
+ */
+function rareFigures(index: { documentFrequency(term: string): number; passages: number }, question: string, hits: SearchHit[], judged: SearchHit): number[] {
+  const page = (hit: SearchHit): string => pageOf(hit.passage.url);
+  const n = index.passages;
+  let rare: string | undefined;
+  let most = -1;
+  for (const term of new Set(questionTerms(question).terms)) {
+    const df = index.documentFrequency(term);
+    if (df === 0) continue;
+    const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * englishRarity(term);
+    if (weight > most) [most, rare] = [weight, term];
+  }
+  const heading = new Set(analyze([judged.passage.document.source.title, ...judged.passage.headings].join(' ')));
+  const judgedPage = page(judged);
+  const top = hits.slice(0, 10);
+  const share = (k: number): number => hits.slice(0, k).filter((hit) => page(hit) === judgedPage).length / Math.max(1, Math.min(k, hits.length));
+  const sums = new Map<string, number>();
+  for (const hit of top) sums.set(page(hit), (sums.get(page(hit)) ?? 0) + hit.score);
+  const own = sums.get(judgedPage) ?? judged.score;
+  const other = Math.max(0, ...[...sums].filter(([p]) => p !== judgedPage).map(([, v]) => v));
+  return [rare && heading.has(rare) ? 1 : 0, rare && judged.matchedTerms.includes(rare) ? 1 : 0, share(10), share(5), other > 0 ? Math.min(Math.log(3), Math.log(own / other)) : Math.log(3)];
+}
+
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
 const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
 const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
@@ -352,7 +385,7 @@ if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbS
       cpu.search += (searched.user + searched.system) / 1000;
       searchAgree = first && pageOf(first.url) === page ? 1 : 0;
     }
-    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree, ...typeFigures(question, judged.hit)];
+    const features = [...FEATURE_NAMES.map((name) => judged.features[name]), ...folder, ...scoreFigures(hits, judged.hit), ...qppFigures(retriever, index, lm, question, hits, judged.hit), searchAgree, ...typeFigures(question, judged.hit), ...rareFigures(index, question, hits, judged.hit)];
     rows.push({ set: set.id, question, page, expected: [...(expected ?? [])], split, answerable: expected !== undefined, features, right: expected?.has(page) ?? false });
   };
   const splitOf = placeSplit(set);

@@ -20,11 +20,15 @@
  * the best-scoring passage, the question's words the docs lack (with their English rarity),
  * the passage judged (its confidence, whether its page is right, its features) and the pages
  * shown (* the right one); `--all` adds the right confident answers and the unanswerable
- * questions not answered. Tune halves only (split by place for the all-`eval` sets, as
+ * questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'` prints instead,
+ * for each setting given (over `--settings=`; a `model` key replaces weights of the confidence
+ * model, `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the
+ * right pages first: a bar's trade curve from one indexing of the sets. Tune halves only (split by place for the all-`eval` sets, as
  * `tune.ts --by-place`); it never reads the sealed sets.
  */
 import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
+import { CONFIDENCE_MODEL, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { DEFAULT_RETRIEVAL, Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
@@ -49,7 +53,33 @@ function causeOf(decision: Decision, forcedNoGate: Decision, withoutRival: () =>
   return withoutRival().outcome === 'answered' ? 'rival' : 'named';
 }
 
+type Variant = Partial<typeof DEFAULT_RETRIEVAL> & { model?: Partial<ConfidenceModel> };
+const sweep = args.get('sweep') ? (JSON.parse(args.get('sweep')!) as Variant[]) : undefined;
+const swept = (sweep ?? []).map(() => ({ right: 0, wrong: 0, unanswerable: 0, first: 0 }));
+const engineModel = { ...CONFIDENCE_MODEL };
+
 await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
+  if (sweep) {
+    const splitOf = placeSplit(set);
+    sweep.forEach(({ model, ...over }, i) => {
+      Object.assign(CONFIDENCE_MODEL, engineModel, model ?? {});
+      const retriever = new Retriever(index, { ...settings, ...over });
+      const tally = swept[i]!;
+      set.questions.forEach((q, place) => {
+        if (splitOf(q, place) !== 'tune') return;
+        const want = expectedPages(q, kbSettings);
+        const decision = retriever.decide(q.question);
+        const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
+        if (firstRight) tally.first++;
+        if (decision.outcome === 'answered') tally[firstRight ? 'right' : 'wrong']++;
+      });
+      set.offTopic.forEach((question, place) => {
+        if (offTopicSplit(place) === 'tune' && retriever.decide(question).outcome === 'answered') tally.unanswerable++;
+      });
+    });
+    Object.assign(CONFIDENCE_MODEL, engineModel);
+    return;
+  }
   const retriever = new Retriever(index, settings);
   // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
   const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
@@ -92,6 +122,10 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
       if (all) lines.push(`${set.id} UNANSWERABLE ${cause}: ${question}\n      ${describe(decision, new Set(), question)}`);
     }
   });
+});
+sweep?.forEach((variant, i) => {
+  const { right, wrong, unanswerable, first } = swept[i]!;
+  process.stdout.write(`right ${right}  wrong ${wrong}  unanswerable ${unanswerable}  first ${first}  ${JSON.stringify(variant)}\n`);
 });
 for (const line of lines) process.stdout.write(`${line}\n`);
 for (const [key, n] of [...counts].sort()) process.stdout.write(`${key.padEnd(44)} ${n}\n`);
