@@ -240,42 +240,6 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
-  it('quotes another section of the page that names code beside a question word the others lack by those units only', () => {
-    const d = doc('', 0, 'Sessions');
-    const browse = passage(d, 0, ['Resume', 'Browse past sessions'], 'To find a quokka conversation from yesterday, open the interactive browser and choose it.');
-    const last = passage(
-      d,
-      1,
-      ['Resume', 'The last session'],
-      [
-        'Every quokka session is kept on disk so you can pick it up again later, whichever day it was.',
-        'Old sessions are removed after thirty days, and the folder they live in can be moved with a setting when the disk fills up.',
-        'To pick up your last quokka session, start with the `--resume` flag.',
-        'The session picker lists every session kept, newest first, with its first message and the number of turns taken.',
-      ].join('\n\n'),
-    );
-    const { answer } = composeAnswer([browse, last], false, 'pick up the quokka conversation from yesterday');
-    assert.ok(answer.includes('To pick up your last quokka session, start with the `--resume` flag.'), answer);
-    // The section's other sentences holding question words are left out: it is here for its option.
-    assert.ok(!answer.includes('Every quokka session is kept on disk'), answer);
-    assert.ok(!answer.includes('The session picker lists'), answer);
-  });
-
-  it('brings the code block after such a section\'s unit only within the budget: the overflow is for the code that answers', () => {
-    const d = doc('', 0, 'Sessions');
-    const scenery = Array.from({ length: 9 }, (_, i) => `past view ${i} of the island`).join(', ');
-    const browse = passage(d, 0, ['Resume', 'Browse past sessions'], `To find a quokka conversation from yesterday, open the interactive browser, which lists ${scenery}, and choose it.`);
-    const code = ['```sh', ...Array.from({ length: 30 }, (_, i) => `quokka --resume ${i} --verbose`), '```'].join('\n');
-    const last = passage(d, 1, ['Resume', 'The last session'], `To pick up your last quokka session, start it with the \`--resume\` flag:\n\n${code}`);
-    const { answer } = composeAnswer([browse, last], false, 'pick up the quokka conversation from yesterday');
-    assert.ok(answer.includes('start it with the `--resume` flag:'), answer);
-    assert.ok(answer.length <= 1200, `${answer.length}`);
-    // The same block after the best section's sentence may take the answer over its budget.
-    const own = passage(d, 0, ['Resume'], `To pick up your last quokka conversation from yesterday, start it with the \`--resume\` flag:\n\n${code}`);
-    assert.ok(composeAnswer([own], false, 'pick up the quokka conversation from yesterday').answer.includes('quokka --resume 29 --verbose'));
-    assertValidMarkdown(answer);
-  });
-
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');

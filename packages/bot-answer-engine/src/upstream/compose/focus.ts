@@ -103,10 +103,6 @@ interface Candidate {
  * 11. a passage still quoting nothing, its opening a code block longer than the room left: the
  *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
- * For a question asking for no figure, another passage of the best page whose units naming code
- * (a code span, a flag) hold a question word no such unit of the page's other passages holds
- * (`namingCode`: the section retrieval's `codeSection` hands over) is quoted by those units
- * only, with the code block after them within the budget, never past it.
  * A chosen sentence or item brings the code block right after it (one code block may go over
  * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
@@ -133,8 +129,6 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   const tryAdd = (i: number, ids: number[], force = false, overflow = false, limit = options.budget): boolean => {
     const fresh = ids.filter((id) => !selections[i]!.has(id));
     if (fresh.length === 0) return true;
-    const allowed = named.get(i);
-    if (allowed && fresh.some((id) => !allowed.has(id))) return false;
     // A leaf adds at least its own length: no need to render to see it does not fit.
     const least = fresh.reduce((sum, id) => sum + Math.min(codeCap(passages[i]!.parts.leaves[id]!), passages[i]!.parts.leaves[id]!.markdown.length), 0);
     if (!force && !overflow && total() + least > limit) return false;
@@ -155,11 +149,8 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
 
   const asked = questionTerms(question);
   const type = answerType(question);
-  // The page's other sections there for their names in code (none for a question asking for a figure), and what each may quote.
-  const named = type ? new Map<number, Set<number>>() : namingCode(passages, asked);
-  const scored = scoreLeaves(passages, asked, type);
-  const weights = termWeights(passages, scored);
-  const candidates = scored.filter((c) => named.get(c.passage)?.has(c.leaf.id) ?? true);
+  const candidates = scoreLeaves(passages, asked, type);
+  const weights = termWeights(passages, candidates);
   const byPassage = passages.map((_, i) => candidates.filter((c) => c.passage === i));
   const rankFactor = (c: Candidate): number => 1 / (1 + RANK_DISCOUNT * passages[c.passage]!.rank);
   // What a leaf is worth for its length: a long code block matches many words, a sentence says it in few.
@@ -176,8 +167,7 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     const intro = listIntro(parts, c.leaf);
     if (intro) tryAdd(c.passage, [intro.id]);
     const code = companionCode(parts, c.leaf);
-    // A section quoted for its names in code brings its code block within the budget only: the overflow is for the code that answers.
-    if (code) tryAdd(c.passage, [code.id], false, !named.has(c.passage));
+    if (code) tryAdd(c.passage, [code.id], false, true);
     return true;
   };
 
@@ -304,39 +294,6 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   });
 
   return renders;
-}
-
-/**
- * The best page's passages, other than the best, whose units naming code (a code span, a flag:
- * `leafStatesType`'s `code`) hold a question term that no such unit of the page's other passages
- * holds: the section stating the option or command where the best one names the topic (what
- * retrieval's `codeSection` hands over). Each comes with the leaves it may quote: those units,
- * the code block after each and the sentence introducing its list; not its introduction, the
- * rest of its prose or what follows, which the best section says already.
- */
-function namingCode(passages: FocusPassage[], asked: ReadonlySet<string>): Map<number, Set<number>> {
-  const named = new Map<number, Set<number>>();
-  const bestPage = passages.find((p) => p.rank === 0)?.page;
-  const onPage = passages.flatMap((p, i) => (p.page === bestPage ? [i] : []));
-  const codeTerms = (leaf: Leaf): string[] => (leafStatesType('code', leaf) ? [...leafTerms(leaf)].filter((term) => asked.has(term)) : []);
-  const termsOfPassage = onPage.map((i) => new Set(passages[i]!.parts.leaves.flatMap(codeTerms)));
-  onPage.forEach((i, at) => {
-    if (passages[i]!.rank === 0) return;
-    const others = new Set(termsOfPassage.flatMap((terms, k) => (k === at ? [] : [...terms])));
-    const { parts, leaves } = passages[i]!.parts;
-    const naming = leaves.filter((leaf) => codeTerms(leaf).some((term) => !others.has(term)));
-    if (naming.length === 0) return;
-    const allowed = new Set<number>();
-    for (const leaf of naming) {
-      allowed.add(leaf.id);
-      const intro = listIntro(parts, leaf);
-      if (intro) allowed.add(intro.id);
-      const code = companionCode(parts, leaf);
-      if (code) allowed.add(code.id);
-    }
-    named.set(i, allowed);
-  });
-  return named;
 }
 
 /** The question's terms as retrieval reads them. */
