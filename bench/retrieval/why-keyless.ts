@@ -3,16 +3,21 @@
  * answerable question with a key term, answered confidently from its right page without it,
  * with the passages the composer was handed (and which of their units hold the key term), the
  * right page's other candidates holding it (their rank among the page's candidates), and the
- * rest of the page; `--answers` prints each answer too.
+ * rest of the page; `--answers` prints each answer too. `--summary` ends with the misses sorted
+ * by where the key term sits (a unit of the section quoted first, another section handed over,
+ * another section among the page's candidates, elsewhere on the page, another page, nowhere),
+ * by the kind of the units holding it (prose, only code blocks, only table rows) and by why it
+ * was left out (the answer at its budget; the unit holding a word of the question or not).
  *
- *   node --import tsx bench/retrieval/why-keyless.ts [--sets=vet,waste] [--settings='{...}'] [--answers]
+ *   node --import tsx bench/retrieval/why-keyless.ts [--sets=vet,waste] [--settings='{...}'] [--answers] [--summary]
  *
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
  */
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
-import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
+import { passageParts, type Leaf } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
+import { analyze } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import type { Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { expectedPages, pageOf, placeSplit } from './evaluate.js';
@@ -20,14 +25,22 @@ import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const { only, settings } = args;
+/** An answer this long is at its budget (1,200 characters, label lines included, less a unit's room). */
+const AT_BUDGET = 1000;
 const label = (p: Passage): string => p.headings.join(' › ') || '(opening)';
+const leavesOf = (p: Passage): Leaf[] => passageParts(cleanMarkdown(p.markdown, { definitions: p.document.links ?? new Map() })).leaves;
+const holding = (p: Passage, key: string): Leaf[] => leavesOf(p).filter((leaf) => leaf.markdown.toLowerCase().includes(key));
 /** The units of a passage holding the key term, by kind. */
 const unitsHolding = (p: Passage, key: string): string => {
-  const { leaves } = passageParts(cleanMarkdown(p.markdown, { definitions: p.document.links ?? new Map() }));
-  const found = leaves.filter((leaf) => leaf.markdown.toLowerCase().includes(key));
+  const found = holding(p, key);
   const head = p.headings.some((h) => h.toLowerCase().includes(key)) ? 'heading ' : '';
-  return head + (found.map((leaf) => `${leaf.kind}#${leaf.id}/${leaves.length}(${leaf.markdown.length})`).join(' ') || (head ? '' : 'none'));
+  return head + (found.map((leaf) => `${leaf.kind}#${leaf.id}/${leavesOf(p).length}(${leaf.markdown.length})`).join(' ') || (head ? '' : 'none'));
 };
+/** The kind of the units holding the key term: only code blocks, only table rows, or prose (sentences, items). */
+const kindOf = (leaves: Leaf[]): string =>
+  leaves.every((leaf) => leaf.kind === 'code') ? 'only in code' : leaves.every((leaf) => leaf.kind === 'row') ? 'only in a table' : 'in prose';
+const counts = new Map<string, number>();
+const count = (cause: string): void => void counts.set(cause, (counts.get(cause) ?? 0) + 1);
 
 await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, settings);
@@ -53,8 +66,35 @@ await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
       if (units !== 'none') lines.push(`    candidate ${rank + 1}/${candidates.length}: ${label(h.passage)} (${h.passage.markdown.length}) score ${(h.score / (candidates[0]?.score ?? 1)).toFixed(2)} key: ${units}`);
     });
     const seen = new Set([...handed, ...candidates.map((h) => h.passage.index)]);
-    for (const p of all) if (p.document.index === page && !seen.has(p.index) && unitsHolding(p, key) !== 'none') lines.push(`    elsewhere: ${label(p)} (${p.markdown.length}) key: ${unitsHolding(p, key)}`);
+    const elsewhere = all.filter((p) => p.document.index === page && !seen.has(p.index) && holding(p, key).length);
+    for (const p of elsewhere) lines.push(`    elsewhere: ${label(p)} (${p.markdown.length}) key: ${unitsHolding(p, key)}`);
     if (args.has('answers')) lines.push(answer.answer.replace(/^/gm, '      | '));
     process.stdout.write(`${lines.join('\n')}\n`);
+    // Where it sits first (the nearest to what was quoted), of what kind, and why it was left out.
+    const asked = new Set(analyze(q.question));
+    const budget = answer.answer.length >= AT_BUDGET ? 'the answer at its budget' : 'the answer short';
+    const worded = (leaves: Leaf[]): string => (leaves.some((leaf) => analyze(leaf.markdown).some((term) => asked.has(term))) ? 'a question word beside it' : 'no question word beside it');
+    const ownPage = passages.filter((p) => p.document.index === page);
+    const first = holding(ownPage[0]!, key);
+    const other = ownPage.slice(1).flatMap((p) => holding(p, key));
+    const candidate = candidates.filter((h) => !handed.has(h.passage.index)).flatMap((h) => holding(h.passage, key));
+    const otherPage = passages.filter((p) => p.document.index !== page).flatMap((p) => holding(p, key));
+    const cause = first.length
+      ? `the section quoted first, left out: ${kindOf(first)}, ${worded(first)}, ${budget}`
+      : other.length
+        ? `another section of the page handed over, left out: ${kindOf(other)}, ${worded(other)}, ${budget}`
+        : candidate.length
+          ? `another section, a candidate not handed over: ${kindOf(candidate)}, ${worded(candidate)}`
+          : elsewhere.length
+            ? `elsewhere on the page, not a candidate: ${kindOf(elsewhere.flatMap((p) => holding(p, key)))}`
+            : otherPage.length
+              ? `another page's section handed over: ${kindOf(otherPage)}`
+              : 'nowhere in the page\'s units (a heading, a form the docs do not use)';
+    count(cause);
+    if (args.has('summary')) process.stdout.write(`    cause: ${cause}\n`);
   });
 });
+if (args.has('summary')) {
+  process.stdout.write(`\nmisses by cause (${[...counts.values()].reduce((a, b) => a + b, 0)}):\n`);
+  for (const [cause, n] of [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) process.stdout.write(`${String(n).padStart(4)}  ${cause}\n`);
+}
