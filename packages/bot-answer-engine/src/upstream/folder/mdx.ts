@@ -38,15 +38,31 @@ function renderComponentData(text: string): string {
     CODE_SPAN_OR_TAG_START.lastIndex = tag.end;
     // A tag read whole goes whole, whatever its attributes hold (code too deep in braces for the pattern below included).
     const data = componentText(tag.attributes);
+    const label = visibleLabel(match[0].slice(1), tag.attributes);
+    const block = [label, data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
     const after = text.slice(tag.end).trim() === '' ? 2 : (/^(?:[ \t]*\n){0,2}/.exec(text.slice(tag.end, tag.end + 200))![0].match(/\n/g)?.length ?? 0);
-    const parts = [data?.block ? `${'\n'.repeat(2 - before)}${data.block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
+    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
     out += text.slice(from, match.index) + parts.join('');
     from = tag.end;
   }
   return out + text.slice(from);
+}
+
+/**
+ * The text a component shows as its label, written in an attribute: the `title` of Mintlify's and
+ * Fumadocs' `<Accordion>`, `<Step>`, `<Tab>`, `<Card>`, `<Callout>`, the `label` of Docusaurus'
+ * and Starlight's `<TabItem>`, else a tab's `value` (Docusaurus shows it when there is no
+ * label). A literal string only; an expression is left out as before.
+ */
+function visibleLabel(name: string, attributes: TagAttributes): string | undefined {
+  const text = (key: string): string | undefined => {
+    const value = attributes.get(key);
+    return typeof value === 'object' && 'text' in value && value.text.trim() ? value.text.replace(/\s+/g, ' ').trim() : undefined;
+  };
+  return text('title') ?? text('label') ?? (/(?:^|\.)Tab(?:Item)?$/.test(name) ? text('value') : undefined);
 }
 
 /**
