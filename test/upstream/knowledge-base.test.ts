@@ -356,6 +356,46 @@ describe("other highlighters' notation comments", () => {
   });
 });
 
+describe('MDX indentation', () => {
+  // As Turborepo's and Bun's docs write a tab's code, and Pragmatic drag and drop's a message's HTML:
+  // indented inside a component. MDX has no indented code blocks.
+  const pages = pagesFolder('mdx-indent', {
+    'cache.mdx': [
+      '# Remote caching',
+      '',
+      '<Tabs>',
+      '  <Tab value="pnpm">',
+      '',
+      '    ```bash title="Terminal"',
+      '    rm -rf ./.turbo/cache',
+      '    ```',
+      '',
+      '  </Tab>',
+      '</Tabs>',
+      '',
+      '<SectionMessage appearance="information">',
+      '\t<p>',
+      '\t\tAn investigation is required.',
+      '\t</p>',
+      '</SectionMessage>',
+      '',
+      '- A list item',
+      '',
+      '      code under the item stays as the list has it',
+    ].join('\n'),
+  });
+
+  it('makes no code of indented text: fenced code stays code, text stays text', async () => {
+    const kb = await pages.load();
+    const markdown = kb.passages[0]!.markdown;
+    assert.match(markdown, /^```bash title="Terminal"\nrm -rf \.\/\.turbo\/cache\n```$/m);
+    assert.match(markdown, /^<p>\n\tAn investigation is required\.\n<\/p>$/m);
+    assert.match(markdown, /^      code under the item stays as the list has it$/m);
+    const { answer } = composeAnswer([kb.passages[0]!], true);
+    assert.doesNotMatch(answer, /<\/?p>/);
+  });
+});
+
 describe('definition lists', () => {
   // As the CLI for Microsoft 365 ships its commands' options (a Markdown fence its site renders as a
   // definition list), and as PHP Markdown Extra and Pandoc write one in prose.

@@ -87,7 +87,7 @@ export class KnowledgeBaseError extends Error {
  * 5: character references in prose (`&mdash;`) read as their characters; 6: MUI's and
  * Docusaurus' highlight comments taken out of code, definition lists read as lists, components'
  * labels (`<Accordion title="...">`) read as text, a line break written as a reference (`&#xA;`) read
- * as a space.
+ * as a space, MDX's indented text (no indented code in MDX) read as text.
  */
 export const READER_VERSION = 6;
 
