@@ -303,6 +303,203 @@ describe("Shiki's code notation", () => {
   });
 });
 
+describe("other highlighters' notation comments", () => {
+  // As Base UI's docs ship (MUI's docs infrastructure), and as Docusaurus' default magic comments are written.
+  const pages = pagesFolder('emphasis', {
+    'switch.md': [
+      '# Switch',
+      '',
+      'An enclosing label, its line marked with `// @highlight`:',
+      '',
+      '```tsx',
+      '// @highlight',
+      '<label>',
+      '  <Switch.Root nativeButton render={<button />} /> {/* @highlight-text "nativeButton" "render={<button />}" */}',
+      '  {/* @highlight-start */}',
+      '  Notifications',
+      '  {/* @highlight-end */}',
+      '</label>',
+      "const mark = '@highlight';",
+      '```',
+      '',
+      '```js',
+      'function f() {',
+      '  // highlight-next-line',
+      '  return 1; /* @focus */',
+      '}',
+      '```',
+    ].join('\n'),
+  });
+
+  it('are taken out of code, as the site shows it; prose and strings that name them keep them', async () => {
+    const kb = await pages.load();
+    assert.equal(
+      kb.passages[0]!.markdown,
+      [
+        'An enclosing label, its line marked with `// @highlight`:',
+        '',
+        '```tsx',
+        '<label>',
+        '  <Switch.Root nativeButton render={<button />} />',
+        '  Notifications',
+        '</label>',
+        "const mark = '@highlight';",
+        '```',
+        '',
+        '```js',
+        'function f() {',
+        '  return 1;',
+        '}',
+        '```',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('MDX indentation', () => {
+  // As Turborepo's and Bun's docs write a tab's code, and Pragmatic drag and drop's a message's HTML:
+  // indented inside a component. MDX has no indented code blocks.
+  const pages = pagesFolder('mdx-indent', {
+    'cache.mdx': [
+      '# Remote caching',
+      '',
+      '<Tabs>',
+      '  <Tab value="pnpm">',
+      '',
+      '    ```bash title="Terminal"',
+      '    rm -rf ./.turbo/cache',
+      '    ```',
+      '',
+      '  </Tab>',
+      '</Tabs>',
+      '',
+      '<SectionMessage appearance="information">',
+      '\t<p>',
+      '\t\tAn investigation is required.',
+      '\t</p>',
+      '</SectionMessage>',
+      '',
+      '- A list item',
+      '',
+      '      code under the item stays as the list has it',
+    ].join('\n'),
+  });
+
+  it('makes no code of indented text: fenced code stays code, text stays text', async () => {
+    const kb = await pages.load();
+    const markdown = kb.passages[0]!.markdown;
+    assert.match(markdown, /^```bash title="Terminal"\nrm -rf \.\/\.turbo\/cache\n```$/m);
+    assert.match(markdown, /^<p>\n\tAn investigation is required\.\n<\/p>$/m);
+    assert.match(markdown, /^      code under the item stays as the list has it$/m);
+    const { answer } = composeAnswer([kb.passages[0]!], true);
+    assert.doesNotMatch(answer, /<\/?p>/);
+  });
+});
+
+describe('definition lists', () => {
+  // As the CLI for Microsoft 365 ships its commands' options (a Markdown fence its site renders as a
+  // definition list), and as PHP Markdown Extra and Pandoc write one in prose.
+  const pages = pagesFolder('definitions', {
+    'channel-get.mdx': [
+      "import Global from '../_global.mdx';",
+      '',
+      '# teams channel get',
+      '',
+      '## Options',
+      '',
+      '```md definition-list',
+      '`--teamId [teamId]`',
+      ': The ID of the team. Specify either `teamId` or `teamName` but not both.',
+      '',
+      '`--primary`',
+      ': Gets the default channel, General, of a team.',
+      '  If specified, id or name are not needed.',
+      '```',
+      '',
+      '<Global />',
+      '',
+      '```md',
+      'Term',
+      ': kept as code',
+      '```',
+    ].join('\n'),
+    'apps.md': ['# Apps', '', '**Customer applications**', ': Let your customers build integrations.', ': Or sign in.', '', 'Text after.'].join('\n'),
+  });
+
+  it('are read as the list the site shows, terms and their definitions together', async () => {
+    const kb = await pages.load();
+    const options = kb.passages.find((p) => p.headings[0] === 'Options')!;
+    // (Blank lines where the `<Global />` include was are not the list's.)
+    assert.equal(
+      options.markdown.replace(/\n{3,}/g, '\n\n'),
+      [
+        '- `--teamId [teamId]`: The ID of the team. Specify either `teamId` or `teamName` but not both.',
+        '',
+        '- `--primary`: Gets the default channel, General, of a team. If specified, id or name are not needed.',
+        '',
+        '```md',
+        'Term',
+        ': kept as code',
+        '```',
+      ].join('\n'),
+    );
+    const apps = kb.passages.find((p) => p.document.path === 'apps.md')!;
+    assert.equal(apps.markdown, '- **Customer applications**: Let your customers build integrations. Or sign in.\n\nText after.');
+  });
+
+  it('give the options as code spans a quote can find', async () => {
+    await pages.indexed((retriever) => {
+      assert.equal(retriever.relevant('get the default General channel with --primary')[0]?.passage.headings[0], 'Options');
+    });
+    const kb = await pages.load();
+    const { answer } = composeAnswer([kb.passages.find((p) => p.headings[0] === 'Options')!], true);
+    assert.match(answer, /`--primary`: Gets the default channel/);
+  });
+});
+
+describe("components' labels", () => {
+  // As Mintlify (Bun's docs), Fumadocs (Turborepo's) and Docusaurus (the CLI for Microsoft 365's) write them: the label is an attribute.
+  const pages = pagesFolder('labels', {
+    'cache.mdx': [
+      '# Global cache',
+      '',
+      '<Accordion title="Configuring cache behavior">',
+      'Set `dir` in bunfig.toml.',
+      '</Accordion>',
+      '',
+      '<Steps>',
+      '  <Step title="Install the package">Run the command.</Step>',
+      '</Steps>',
+      '',
+      '<Tabs>',
+      '<TabItem value="JSON">',
+      '',
+      '```json',
+      '{ "id": 1 }',
+      '```',
+      '',
+      '</TabItem>',
+      '<TabItem value="csv" label="CSV">',
+      '',
+      'id',
+      '',
+      '</TabItem>',
+      '</Tabs>',
+      '',
+      '<Input value="typed" />',
+      '<Card title={name} />',
+    ].join('\n'),
+  });
+
+  it('are read as the text the site shows them as', async () => {
+    const kb = await pages.load();
+    const body = kb.passages.map((p) => p.markdown).join('\n');
+    for (const label of ['Configuring cache behavior', 'Install the package', 'JSON', 'CSV']) assert.match(body, new RegExp(`^${label}$`, 'm'));
+    // A value that is no label, and an expression, are not text.
+    assert.doesNotMatch(body, /typed|csv\b|name/);
+  });
+});
+
 describe('what a generator puts around the page', () => {
   // As the Serverless Framework's docs ship: metadata in a comment, then a generated banner heading above the title.
   const PAGE = [
@@ -418,6 +615,17 @@ describe('character references in prose', () => {
     assert.match(answer, /Sails\u2019 blueprints \u2014 shortcut routes/);
     assert.match(answer, /```\n<b> \u00d7 &hellip\n```/);
     assert.doesNotMatch(answer, /&(?:mdash|rsquo|nbsp|rarr|ldquo|#39);/);
+  });
+
+  it('reads a line break written as a reference as white space: a table row stays one row', async () => {
+    // As Base UI's API tables keep a description's lines.
+    const { body } = parseDocument(
+      ['| Prop | Description |', '| --- | --- |', '| limit | The most toasts shown at once.&#xA;The oldest are marked `limited`.&#10;&#9;Then hidden. |', '| timeout | 5000 |'].join('\n'),
+      'toast.md',
+      SITE,
+    );
+    assert.equal(body.split('\n')[2], '| limit | The most toasts shown at once. The oldest are marked `limited`.  Then hidden. |');
+    assert.equal(body.split('\n').length, 4);
   });
 
   it('finds no page by the name of a reference', async () => {

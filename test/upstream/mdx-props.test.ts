@@ -95,7 +95,6 @@ describe("MDX: reference components' data as text", () => {
       "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'one ' + 'two' }]} />",
       "<Cards items={[{ title: 'Install', href: '/install' }, { title: 'Use', href: '/use' }]} />",
       "<Tabs items={['npm', 'yarn']} />",
-      '<Callout type="warn" title="Careful" />',
       "<PropertiesTable content={[{ name: 'broken', type: 'string', description: 'unclosed }]} />",
       "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'x', get more() { return 'y' } }]} />",
       "<PropertiesTable content={[{ name: 'a', type: 'string', description: 'x', ...shared }]} />",
@@ -105,6 +104,8 @@ describe("MDX: reference components' data as text", () => {
     ]) {
       assert.equal(read('Before.', '', tag, '', 'After.'), 'Before.\n\nAfter.', tag);
     }
+    // A label written in an attribute is what the site shows: its text stays.
+    assert.equal(read('Before.', '', '<Callout type="warn" title="Careful" />', '', 'After.'), 'Before.\n\nCareful\n\nAfter.');
   });
 
   it('reads literals as JavaScript does: any escape, number notation or parentheses; control characters dropped', () => {

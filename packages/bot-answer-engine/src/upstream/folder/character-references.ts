@@ -91,8 +91,12 @@ function decodeProse(text: string): string {
       continue;
     }
     if (token[0] !== '&') continue;
-    const decoded = decodeHTMLStrict(token);
+    let decoded = decodeHTMLStrict(token);
     if (decoded === token) continue;
+    // A line break or tab written as a reference (`&#xA;` in a table cell, as Base UI's API
+    // tables keep a description's lines) is white space in the text, not a line of the source:
+    // written out, it would end the table row, or the paragraph, where it stands.
+    if (/^[\t\n\f\r]+$/.test(decoded)) decoded = ' ';
     const next = text.slice(at + token.length, at + token.length + 32);
     const lineStart = at === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, at - 8), at));
     const escape =

@@ -11,6 +11,7 @@ import { mdxToMarkdown } from './mdx.js';
 import { withoutCodeNotation } from './code-notation.js';
 import { withoutBlockComments } from './html-comments.js';
 import { decodeCharacterReferences } from './character-references.js';
+import { withDefinitionLists } from './definition-lists.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -83,9 +84,12 @@ export class KnowledgeBaseError extends Error {
  * keep each file's passages as read, are rebuilt. 1: the front matter's `description` is the lead
  * paragraph; 2: Shiki's notation comments (`// [!code highlight]`) taken out of code; 3: the
  * title is the first level-1 heading, not a banner above it; 4: comments opening a block left out;
- * 5: character references in prose (`&mdash;`) read as their characters.
+ * 5: character references in prose (`&mdash;`) read as their characters; 6: MUI's and
+ * Docusaurus' highlight comments taken out of code, definition lists read as lists, components'
+ * labels (`<Accordion title="...">`) read as text, a line break written as a reference (`&#xA;`) read
+ * as a space, MDX's indented text (no indented code in MDX) read as text.
  */
-export const READER_VERSION = 5;
+export const READER_VERSION = 6;
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
@@ -258,8 +262,8 @@ export function parseHtmlDocument(
 
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
- * (MDX made plain for `.mdx` files; HTML comments opening a block and Shiki's code notation
- * left out; character references in prose decoded; the front matter's `description` as its lead paragraph). Fields the front-matter
+ * (MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
+ * highlighters' notation comments left out; character references in prose decoded; the front matter's `description` as its lead paragraph). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name, the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
@@ -283,7 +287,7 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = decodeCharacterReferences(withoutCodeNotation(withoutBlockComments(body))).trim();
+  body = decodeCharacterReferences(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);

@@ -1,3 +1,4 @@
+import { marked } from 'marked';
 import { componentText, type TagAttributes } from './component-props.js';
 import { mapOutsideFences } from './markdown-text.js';
 
@@ -19,9 +20,44 @@ const MAX_TAG_CHARS = 200_000;
  * with the rest. Fenced code blocks and code spans are left exactly as written.
  */
 export function mdxToMarkdown(mdx: string): string {
-  return mapOutsideFences(mdx, (text) =>
-    renderComponentData(dropEsm(text).replace(JSX_COMMENT, '')).replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')),
+  return withoutIndentedCode(
+    mapOutsideFences(mdx, (text) =>
+      renderComponentData(dropEsm(text).replace(JSX_COMMENT, '')).replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')),
+    ),
   );
+}
+
+/**
+ * MDX has no indented code blocks: text indented inside a component (`<Tab>` then a fence
+ * indented four spaces, a card's description, a tab-indented `<p>`) is text, fenced code is
+ * code. Read as Markdown once the tags are gone, such lines would be a code block holding the
+ * fence's backticks or the prose; so each block marked's lexer reads as indented code (at the
+ * top level: inside a list the indentation is the list's) loses the indentation its lines share.
+ */
+function withoutIndentedCode(markdown: string): string {
+  // A block made text may hold one indented deeper (a card's text under its title): a few passes.
+  for (let pass = 0; pass < 4; pass++) {
+    const next = dedentOnce(markdown);
+    if (next === markdown) break;
+    markdown = next;
+  }
+  return markdown;
+}
+
+function dedentOnce(markdown: string): string {
+  if (!/\n(?: {4}|\t)/.test(markdown)) return markdown;
+  const tokens = marked.lexer(markdown);
+  // Only when the tokens give back the text as it is (they do): nothing is lost in the rewriting.
+  if (!tokens.some((token) => token.type === 'code' && (token as { codeBlockStyle?: string }).codeBlockStyle === 'indented')) return markdown;
+  if (tokens.map((token) => token.raw).join('') !== markdown) return markdown;
+  return tokens
+    .map((token) => {
+      if (token.type !== 'code' || (token as { codeBlockStyle?: string }).codeBlockStyle !== 'indented') return token.raw;
+      const lines = token.raw.split('\n');
+      const shared = Math.min(...lines.filter((line) => line.trim() !== '').map(indentWidth));
+      return lines.map((line) => (line.trim() === '' ? '' : withoutColumns(line, shared))).join('\n');
+    })
+    .join('');
 }
 
 /** The text with each component tag it can read whole replaced by its data as Markdown (`componentText`), or by nothing. */
@@ -38,15 +74,55 @@ function renderComponentData(text: string): string {
     CODE_SPAN_OR_TAG_START.lastIndex = tag.end;
     // A tag read whole goes whole, whatever its attributes hold (code too deep in braces for the pattern below included).
     const data = componentText(tag.attributes);
+    const label = visibleLabel(match[0].slice(1), tag.attributes);
+    const block = [label, data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
     const after = text.slice(tag.end).trim() === '' ? 2 : (/^(?:[ \t]*\n){0,2}/.exec(text.slice(tag.end, tag.end + 200))![0].match(/\n/g)?.length ?? 0);
-    const parts = [data?.block ? `${'\n'.repeat(2 - before)}${data.block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
+    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
     out += text.slice(from, match.index) + parts.join('');
     from = tag.end;
   }
   return out + text.slice(from);
+}
+
+/** Columns of a line's leading white space, a tab to the next multiple of 4 (as CommonMark counts). */
+function indentWidth(line: string): number {
+  let column = 0;
+  for (const char of line) {
+    if (char === ' ') column++;
+    else if (char === '\t') column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}
+
+/** The line without its first `columns` columns of leading white space (a tab split by them left as spaces). */
+function withoutColumns(line: string, columns: number): string {
+  let column = 0;
+  let i = 0;
+  while (i < line.length && column < columns) {
+    const width = line[i] === '\t' ? 4 - (column % 4) : 1;
+    if (column + width > columns) return ' '.repeat(column + width - columns) + line.slice(i + 1);
+    column += width;
+    i++;
+  }
+  return line.slice(i);
+}
+
+/**
+ * The text a component shows as its label, written in an attribute: the `title` of Mintlify's and
+ * Fumadocs' `<Accordion>`, `<Step>`, `<Tab>`, `<Card>`, `<Callout>`, the `label` of Docusaurus'
+ * and Starlight's `<TabItem>`, else a tab's `value` (Docusaurus shows it when there is no
+ * label). A literal string only; an expression is left out as before.
+ */
+function visibleLabel(name: string, attributes: TagAttributes): string | undefined {
+  const text = (key: string): string | undefined => {
+    const value = attributes.get(key);
+    return typeof value === 'object' && 'text' in value && value.text.trim() ? value.text.replace(/\s+/g, ' ').trim() : undefined;
+  };
+  return text('title') ?? text('label') ?? (/(?:^|\.)Tab(?:Item)?$/.test(name) ? text('value') : undefined);
 }
 
 /**
