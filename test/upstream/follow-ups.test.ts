@@ -129,6 +129,22 @@ describe('a follow-up passes the trust rules a question does', () => {
     }
   });
 
+  it('is not sure of a follow-up whose own words the page the conversation found matches too little', async () => {
+    // Alone, neither is answered; after the opening times (or the prices), the conversation's
+    // words carried the page quoted before past the rules on the follow-up's own telling words
+    // ("keys", "learner": the docs hold them, on other pages), and it was answered confidently
+    // from that page. The confidence model now judges the follow-up as it judges a question.
+    for (const [first, question] of [
+      ['When does the main pool open?', 'Who keeps the keys?'],
+      ['How much is an adult swim?', 'Is the learner pool open every day?'],
+    ] as const) {
+      assert.equal((await answer(question)).answer_found, false, question);
+      const followUp = await answer(question, await historyAfter(first));
+      assert.equal(followUp.answer_found, false, `${first} -> ${question}`);
+      assert.ok(followUp.sources.length > 0, `${first} -> ${question}: not sure, with related pages`);
+    }
+  });
+
   it('still answers a follow-up naming too little of its own to judge, with the question before', async () => {
     assert.equal((await answer('And for a child?')).answer_found, false);
     const followUp = await answer('And for a child?', await historyAfter('How much is an adult swim?'));

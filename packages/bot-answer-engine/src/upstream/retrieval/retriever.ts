@@ -115,6 +115,17 @@ export interface RetrievalSettings {
    * Its weight still counts against the follow-up's share (`confidentTelling`). 0: off.
    */
   followUpEveryday: number;
+  /**
+   * The confidence model judges a follow-up that passes the rules above, on the figures of its
+   * passage as ranked with the conversation, and it must be at least this sure (in place of
+   * `minConfidence`): a follow-up the docs do not answer ("What is the meaning of life?" after a
+   * rate-limit question) matches little of its own beside what the conversation brought, and
+   * the model reads that as it does a question's weak match. The model was fitted on questions
+   * asked alone: the conversation's words lower a right follow-up's figures too, hence a bar of
+   * its own. A follow-up it is not sure of shows first the page it would have answered from.
+   * 0: off, the rules above alone decide a follow-up (round 15).
+   */
+  followUpConfidence: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -392,6 +403,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpTrust: true,
   followUpWords: 1,
   followUpEveryday: 2,
+  followUpConfidence: 0.3,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -666,24 +678,29 @@ export class Retriever {
       (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
-    // passages were found with the conversation's help: their scores are not the question's own,
-    // so the confidence model does not judge it (its own telling words do, above).
+    // passages were found with the conversation's help: it must pass the rules on its own telling
+    // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
-    const candidate = followUp ? undefined : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
+    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
     const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;
+    // The rules below but the name rule compare the candidate with the pages its words alone
+    // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
+    // as many of its right pages as of its unanswerable ones.
+    const ownRules = candidate !== undefined && !followUp;
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
-      candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
+      ownRules && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
     // A page matching the very same words of the question and scoring as well within the
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
-      candidate && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    // A name the question asks about that the page does not hold (`namedOnPage`).
+      ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
+    // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
-    const unaffirmed = candidate !== undefined && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
+    const bar = followUp ? s.followUpConfidence : s.minConfidence;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -744,7 +761,10 @@ export class Retriever {
       const lead = s.relatedFusedFirst && fused[0] && fused[0].docId !== first.docId && leadsBoth(hits, fused[0]) ? fused[0] : undefined;
       const heads = lead ? [lead, first] : [first];
       const others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
-      return { outcome: 'not_sure', hits: [...heads, ...others].slice(0, closest.length), ...(judged ? { judged } : {}) };
+      const shown = [...heads, ...others];
+      // A follow-up's page found with the conversation comes first: the question before chose it.
+      const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
+      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
