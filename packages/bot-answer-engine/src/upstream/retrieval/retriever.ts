@@ -762,7 +762,7 @@ export class Retriever {
       const heads = lead ? [lead, first] : [first];
       const others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
       const shown = [...heads, ...others];
-      // A follow-up's page found with the conversation comes first: the question before chose it.
+      // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
       const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
       return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
