@@ -46,6 +46,17 @@ describe('follow-up questions (history), without a model', () => {
     assert.equal((await answer('Is there a deadline?', turn('How do I book a flight?'))).answer_found, false);
   });
 
+  it('answers a follow-up that changes the subject as the same question asked alone', async () => {
+    // The conversation's words rank the deployment page near the travel policy: as ranked, the
+    // model is not sure of the follow-up; asked alone, its own words answer it.
+    const followUp = await answer('And how do I book a flight?', [
+      { role: 'user', content: 'How do I roll back a release?' },
+      { role: 'assistant', content: 'Run the rollback script [[1]](https://wiki.example.com/deploy).' },
+    ]);
+    assert.equal(followUp.answer_found, true);
+    assert.equal(followUp.sources[0]!.title, TRAVEL);
+  });
+
   it("uses the visitor's questions, not the earlier answers' text", async () => {
     const onlyAnswers = [{ role: 'assistant', content: 'How do I book a flight? Book every flight through the travel portal.' }];
     assert.equal((await answer('And for longer ones?', onlyAnswers)).answer_found, false);

@@ -563,6 +563,15 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   pageStrength: number;
 }
 
+/** An outcome before its passages are read: the hits, the one judged, its page's others, the question's words. */
+interface Decided {
+  outcome: Decision['outcome'];
+  hits: ScoredHit[];
+  judged?: Judged<ScoredHit>;
+  samePage?: ScoredHit[];
+  asked?: string[];
+}
+
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
 interface Scorer {
   form: string;
@@ -631,7 +640,7 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
+      const { outcome, hits, judged, samePage, asked } = this.#followUpDecision(question, context);
       const read = this.#withPassages(hits);
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
@@ -643,7 +652,20 @@ export class Retriever {
     });
   }
 
-  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit>; samePage?: ScoredHit[]; asked?: string[] } {
+  /**
+   * A follow-up the model is not sure of as ranked with the conversation (`followUpConfidence`)
+   * is decided again as the same words asked alone: a follow-up that changes the subject ("And
+   * how do I book a flight?" after a release's rollback) is ranked away from its page by the
+   * conversation's words, yet is no less answered by its own than a question asked alone.
+   */
+  #followUpDecision(question: string, context: string | undefined): Decided {
+    const decided = this.#decide(question, context);
+    if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
+    const alone = this.#decide(question, undefined);
+    return alone.outcome === 'answered' ? alone : decided;
+  }
+
+  #decide(question: string, context: string | undefined): Decided {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
