@@ -122,8 +122,9 @@ export interface RetrievalSettings {
    * rate-limit question) matches little of its own beside what the conversation brought, and
    * the model reads that as it does a question's weak match. The model was fitted on questions
    * asked alone: the conversation's words lower a right follow-up's figures too, hence a bar of
-   * its own. A follow-up it is not sure of shows first the page it would have answered from.
-   * 0: off, the rules above alone decide a follow-up (round 15).
+   * its own. A follow-up it is not sure of is decided again as its words asked alone (answered
+   * when they are: a follow-up changing the subject), else shows first the page it would have
+   * answered from. 0: off, the rules above alone decide a follow-up (round 15).
    */
   followUpConfidence: number;
   /** Most of the conversation's words used: the most telling. */
