@@ -122,9 +122,9 @@ export interface RetrievalSettings {
    * rate-limit question) matches little of its own beside what the conversation brought, and
    * the model reads that as it does a question's weak match. The model was fitted on questions
    * asked alone: the conversation's words lower a right follow-up's figures too, hence a bar of
-   * its own. A follow-up it is not sure of is decided again as its words asked alone (answered
-   * when they are: a follow-up changing the subject), else shows first the page it would have
-   * answered from. 0: off, the rules above alone decide a follow-up (round 15).
+   * its own. A follow-up not answered so is decided again as its words asked alone (answered
+   * when they are: a follow-up changing the subject); one it is not sure of shows first the page
+   * it would have answered from. 0: off, the rules above alone decide a follow-up (round 15).
    */
   followUpConfidence: number;
   /** Most of the conversation's words used: the most telling. */
@@ -654,8 +654,8 @@ export class Retriever {
   }
 
   /**
-   * A follow-up the model is not sure of as ranked with the conversation (`followUpConfidence`)
-   * is decided again as the same words asked alone: a follow-up that changes the subject ("And
+   * A follow-up not answered as ranked with the conversation (the rules on its own words, then
+   * the model: `followUpConfidence`) is decided again as the same words asked alone: a follow-up that changes the subject ("And
    * how do I book a flight?" after a release's rollback) is ranked away from its page by the
    * conversation's words, yet is no less answered by its own than a question asked alone.
    */
