@@ -7,11 +7,13 @@
  * (an expected page in the first three sources, answered or not). A follow-up the docs do not
  * answer, asked after a confident answer, should be as unsure as the question asked alone.
  *
- *   node --import tsx bench/retrieval/why-followed.ts [--sets=mastra,sails] [--list] [--settings='{"contextWeight":0.5}'] [--variants='[{...},{...}]']
+ *   node --import tsx bench/retrieval/why-followed.ts [--sets=mastra,sails] [--list] [--gate] [--settings='{"contextWeight":0.5}'] [--variants='[{...},{...}]']
  *
- * `--settings` and each of `--variants` add a variant of their own beside the defaults. `--list`
- * prints each unanswerable follow-up answered confidently under some variant (with the variants
- * that answer it and the page they answer from). Tune halves only (split by place for the
+ * `--settings` and each of `--variants` add a variant of their own beside the defaults; `--gate`
+ * adds the gate alone (`followUpTrust` off, as before round 15). `--list` prints each
+ * unanswerable follow-up answered confidently under some variant (with the variants that answer
+ * it and the page they answer from, "alone too" when the question asked alone is answered
+ * confidently as well). Tune halves only (split by place for the
  * all-`eval` sets, as `tune.ts --by-place`); it never reads the sealed sets.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,7 +35,7 @@ const FIRSTS = 3;
 const extra = JSON.parse(args.get('variants') ?? '[]') as Array<Partial<RetrievalSettings>>;
 const variants: Array<{ name: string; settings: Partial<RetrievalSettings> }> = [
   { name: 'defaults', settings: {} },
-  { name: 'gate only', settings: { followUpTrust: false } },
+  ...(args.has('gate') ? [{ name: 'gate only', settings: { followUpTrust: false } }] : []),
   ...[...(Object.keys(args.settings).length ? [args.settings] : []), ...extra].map((settings) => ({ name: JSON.stringify(settings), settings })),
 ];
 
@@ -79,7 +81,8 @@ try {
       try {
         const firsts = firstConfident(engine, tuneQuestions.map((q) => q.question), FIRSTS);
         const figures: Figures = { unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: followUps.length, followed: new Map(), answered: new Map() };
-        figures.alone = offTopic.filter((question) => engine.answer(question).answer_found).length * firsts.length;
+        const alone = new Set(offTopic.filter((question) => engine.answer(question).answer_found));
+        figures.alone = alone.size * firsts.length;
         for (const first of firsts) {
           const context = followUpContext(engine, first);
           for (const question of offTopic) {
@@ -87,7 +90,7 @@ try {
             figures.asked++;
             if (!answer.answer_found) continue;
             figures.unanswerable++;
-            figures.answered.set(`${first} -> ${question}`, pageOf(answer.sources[0]?.url ?? '').replace(/^https?:\/\/[^/]+\//, ''));
+            figures.answered.set(`${first} -> ${question}`, pageOf(answer.sources[0]?.url ?? '').replace(/^https?:\/\/[^/]+\//, '') + (alone.has(question) ? ', alone too' : ''));
           }
         }
         for (const f of followUps) {

@@ -46,6 +46,17 @@ describe('follow-up questions (history), without a model', () => {
     assert.equal((await answer('Is there a deadline?', turn('How do I book a flight?'))).answer_found, false);
   });
 
+  it('answers a follow-up that changes the subject as the same question asked alone', async () => {
+    // The conversation's words rank the deployment page near the travel policy: as ranked, the
+    // model is not sure of the follow-up; asked alone, its own words answer it.
+    const followUp = await answer('And how do I book a flight?', [
+      { role: 'user', content: 'How do I roll back a release?' },
+      { role: 'assistant', content: 'Run the rollback script [[1]](https://wiki.example.com/deploy).' },
+    ]);
+    assert.equal(followUp.answer_found, true);
+    assert.equal(followUp.sources[0]!.title, TRAVEL);
+  });
+
   it("uses the visitor's questions, not the earlier answers' text", async () => {
     const onlyAnswers = [{ role: 'assistant', content: 'How do I book a flight? Book every flight through the travel portal.' }];
     assert.equal((await answer('And for longer ones?', onlyAnswers)).answer_found, false);
@@ -126,6 +137,24 @@ describe('a follow-up passes the trust rules a question does', () => {
     ] as const) {
       assert.equal((await answer(question)).answer_found, false, question);
       assert.equal((await answer(question, await historyAfter(first))).answer_found, false, `${first} -> ${question}`);
+    }
+  });
+
+  it('is not sure of a follow-up whose own words the page the conversation found matches too little', async () => {
+    // Alone, neither is answered; after the opening times (or the prices), the conversation's
+    // words carried the page quoted before past the rules on the follow-up's own telling words
+    // ("keys", "learner": the docs hold them, on other pages), and it was answered confidently
+    // from that page. The confidence model now judges the follow-up as it judges a question;
+    // not sure, it shows first the passage it would have answered from (the opening times came
+    // first by the related pages' rules).
+    for (const [first, question, page] of [
+      ['When does the main pool open?', 'Who keeps the keys?', 'https://pool.example/lockers#lockers'],
+      ['How much is an adult swim?', 'Is the learner pool open every day?', 'https://pool.example/lockers#family-changing'],
+    ] as const) {
+      assert.equal((await answer(question)).answer_found, false, question);
+      const followUp = await answer(question, await historyAfter(first));
+      assert.equal(followUp.answer_found, false, `${first} -> ${question}`);
+      assert.equal(followUp.sources[0]?.url, page, `${first} -> ${question}: the page first`);
     }
   });
 

@@ -115,6 +115,18 @@ export interface RetrievalSettings {
    * Its weight still counts against the follow-up's share (`confidentTelling`). 0: off.
    */
   followUpEveryday: number;
+  /**
+   * The confidence model judges a follow-up that passes the rules above, on the figures of its
+   * passage as ranked with the conversation, and it must be at least this sure (in place of
+   * `minConfidence`): a follow-up the docs do not answer ("What is the meaning of life?" after a
+   * rate-limit question) matches little of its own beside what the conversation brought, and
+   * the model reads that as it does a question's weak match. The model was fitted on questions
+   * asked alone: the conversation's words lower a right follow-up's figures too, hence a bar of
+   * its own. A follow-up not answered so is decided again as its words asked alone (answered
+   * when they are: a follow-up changing the subject); one it is not sure of shows first the page
+   * it would have answered from. 0: off, the rules above alone decide a follow-up (round 15).
+   */
+  followUpConfidence: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -399,6 +411,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpTrust: true,
   followUpWords: 1,
   followUpEveryday: 2,
+  followUpConfidence: 0.3,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -559,6 +572,15 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   pageStrength: number;
 }
 
+/** An outcome before its passages are read: the hits, the one judged, its page's others, the question's words. */
+interface Decided {
+  outcome: Decision['outcome'];
+  hits: ScoredHit[];
+  judged?: Judged<ScoredHit>;
+  samePage?: ScoredHit[];
+  asked?: string[];
+}
+
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
 interface Scorer {
   form: string;
@@ -627,7 +649,7 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits, judged, samePage, asked } = this.#decide(question, context);
+      const { outcome, hits, judged, samePage, asked } = this.#followUpDecision(question, context);
       const read = this.#withPassages(hits);
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
@@ -639,7 +661,20 @@ export class Retriever {
     });
   }
 
-  #decide(question: string, context: string | undefined): { outcome: Decision['outcome']; hits: ScoredHit[]; judged?: Judged<ScoredHit>; samePage?: ScoredHit[]; asked?: string[] } {
+  /**
+   * A follow-up not answered as ranked with the conversation (the rules on its own words, then
+   * the model: `followUpConfidence`) is decided again as the same words asked alone: a follow-up that changes the subject ("And
+   * how do I book a flight?" after a release's rollback) is ranked away from its page by the
+   * conversation's words, yet is no less answered by its own than a question asked alone.
+   */
+  #followUpDecision(question: string, context: string | undefined): Decided {
+    const decided = this.#decide(question, context);
+    if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
+    const alone = this.#decide(question, undefined);
+    return alone.outcome === 'answered' ? alone : decided;
+  }
+
+  #decide(question: string, context: string | undefined): Decided {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -674,24 +709,29 @@ export class Retriever {
       (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
-    // passages were found with the conversation's help: their scores are not the question's own,
-    // so the confidence model does not judge it (its own telling words do, above).
+    // passages were found with the conversation's help: it must pass the rules on its own telling
+    // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
-    const candidate = followUp ? undefined : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
+    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
     const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;
+    // The rules below but the name rule compare the candidate with the pages its words alone
+    // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
+    // as many of its right pages as of its unanswerable ones.
+    const ownRules = candidate !== undefined && !followUp;
     // Another page's passage scoring near it and matching clearly more of the question's telling weight.
     const outmatched =
-      candidate && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
+      ownRules && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
     // A page matching the very same words of the question and scoring as well within the
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
-      candidate && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    // A name the question asks about that the page does not hold (`namedOnPage`).
+      ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
+    // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const unnumbered = candidate !== undefined && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
-    const unaffirmed = candidate !== undefined && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= s.minConfidence && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
+    const bar = followUp ? s.followUpConfidence : s.minConfidence;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -762,7 +802,10 @@ export class Retriever {
         }
         others = [...placed.slice(heads.length), ...copies];
       }
-      return { outcome: 'not_sure', hits: [...heads, ...others].slice(0, closest.length), ...(judged ? { judged } : {}) };
+      const shown = [...heads, ...others];
+      // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
+      const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
+      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
