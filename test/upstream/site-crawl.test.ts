@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHook } from 'node:async_hooks';
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { crawlSite, type CrawlOptions } from '../../packages/bot-answer-engine/src/upstream/site/crawl-site.js';
 import { SiteMirror } from '../../packages/bot-answer-engine/src/upstream/site/site-mirror.js';
@@ -248,6 +249,25 @@ describe('crawling a live site', () => {
     } finally {
       hook.disable();
     }
+  });
+
+  it('parses responses with no WebAssembly compiled in the crawling process', async () => {
+    // undici's parser is WebAssembly, which V8 compiles again with its optimising tier once a
+    // crawl makes it hot: megabytes of compiler memory the serving process keeps. A fresh
+    // process, as this one may have loaded undici for other tests.
+    site.text('/docs/sitemap.xml', 'application/xml', `<urlset>${[0, 1, 2].map((i) => `<url><loc>${site.origin}/docs/p${i}</loc></url>`).join('')}</urlset>`);
+    for (const i of [0, 1, 2]) site.html(`/docs/p${i}`, doc(`P${i}`, 'Text.'));
+    const script = `
+      let compiled = 0;
+      for (const name of ['Module', 'Instance']) WebAssembly[name] = new Proxy(WebAssembly[name], { construct: (target, args) => (compiled++, Reflect.construct(target, args)) });
+      for (const name of ['compile', 'instantiate']) WebAssembly[name] = new Proxy(WebAssembly[name], { apply: (target, self, args) => (compiled++, Reflect.apply(target, self, args)) });
+      const { crawlSite } = await import(process.argv[1]);
+      const { SiteMirror } = await import(process.argv[2]);
+      const outcome = await crawlSite({ start: process.argv[3], mirror: await SiteMirror.open(process.argv[4]) });
+      process.stdout.write(JSON.stringify({ saved: outcome.saved, compiled }));`;
+    const module = (path: string): string => new URL(`../../packages/bot-answer-engine/src/upstream/site/${path}`, import.meta.url).href;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script, module('crawl-site.ts'), module('site-mirror.ts'), `${site.origin}/docs/`, join(dir, 'mirror')]);
+    assert.deepEqual(JSON.parse(stdout), { saved: 3, compiled: 0 });
   });
 });
 

@@ -1,8 +1,9 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { TextDecoder } from 'node:util';
 import robotsParserModule from 'robots-parser';
-import { Agent, request, type Dispatcher } from 'undici';
 import { guardedLookup, resolveHost, startsPrivate, type ResolveHost } from './address-guard.js';
+import { discard, PageClient } from './page-client.js';
 import { headCanonical, pageLinks } from './page-links.js';
 import { readSitemap } from './sitemap.js';
 import { mirrorFile, type SiteMirror } from './site-mirror.js';
@@ -61,7 +62,7 @@ class FetchFailure extends Error {
 
 const MAX_REDIRECTS = 5;
 const MAX_SITEMAP_FILES = 50;
-const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+const RESET = new Set(['ECONNRESET', 'EPIPE']);
 const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\b/i;
 const EMPTY = Buffer.alloc(0);
 
@@ -88,7 +89,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
   const mirror = options.mirror;
   const outcome: CrawlOutcome = { saved: 0, unchanged: 0, failed: 0, removed: 0, complete: false };
   const allowPrivate = await startsPrivate(start, resolve).catch(() => false);
-  const agent = new Agent({ connections: concurrency, connect: { lookup: guardedLookup(allowPrivate, resolve) as never }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const client = new PageClient({ connections: concurrency, lookup: guardedLookup(allowPrivate, resolve) as never });
   const inScope = (url: URL): boolean => url.origin === start.origin && url.pathname.startsWith(scope) && (url.protocol === 'http:' || url.protocol === 'https:');
 
   /** Fetches a URL of the origin, following redirects that stay in `allowed`; the body is read up to the size limit. */
@@ -100,17 +101,18 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
       chain.add(current.href);
       const { signal, clear } = deadline(timeoutMs, options.signal);
       try {
-        let response: Dispatcher.ResponseData | undefined;
+        let response: IncomingMessage | undefined;
         for (let attempt = 1; !response; attempt++) {
           try {
-            response = await request(current, { dispatcher: agent, method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal });
+            response = await client.get(current, { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5', ...headers }, signal);
           } catch (error) {
             // A kept-alive connection the server closed as it was reused: the request never reached it, and is sent once more.
             if (attempt === 1 && !signal.aborted && RESET.has((error as NodeJS.ErrnoException).code ?? '')) continue;
-            throw new FetchFailure(failureText(error, timeoutMs));
+            throw new FetchFailure(failureText(signal.aborted ? signal.reason : error, timeoutMs));
           }
         }
-        const { statusCode, headers: got, body } = response;
+        const { statusCode = 0, headers: got } = response;
+        const body = response;
         if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
           await discard(body);
           const location = header(got, 'location');
@@ -148,7 +150,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
           }
         } catch (error) {
           if (error instanceof FetchFailure) throw error;
-          throw new FetchFailure(failureText(error, timeoutMs));
+          throw new FetchFailure(failureText(signal.aborted ? signal.reason : error, timeoutMs));
         }
         return { status: 200, url: current, headers: got, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
       } finally {
@@ -351,7 +353,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlOutcome> {
     return outcome;
   } finally {
     await mirror.persist();
-    await agent.close();
+    client.close();
   }
 }
 
@@ -396,12 +398,7 @@ function pageUrl(href: string | undefined, base: URL): URL | undefined {
   }
 }
 
-/** Lets a response's body go: a short one is read to its end (the connection is kept), a long one is cut. */
-async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
-  await body.dump({ limit: 64 * 1024 }).catch(() => {});
-}
-
-function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -421,7 +418,7 @@ function decoderFor(contentType: string | undefined): TextDecoder {
 }
 
 /** A fetched file's body as text, in the charset its Content-Type names (robots.txt, a sitemap). */
-function textOf(fetched: { headers: Dispatcher.ResponseData['headers']; bytes: Buffer }): string {
+function textOf(fetched: { headers: IncomingHttpHeaders; bytes: Buffer }): string {
   return decoderFor(header(fetched.headers, 'content-type')).decode(fetched.bytes);
 }
 
@@ -444,7 +441,7 @@ function escapeAttribute(text: string): string {
 
 function failureText(error: unknown, timeoutMs: number): string {
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${timeoutMs} ms`;
+  if (e?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
   const cause = e?.cause ?? e;
   if (cause?.name === 'RefusedAddressError') return `refused: ${cause.message}`;
   return cause?.code ? `${cause.code} ${cause.message ?? ''}`.trim() : (e?.message ?? String(error));
