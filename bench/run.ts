@@ -6,7 +6,8 @@
  * `--only=size,retrieval,kb-scale,search,search-box,page-cost,render,startup,proxy-json,proxy-streams,proxy-cache,written,insights,sites` runs some sections (results in
  * bench/out/results.only.json). `--repeat=N` runs kb-scale's sizes N times and reports each figure's
  * median and range (`--kb-sizes=200`: only those sizes, in MB). `--halves` gives the search section's quality figures by halves of
- * each set too (even places tune, odd eval). `--lane=browser` runs only the sections that drive Chromium
+ * each set too (even places tune, odd eval). `--crawl-runs=N` runs the sites section's crawl only (no HTML
+ * sets), its memory jobs N times each, alternating (with `--only=sites`: the memory figure alone, repeated). `--lane=browser` runs only the sections that drive Chromium
  * (and build what they compare with), `--lane=servers` the others: `npm test` runs its quick benchmark
  * as the two lanes side by side (a quick run's figures are not judged), each writing its own
  * bench/out/results.quick.<lane>.json.
@@ -47,8 +48,10 @@ const halves = args.includes('--halves');
 // kb-scale: `--repeat=N` runs each size N times (each figure their median, the range in its note); `--kb-sizes=200` picks sizes (MB).
 const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1);
 const kbSizes = args.find((a) => a.startsWith('--kb-sizes='))?.slice('--kb-sizes='.length).split(',').map(Number);
-if (!Number.isInteger(repeat) || repeat < 1 || kbSizes?.some((n) => !(n > 0))) {
-  console.error('bench: --repeat=N takes a whole number from 1, --kb-sizes=3,200 sizes in MB');
+// sites: `--crawl-runs=N` measures the crawl alone (no HTML sets), N memory runs of each job.
+const crawlRuns = args.find((a) => a.startsWith('--crawl-runs='))?.slice('--crawl-runs='.length);
+if (!Number.isInteger(repeat) || repeat < 1 || kbSizes?.some((n) => !(n > 0)) || (crawlRuns !== undefined && !(Number.isInteger(Number(crawlRuns)) && Number(crawlRuns) >= 1))) {
+  console.error('bench: --repeat=N and --crawl-runs=N take a whole number from 1, --kb-sizes=3,200 sizes in MB');
   process.exit(2);
 }
 /** The sections that drive Chromium, and the builds they compare with: the `browser` lane; the rest is `servers`. */
@@ -148,7 +151,7 @@ const singleEs = single && 'es' in single ? single.es : undefined;
 await section('size', () => benchSize(report, dist, floor!, singleEs));
 await section('retrieval', () => benchRetrieval(report, SETTINGS.retrieval));
 await section('kb-scale', () => benchKbScale(report, SETTINGS.kbScale));
-await section('sites', () => benchSites(report, SETTINGS.sites));
+await section('sites', () => benchSites(report, crawlRuns ? { ...SETTINGS.sites, memoryRuns: Number(crawlRuns), sets: [] } : SETTINGS.sites));
 await section('search', () => benchSearch(report, SETTINGS.search));
 
 let browser: Browser | undefined;
