@@ -24,7 +24,8 @@ export class PageClient {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
       const request = (https ? httpsRequest : httpRequest)(url, { method: 'GET', headers, signal, agent: https ? this.#https : this.#http }, resolve);
-      request.once('error', reject);
+      // Every error is taken, also those after the response came (its body then fails too): none is left unhandled.
+      request.on('error', reject);
       request.end();
     });
   }
