@@ -89,7 +89,6 @@ export class KbIndex {
   readonly #statements: {
     frequencies: Database.Statement;
     pageFrequency: Database.Statement;
-    passagesOf: Database.Statement;
     passages: Database.Statement;
     scoring: Database.Statement;
   };
@@ -108,7 +107,6 @@ export class KbIndex {
         'SELECT coalesce((SELECT doc FROM heading_vocab WHERE term = @term), 0) AS headings, coalesce((SELECT doc FROM passage_vocab WHERE term = @term), 0) AS body',
       ),
       pageFrequency: this.#reader.prepare('SELECT coalesce((SELECT doc FROM page_vocab WHERE term = ?), 0)').pluck(),
-      passagesOf: this.#reader.prepare('SELECT id FROM passages WHERE doc_id = ? ORDER BY ord').pluck(),
       passages: this.#reader.prepare(
         `SELECT p.id, p.ord, p.headings, p.markdown, p.url, d.id AS doc_id, d.path, d.source, d.links, d.anchors
          FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -291,11 +289,6 @@ export class KbIndex {
     const sql = `SELECT id, score FROM (SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
       WHERE ${name} MATCH ? LIMIT ?) ORDER BY score DESC LIMIT ?`;
     return this.#prepared(sql).all(...columns.map((c) => weights[c]), query, scan, limit) as Array<{ id: number; score: number }>;
-  }
-
-  /** The ids of a document's passages, in its order (by `passages_by_document`: no scan). */
-  passageIdsOf(docId: number): number[] {
-    return this.#statements.passagesOf.all(docId) as number[];
   }
 
   /** The passages of these ids, in the order given, each with its document. */

@@ -383,13 +383,6 @@ export interface RetrievalSettings {
    * fewer passages than it may. false: off.
    */
   codeSection: boolean;
-  /**
-   * Which of the first page's rules read, besides its candidates, the page's other passages
-   * holding a word of the question (read from the index by page): 'typed' the figure rule for a
-   * question asking for one (`answerType`), 'code' the figure and code rule, 'all' the
-   * subsections too. 'off': the candidates only.
-   */
-  pagePool: 'off' | 'typed' | 'code' | 'all';
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -454,7 +447,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
-  pagePool: 'off',
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -640,13 +632,7 @@ export class Retriever {
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
-      const pool = this.#settings.pagePool;
-      const subWide = pool === 'all';
-      const typedWide = subWide || pool === 'code' || (pool === 'typed' && answerType(question) !== undefined);
-      const rest = read.length && samePage && typedWide ? this.#restOfPage(hits[0]!.docId, [...hits, ...samePage], told) : [];
-      const subPool = subWide ? [...same, ...rest] : same;
-      const typedPool = typedWide ? [...same, ...rest] : same;
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, subPool, told), typedPool, question, told), same, told);
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told), same, question, told), same, told);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -906,23 +892,6 @@ export class Retriever {
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked));
     return found ? afterFirstPage(read, found) : read;
-  }
-
-  /**
-   * The page's passages that are not among `known` and hold one of `told` (by the full-text
-   * tables, within the page's passages), in the page's order, as hits scoring 0: the sections the
-   * search's candidate cut left out.
-   */
-  #restOfPage(docId: number, known: readonly ScoredHit[], told: ReadonlySet<string>): SearchHit[] {
-    if (told.size === 0) return [];
-    const seen = new Set(known.map((hit) => hit.id));
-    const ids = this.#index.passageIdsOf(docId).filter((id) => !seen.has(id));
-    if (ids.length === 0) return [];
-    const query = [...told].map(quote).join(' OR ');
-    const found = new Set<number>();
-    for (const table of TABLES) for (const { id } of this.#index.match(table, query, this.#settings.weights, ids.length, ids)) found.add(id);
-    const passages = this.#index.passagesById(ids.filter((id) => found.has(id)));
-    return passages.map((passage) => ({ passage, score: 0, matchedTerms: [], contextMatched: 0, coverage: 0, strength: 0, telling: 0, headTelling: 0 }));
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
