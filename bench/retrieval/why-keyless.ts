@@ -5,7 +5,8 @@
  * right page's other candidates holding it (their rank among the page's candidates), and the
  * rest of the page; `--answers` prints each answer too. `--summary` ends with the misses sorted
  * by where the key term sits (a unit of the section quoted first, another section handed over,
- * another section among the page's candidates, elsewhere on the page, another page, nowhere),
+ * another section among the page's candidates (the answer citing all it may or not; the section
+ * scoring near the first passage or not), elsewhere on the page, another page, nowhere),
  * by the kind of the units holding it (prose, only code blocks, only table rows) and by why it
  * was left out (the answer at its budget; the unit holding a word of the question or not).
  *
@@ -18,7 +19,7 @@ import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/fol
 import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { passageParts, type Leaf } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { analyze } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
-import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import type { Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { expectedPages, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
@@ -27,6 +28,8 @@ const args = scriptArgs();
 const { only, settings } = args;
 /** An answer this long is at its budget (1,200 characters, label lines included, less a unit's room). */
 const AT_BUDGET = 1000;
+/** A section scoring this share of the first passage or more is near it (round 13 measured adding such sections at 0.9 to 1.0). */
+const NEAR_FIRST = 0.9;
 const label = (p: Passage): string => p.headings.join(' › ') || '(opening)';
 const leavesOf = (p: Passage): Leaf[] => passageParts(cleanMarkdown(p.markdown, { definitions: p.document.links ?? new Map() })).leaves;
 const holding = (p: Passage, key: string): Leaf[] => leavesOf(p).filter((leaf) => leaf.markdown.toLowerCase().includes(key));
@@ -79,12 +82,18 @@ await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
     const other = ownPage.slice(1).flatMap((p) => holding(p, key));
     const candidate = candidates.filter((h) => !handed.has(h.passage.index)).flatMap((h) => holding(h.passage, key));
     const otherPage = passages.filter((p) => p.document.index !== page).flatMap((p) => holding(p, key));
+    // Why no rule of the first page handed it over: the answer already cites as many passages as it may (only
+    // `subsections` adds then), or it has room and the section is no subsection, states no new figure or code, and the quoted ones are not short.
+    const full = passages.length >= (settings.maxPassages ?? DEFAULT_RETRIEVAL.maxPassages);
+    const keyed = candidates.filter((h) => !handed.has(h.passage.index) && holding(h.passage, key).length);
+    const near = keyed.some((h) => h.score >= decision.hits[0]!.score * NEAR_FIRST) ? 'scoring 0.9 of the first passage or more' : 'scoring under 0.9 of the first passage';
+    const notHanded = `${full ? 'the answer citing all it may' : 'the answer with room'}, ${near}`;
     const cause = first.length
       ? `the section quoted first, left out: ${kindOf(first)}, ${worded(first)}, ${budget}`
       : other.length
         ? `another section of the page handed over, left out: ${kindOf(other)}, ${worded(other)}, ${budget}`
         : candidate.length
-          ? `another section, a candidate not handed over: ${kindOf(candidate)}, ${worded(candidate)}`
+          ? `another section, a candidate not handed over: ${kindOf(candidate)}, ${worded(candidate)}, ${notHanded}`
           : elsewhere.length
             ? `elsewhere on the page, not a candidate: ${kindOf(elsewhere.flatMap((p) => holding(p, key)))}`
             : otherPage.length
