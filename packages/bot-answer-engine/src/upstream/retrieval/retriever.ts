@@ -663,9 +663,10 @@ export class Retriever {
 
   /**
    * A follow-up not answered as ranked with the conversation (the rules on its own words, then
-   * the model: `followUpConfidence`) is decided again as the same words asked alone: a follow-up that changes the subject ("And
-   * how do I book a flight?" after a release's rollback) is ranked away from its page by the
-   * conversation's words, yet is no less answered by its own than a question asked alone.
+   * the model: `followUpConfidence`) is decided again as the same words asked alone: a
+   * follow-up that changes the subject ("And how do I book a flight?" after a release's
+   * rollback) is ranked away from its page by the conversation's words, yet is no less answered
+   * by its own than a question asked alone.
    */
   #followUpDecision(question: string, context: string | undefined): Decided {
     const decided = this.#decide(question, context);
