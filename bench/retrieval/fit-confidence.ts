@@ -68,6 +68,7 @@ import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/fol
 import { confidence, FEATURE_NAMES, type ConfidenceFeatures, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
+import { idf } from '../../packages/bot-answer-engine/src/upstream/retrieval/idf.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
@@ -193,11 +194,12 @@ function folderFigures(file: string, documents: number, passages: number): numbe
     let sum = 0;
     let squares = 0;
     for (const { doc, cnt } of rows) {
-      const idf = Math.log(passages / doc);
+      // The plain log(N/df), not BM25's: the folder's vocabulary as its own figure.
+      const rarity = Math.log(passages / doc);
       occurrences += cnt;
-      weighted += cnt * idf;
-      sum += idf;
-      squares += idf * idf;
+      weighted += cnt * rarity;
+      sum += rarity;
+      squares += rarity * rarity;
     }
     const mean = sum / rows.length;
     return [Math.log(documents), Math.log(passages), weighted / occurrences, Math.sqrt(squares / rows.length - mean * mean)];
@@ -264,9 +266,9 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
   const pages = [...pageBest.values()].slice(0, 10);
   const terms = questionTerms(question).terms;
   const n = index.passages;
-  const idf = terms.reduce((sum, t) => sum + Math.log(1 + (n - Math.max(1, index.documentFrequency(t)) + 0.5) / (Math.max(1, index.documentFrequency(t)) + 0.5)), 0);
+  const idfSum = terms.reduce((sum, t) => sum + idf(n, Math.max(1, index.documentFrequency(t))), 0);
   const top5 = pages.slice(0, 5);
-  const wig = Math.log((top5.reduce((a, b) => a + b, 0) / (top5.length || 1)) / (idf || 1) || 1e-3);
+  const wig = Math.log((top5.reduce((a, b) => a + b, 0) / (top5.length || 1)) / (idfSum || 1) || 1e-3);
   const firstBy = (key: (hit: SearchHit) => number): string | undefined => {
     let best: SearchHit | undefined;
     for (const hit of hits) if (!best || key(hit) > key(best)) best = hit;
@@ -345,7 +347,7 @@ function rareFigures(index: { documentFrequency(term: string): number; passages:
   for (const term of new Set(questionTerms(question).terms)) {
     const df = index.documentFrequency(term);
     if (df === 0) continue;
-    const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * englishRarity(term);
+    const weight = idf(n, df) * englishRarity(term);
     if (weight > most) [most, rare] = [weight, term];
   }
   const heading = new Set(analyze([judged.passage.document.source.title, ...judged.passage.headings].join(' ')));

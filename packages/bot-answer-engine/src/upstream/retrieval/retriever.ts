@@ -5,6 +5,7 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
 import { englishRarity, inEnglish } from './english.js';
+import { idf } from './idf.js';
 import { relativesOf } from './lexicon.js';
 import { asksYesNo, holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
@@ -949,12 +950,11 @@ export class Retriever {
     const index = this.#index;
     const count = index.passages;
     if (count === 0) return [];
-    const idf = (df: number): number => Math.log(1 + (count - df + 0.5) / (df + 0.5));
     const { terms: words, joins } = question;
     let terms: Term[] = words.map((term) => {
       const df = index.documentFrequency(term);
       // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
-      return { term, df, idf: idf(Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term), form: term } : {}) };
+      return { term, df, idf: idf(count, Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term), form: term } : {}) };
     });
     if (terms.length === 0) return [];
     // Terms in most passages tell nothing apart; scoring them would visit most passages.
@@ -975,7 +975,7 @@ export class Retriever {
       }
     }
     const known = terms.filter((t) => t.query);
-    const rarest = idf(1);
+    const rarest = idf(count, 1);
     const joined = joins
       .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
       .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
@@ -1252,7 +1252,7 @@ export class Retriever {
     return found
       .sort((a, b) => a.df - b.df)
       .slice(0, this.#settings.contextTerms)
-      .map((c) => ({ term: c.term, query: quote(c.term), idf: Math.log(1 + (count - c.df + 0.5) / (c.df + 0.5)) }));
+      .map((c) => ({ term: c.term, query: quote(c.term), idf: idf(count, c.df) }));
   }
 }
 

@@ -4,6 +4,7 @@ import { plainHeading } from '../folder/markdown-text.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { countTerm, FIELDS, processTerm, storedFields, type Field } from '../retrieval/analyzer.js';
 import { englishRarity } from '../retrieval/english.js';
+import { idf } from '../retrieval/idf.js';
 import { DEFAULT_RETRIEVAL } from '../retrieval/retriever.js';
 import { plainText } from './plain-text.js';
 import { matchesForm, typedWords, type TermForm, type TypedWord } from './query.js';
@@ -404,14 +405,12 @@ function typingRarity(index: KbIndex, word: TypedWord, otherwise: number): numbe
   const term = likelyTerm(index, word);
   if (term === undefined || index.documents === 0) return otherwise;
   const count = index.passages;
-  const df = (index.pageFrequency(term) / index.documents) * count;
-  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  return idf(count, (index.pageFrequency(term) / index.documents) * count);
 }
 
 /** A typed word's rarity, BM25's idf: a word being typed (no exact form) weighs as a word of average rarity. */
 function rarity(index: KbIndex, word: TypedWord): number {
   const count = index.passages;
   const exact = word.forms.find((f) => !f.prefix);
-  const df = exact ? index.documentFrequency(exact.form) : count / 100;
-  return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  return idf(count, exact ? index.documentFrequency(exact.form) : count / 100);
 }
