@@ -21,8 +21,9 @@
  * eleventh, the halls guide's, Turborepo's and the Workflow SDK's until they were read once for its
  * twelfth, the coworking handbook's, the Cloudflare Agents SDK's and Victory's until they were
  * read once for its thirteenth, the transit fares guide's, Base UI's and the CLI for Microsoft 365's
- * until they were read once for its fourteenth (each file's `heldUntil` says which, and the label
- * repeats it).
+ * until they were read once for its fourteenth, the driving school's, the Chat SDK's and the
+ * Sendinblue API client's until they were read once for its fifteenth (each file's `heldUntil` says
+ * which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
