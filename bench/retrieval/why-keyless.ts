@@ -6,7 +6,9 @@
  * rest of the page; `--answers` prints each answer too. `--summary` ends with the misses sorted
  * by where the key term sits (a unit of the section quoted first, another section handed over,
  * another section among the page's candidates (the answer citing all it may or not; the section
- * scoring near the first passage or not), elsewhere on the page, another page, nowhere),
+ * scoring near the first passage or not), elsewhere on the page, another page, a heading only,
+ * nowhere on the page as written: the set's key term phrased otherwise), a section holding it in no
+ * one unit (the sentence splitter cutting it, a table's header row) told apart,
  * by the kind of the units holding it (prose, only code blocks, only table rows) and by why it
  * was left out (the answer at its budget; the unit holding a word of the question or not).
  *
@@ -33,6 +35,14 @@ const NEAR_FIRST = 0.9;
 const label = (p: Passage): string => p.headings.join(' › ') || '(opening)';
 const leavesOf = (p: Passage): Leaf[] => passageParts(cleanMarkdown(p.markdown, { definitions: p.document.links ?? new Map() })).leaves;
 const holding = (p: Passage, key: string): Leaf[] => leavesOf(p).filter((leaf) => leaf.markdown.toLowerCase().includes(key));
+/** Text with its runs of white space as one space, lower-cased: a key term is matched against it. */
+const flat = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ');
+/**
+ * Whether the passage's cleaned text holds the key term while none of its units does: the term
+ * cut by the sentence splitter, or held by what no unit is (a table's header row, a list's marker).
+ */
+const splitAcross = (p: Passage, key: string): boolean =>
+  flat(cleanMarkdown(p.markdown, { definitions: p.document.links ?? new Map() })).includes(flat(key)) && !leavesOf(p).some((leaf) => flat(leaf.markdown).includes(flat(key)));
 /** The units of a passage holding the key term, by kind. */
 const unitsHolding = (p: Passage, key: string): string => {
   const found = holding(p, key);
@@ -88,7 +98,11 @@ await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
     const keyed = candidates.filter((h) => !handed.has(h.passage.index) && holding(h.passage, key).length);
     const near = keyed.some((h) => h.score >= decision.hits[0]!.score * NEAR_FIRST) ? 'scoring 0.9 of the first passage or more' : 'scoring under 0.9 of the first passage';
     const notHanded = `${full ? 'the answer citing all it may' : 'the answer with room'}, ${near}`;
-    const cause = first.length
+    const ofPage = all.filter((p) => p.document.index === page);
+    const onPage = ofPage.some((p) => p.headings.some((h) => flat(h).includes(flat(key))));
+    const cause = splitAcross(ownPage[0]!, key)
+      ? 'the section quoted first, in no one unit: cut by the sentence splitter, or in a table\'s header row'
+      : first.length
       ? `the section quoted first, left out: ${kindOf(first)}, ${worded(first)}, ${budget}`
       : other.length
         ? `another section of the page handed over, left out: ${kindOf(other)}, ${worded(other)}, ${budget}`
@@ -98,7 +112,11 @@ await eachSetIndex('why-keyless', only, (set, index, kbSettings) => {
             ? `elsewhere on the page, not a candidate: ${kindOf(elsewhere.flatMap((p) => holding(p, key)))}`
             : otherPage.length
               ? `another page's section handed over: ${kindOf(otherPage)}`
-              : 'nowhere in the page\'s units (a heading, a form the docs do not use)';
+              : ofPage.some((p) => splitAcross(p, key))
+                ? 'elsewhere on the page, in no one unit: cut by the sentence splitter, or in a table\'s header row'
+                : onPage
+                ? 'in a heading of the page only'
+                : 'nowhere on the page as written: the set\'s key term phrased otherwise than the page';
     count(cause);
     if (args.has('summary')) process.stdout.write(`    cause: ${cause}\n`);
   });
