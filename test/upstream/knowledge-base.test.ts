@@ -338,6 +338,10 @@ describe("code blocks' info strings", () => {
       '```json',
       '{}',
       '```',
+      '',
+      '```title="notes.txt"',
+      'plain',
+      '```',
     ].join('\n'),
   });
 
@@ -374,6 +378,10 @@ describe("code blocks' info strings", () => {
         '',
         '```json',
         '{}',
+        '```',
+        '',
+        '```title="notes.txt"',
+        'plain',
         '```',
       ].join('\n'),
     );

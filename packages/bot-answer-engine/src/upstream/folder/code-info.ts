@@ -26,7 +26,9 @@ export function withPlainCodeInfo(markdown: string): string {
       if (!opening) return block;
       const info = opening[2]!.trim();
       const language = /^[^\s{[=]+(?=$|[\s{[])/.exec(info)?.[0];
-      const meta = info.slice(language?.length ?? 0);
+      // No language first (`title="x"` alone): the file name would be read as one; left as written.
+      if (!language) return block;
+      const meta = info.slice(language.length);
       if (!/\S/.test(meta)) return block;
       const shown = fileName(meta);
       const line = `${opening[1]}${[language, shown].filter(Boolean).join(' ')}`;
