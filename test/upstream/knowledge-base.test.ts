@@ -303,6 +303,91 @@ describe("Shiki's code notation", () => {
   });
 });
 
+describe("code blocks' info strings", () => {
+  // As Fumadocs, Mintlify, Next.js, Intlayer, VitePress and Docusaurus write them: the language, then the site's meta.
+  const pages = pagesFolder('info', {
+    'setup.mdx': [
+      '# Setup',
+      '',
+      'Write `title="lib/bot.ts"` after the language to caption a block.',
+      '',
+      '```typescript title="lib/bot.ts" lineNumbers',
+      'const bot = new Chat();',
+      '```',
+      '',
+      '```bash terminal icon="terminal"',
+      'bun install',
+      '```',
+      '',
+      '```tsx filename="app/page.tsx" switcher highlight={2}',
+      'export default function Page() {}',
+      '```',
+      '',
+      '```sh [pnpm]',
+      'pnpm add chat',
+      '```',
+      '',
+      '```toml bunfig.toml icon="settings"',
+      '[install]',
+      '```',
+      '',
+      '```ts {1,3-4} twoslash',
+      'let a = 1;',
+      '```',
+      '',
+      '```json',
+      '{}',
+      '```',
+      '',
+      '```title="notes.txt"',
+      'plain',
+      '```',
+    ].join('\n'),
+  });
+
+  it('keep the language and the file name the site captions the block with; directives the highlighter reads go', async () => {
+    const kb = await pages.load();
+    assert.equal(
+      kb.passages[0]!.markdown,
+      [
+        'Write `title="lib/bot.ts"` after the language to caption a block.',
+        '',
+        '```typescript lib/bot.ts',
+        'const bot = new Chat();',
+        '```',
+        '',
+        '```bash',
+        'bun install',
+        '```',
+        '',
+        '```tsx app/page.tsx',
+        'export default function Page() {}',
+        '```',
+        '',
+        '```sh pnpm',
+        'pnpm add chat',
+        '```',
+        '',
+        '```toml bunfig.toml',
+        '[install]',
+        '```',
+        '',
+        '```ts',
+        'let a = 1;',
+        '```',
+        '',
+        '```json',
+        '{}',
+        '```',
+        '',
+        '```title="notes.txt"',
+        'plain',
+        '```',
+      ].join('\n'),
+    );
+  });
+});
+
 describe("other highlighters' notation comments", () => {
   // As Base UI's docs ship (MUI's docs infrastructure), and as Docusaurus' default magic comments are written.
   const pages = pagesFolder('emphasis', {
@@ -388,7 +473,8 @@ describe('MDX indentation', () => {
   it('makes no code of indented text: fenced code stays code, text stays text', async () => {
     const kb = await pages.load();
     const markdown = kb.passages[0]!.markdown;
-    assert.match(markdown, /^```bash title="Terminal"\nrm -rf \.\/\.turbo\/cache\n```$/m);
+    // The fence's meta cut to the language and the file name it shows (round 17).
+    assert.match(markdown, /^```bash Terminal\nrm -rf \.\/\.turbo\/cache\n```$/m);
     assert.match(markdown, /^<p>\n\tAn investigation is required\.\n<\/p>$/m);
     assert.match(markdown, /^      code under the item stays as the list has it$/m);
     const { answer } = composeAnswer([kb.passages[0]!], true);

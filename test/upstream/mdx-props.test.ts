@@ -76,6 +76,47 @@ describe("MDX: reference components' data as text", () => {
     );
   });
 
+  it("reads a TypeTable whose keys are quoted paths or calls (Fumadocs' `'options.fallbackToDM'`), as the site shows them", () => {
+    const text = read(
+      '<TypeTable',
+      '  type={{',
+      "    user: { description: 'User ID string or Author object.', type: 'string | Author' },",
+      "    'options.fallbackToDM': {",
+      "      description: 'If true, falls back to DM when native ephemeral is not supported.',",
+      "      type: 'boolean',",
+      '    },',
+      "    'fetchData()': { description: 'Fetch the attachment data.', type: '() => Promise<Buffer>' },",
+      '  }}',
+      '/>',
+    );
+    assert.equal(
+      text,
+      [
+        '- `user` (`string | Author`): User ID string or Author object.',
+        '- `options.fallbackToDM` (`boolean`): If true, falls back to DM when native ephemeral is not supported.',
+        '- `fetchData()` (`() => Promise<Buffer>`): Fetch the attachment data.',
+      ].join('\n'),
+    );
+    // A key that spans lines or is only white space names no field: no data, the tag dropped as before.
+    for (const key of ["'a\\nb'", "' '"]) assert.equal(read('Before.', '', `<TypeTable type={{ ${key}: { type: 'string', description: 'x' } }} />`, '', 'After.'), 'Before.\n\nAfter.', key);
+  });
+
+  it("shows a card's description under its title (Fumadocs' `<Card title description href />`)", () => {
+    const text = read(
+      '<Cards>',
+      '  <Card',
+      '    title="Remote Caching"',
+      '    href="/docs/core-concepts/remote-caching"',
+      '    description="Save time by never doing the same work twice"',
+      '  />',
+      '  <Card title="Package types" description={types} />',
+      '</Cards>',
+    );
+    assert.equal(text, 'Remote Caching\n\nSave time by never doing the same work twice\n\nPackage types');
+    // With no title shown, a description attribute stays out (no caption without its card's title).
+    assert.equal(read('Before.', '', '<Widget description="Hidden" />', '', 'After.'), 'Before.\n\nAfter.');
+  });
+
   it("puts a field tag's name and type (Mintlify ParamField, ResponseField) before the text it wraps", () => {
     const text = read(
       '<ParamField query="limit" type="number" default="10" required>',

@@ -29,7 +29,9 @@ const NAME_KEYS = ['name', 'path', 'query', 'body', 'header', 'key', 'prop', 'pr
 const TYPE_KEYS = ['type'];
 const TEXT_KEYS = ['description', 'desc', 'summary', 'doc', 'details'];
 const DEFAULT_KEYS = ['default', 'defaultValue'];
-const SAFE_KEY = /^[A-Za-z_$][\w$-]*\??$/;
+// A key is a field's name as the table shows it: an identifier, or a quoted one naming a path or a
+// call (Fumadocs' `'options.fallbackToDM'`, `'event.user'`, `'fetchMessage()'`); one line, not long.
+const SAFE_KEY = /^[^\s\u0000-\u001f\u007f](?:[^\n\r\u0000-\u001f\u007f]{0,118}[^\s\u0000-\u001f\u007f])?$/;
 // How deep nested tables are followed (a field, a group under it, the group's fields: deeper trees,
 // such as callbacks' results, repeat the same fields down a page), and how many rows one attribute may give.
 const MAX_DEPTH = 2;

@@ -12,6 +12,7 @@ import { withoutCodeNotation } from './code-notation.js';
 import { withoutBlockComments } from './html-comments.js';
 import { decodeCharacterReferences } from './character-references.js';
 import { withDefinitionLists } from './definition-lists.js';
+import { withPlainCodeInfo } from './code-info.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -87,9 +88,11 @@ export class KnowledgeBaseError extends Error {
  * 5: character references in prose (`&mdash;`) read as their characters; 6: MUI's and
  * Docusaurus' highlight comments taken out of code, definition lists read as lists, components'
  * labels (`<Accordion title="...">`) read as text, a line break written as a reference (`&#xA;`) read
- * as a space, MDX's indented text (no indented code in MDX) read as text.
+ * as a space, MDX's indented text (no indented code in MDX) read as text; 7: TypeTable keys written
+ * as quoted paths (`'options.fallbackToDM'`) read as rows, a card's `description` read under its
+ * title, code blocks' info strings cut to the language and the file name the site shows.
  */
-export const READER_VERSION = 6;
+export const READER_VERSION = 7;
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
@@ -287,7 +290,7 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = decodeCharacterReferences(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))).trim();
+  body = decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);

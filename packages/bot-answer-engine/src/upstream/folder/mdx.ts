@@ -75,7 +75,10 @@ function renderComponentData(text: string): string {
     // A tag read whole goes whole, whatever its attributes hold (code too deep in braces for the pattern below included).
     const data = componentText(tag.attributes);
     const label = visibleLabel(match[0].slice(1), tag.attributes);
-    const block = [label, data?.block].filter(Boolean).join('\n\n');
+    // A card's description is shown under its title (Fumadocs' and Starlight's cards); a field
+    // tag's description is its lead already.
+    const caption = label && !data?.lead ? literalText(tag.attributes, 'description') : undefined;
+    const block = [label, caption, data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
@@ -118,11 +121,14 @@ function withoutColumns(line: string, columns: number): string {
  * label). A literal string only; an expression is left out as before.
  */
 function visibleLabel(name: string, attributes: TagAttributes): string | undefined {
-  const text = (key: string): string | undefined => {
-    const value = attributes.get(key);
-    return typeof value === 'object' && 'text' in value && value.text.trim() ? value.text.replace(/\s+/g, ' ').trim() : undefined;
-  };
+  const text = (key: string): string | undefined => literalText(attributes, key);
   return text('title') ?? text('label') ?? (/(?:^|\.)Tab(?:Item)?$/.test(name) ? text('value') : undefined);
+}
+
+/** An attribute's literal string on one line; undefined for an expression, a bare name or white space. */
+function literalText(attributes: TagAttributes, key: string): string | undefined {
+  const value = attributes.get(key);
+  return typeof value === 'object' && 'text' in value && value.text.trim() ? value.text.replace(/\s+/g, ' ').trim() : undefined;
 }
 
 /**
