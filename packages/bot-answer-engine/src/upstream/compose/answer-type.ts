@@ -47,10 +47,22 @@ export function leafStatesType(type: AnswerType, leaf: Leaf): boolean {
   return (type === 'code' || leaf.kind !== 'code') && statesType(type, leaf.markdown);
 }
 
-/** The question's `terms` (analysed) that a section's units stating the type hold: what its figures are beside. */
-export function typedTerms(type: AnswerType, markdown: string, terms: ReadonlySet<string>): Set<string> {
+// What any unit stating the type holds somewhere in the section's cleaned Markdown: a unit is
+// a piece of it (but for white space), a figure needs a digit and a name in code a backtick or a
+// flag after white space (a unit's start follows white space or the section's start).
+const MAY_STATE: Record<AnswerType, RegExp> = { quantity: /\d/, time: /\d/, code: /`|(?:^|\s)--?[a-z]/i };
+
+/**
+ * The question's `terms` (analysed) that a section's units stating the type hold: what its
+ * figures are beside. `cleaned` is the section's Markdown cleaned (`cleanMarkdown`), when the
+ * caller has it already. A section that cannot state the type, or no term asked, is not parsed.
+ */
+export function typedTerms(type: AnswerType, markdown: string, terms: ReadonlySet<string>, cleaned?: string): Set<string> {
   const found = new Set<string>();
-  for (const leaf of passageParts(cleanMarkdown(markdown)).leaves) {
+  if (terms.size === 0) return found;
+  const text = cleaned ?? cleanMarkdown(markdown);
+  if (!MAY_STATE[type].test(text)) return found;
+  for (const leaf of passageParts(text).leaves) {
     if (!leafStatesType(type, leaf)) continue;
     for (const term of analyze(leaf.markdown)) if (terms.has(term)) found.add(term);
   }

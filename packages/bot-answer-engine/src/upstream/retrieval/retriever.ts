@@ -513,6 +513,25 @@ function afterFirstPage(read: SearchHit[], found: SearchHit): SearchHit[] {
   return [...ofPage, found, ...read.slice(ofPage.length)];
 }
 
+/** Full-text matches' passage ids by table, limit and query, within one snapshot of the index. */
+type Matches = Map<string, number[]>;
+
+/** A passage's Markdown cleaned (`cleanMarkdown`), each passage cleaned once for one answer. */
+type Cleaned = (passage: Passage) => string;
+
+/** A `Cleaned` for one answer: the rules after ranking read the first page's passages more than once. */
+function cleanedOnce(): Cleaned {
+  const known = new Map<number, string>();
+  return (passage) => {
+    let text = known.get(passage.index);
+    if (text === undefined) {
+      text = cleanMarkdown(passage.markdown);
+      known.set(passage.index, text);
+    }
+    return text;
+  };
+}
+
 /** Whether a passage's own heading or text (not the headings above it) holds one of `asked`, analysed as the question is. */
 function holdsOwnWord(passage: Passage, asked: ReadonlySet<string>): boolean {
   return analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleanMarkdown(passage.markdown)}`).some((term) => asked.has(term));
@@ -655,7 +674,8 @@ export class Retriever {
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told), same, question, told), same, told);
+      const cleaned = cleanedOnce();
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told), same, question, told, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -670,18 +690,20 @@ export class Retriever {
    * by its own than a question asked alone.
    */
   #followUpDecision(question: string, context: string | undefined): Decided {
-    const decided = this.#decide(question, context);
+    // Asked alone, its words make the same full-text queries again, in the same snapshot: each is run once.
+    const matches: Matches = new Map();
+    const decided = this.#decide(question, context, matches);
     if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
-    const alone = this.#decide(question, undefined);
+    const alone = this.#decide(question, undefined, matches);
     return alone.outcome === 'answered' ? alone : decided;
   }
 
-  #decide(question: string, context: string | undefined): Decided {
+  #decide(question: string, context: string | undefined, matches?: Matches): Decided {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
     const named = s.namedOnPage > 0 || s.lackedName > 0 ? namedTerms(question) : undefined;
-    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? named : undefined);
+    const hits = this.#search(analysed, context, s.namedOnPage > 0 ? named : undefined, matches);
     const asked = analysed.terms;
     // Words that frame a question ("how do I *make* a UUID") need not be matched for it to be answered.
     const topical = asked.filter((term) => !s.frameWords || !FRAME_WORDS.has(term));
@@ -908,14 +930,17 @@ export class Retriever {
    * linked as itself, and only while the answer cites fewer passages than it may, so no other
    * page loses its place among the sources.
    */
-  #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, asked: ReadonlySet<string>): SearchHit[] {
+  #withTypedSection(read: SearchHit[], samePage: SearchHit[], question: string, asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
     const type = answerType(question) ?? (this.#settings.codeSection ? 'code' : undefined);
     const [first] = read;
     if (!type || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
     const ofPage = firstPage(read);
-    const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked)]));
+    const have = new Set(ofPage.flatMap((hit) => [...typedTerms(type, hit.passage.markdown, asked, cleaned(hit.passage))]));
+    // A candidate's typed units must hold a word asked that the quoted ones lack: with none left, none can.
+    const lacking = new Set([...asked].filter((term) => !have.has(term)));
+    if (lacking.size === 0) return read;
     const shown = new Set(read.map((hit) => hit.passage.index));
-    const found = samePage.find((hit) => !shown.has(hit.passage.index) && [...typedTerms(type, hit.passage.markdown, asked)].some((term) => !have.has(term)));
+    const found = samePage.find((hit) => !shown.has(hit.passage.index) && typedTerms(type, hit.passage.markdown, lacking, cleaned(hit.passage)).size > 0);
     return found ? afterFirstPage(read, found) : read;
   }
 
@@ -927,11 +952,11 @@ export class Retriever {
    * as itself, and only while the answer cites fewer passages than it may, so no other page
    * loses its place among the sources.
    */
-  #withShortSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>): SearchHit[] {
+  #withShortSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
     const share = this.#settings.shortSection;
     const [first] = read;
     if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    const length = firstPage(read).reduce((sum, hit) => sum + cleanMarkdown(hit.passage.markdown).length, 0);
+    const length = firstPage(read).reduce((sum, hit) => sum + cleaned(hit.passage).length, 0);
     if (length >= SHORT_SECTIONS_CHARS) return read;
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
@@ -945,7 +970,7 @@ export class Retriever {
     return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
-  #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>): ScoredHit[] {
+  #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>, matches?: Matches): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
@@ -998,19 +1023,25 @@ export class Retriever {
       ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.filter((r) => r.df <= rareLimit).map((r) => quote(r.term))]
       : any;
     const lists: number[][] = [];
-    const add = (rows: Array<{ id: number }>): void => {
-      if (rows.length) lists.push(rows.map((row) => row.id));
+    const add = (table: FullTextTable, query: string, limit: number): void => {
+      const key = `${table} ${limit} ${query}`;
+      let ids = matches?.get(key);
+      if (!ids) {
+        ids = index.match(table, query, s.weights, limit).map((row) => row.id);
+        matches?.set(key, ids);
+      }
+      if (ids.length) lists.push(ids);
     };
     for (const table of TABLES) {
-      if (s.allWordsFirst && findable.length > 1) add(index.match(table, findable.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.candidates));
-      if (someOf.length) add(index.match(table, someOf.join(' OR '), s.weights, s.candidates));
+      if (s.allWordsFirst && findable.length > 1) add(table, findable.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.candidates);
+      if (someOf.length) add(table, someOf.join(' OR '), s.candidates);
       if (table === 'headings' && s.dropOne > 0 && findable.length >= 3) {
         for (const left of findable) {
           const rest = findable.filter((t) => t !== left);
-          add(index.match(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.weights, s.dropOne));
+          add(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.dropOne);
         }
       }
-      if (conversation.length) add(index.match(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.weights, s.candidates));
+      if (conversation.length) add(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.candidates);
     }
     // The best of each list first, in turns, up to the number of candidates scored.
     const candidates = new Set<number>();
