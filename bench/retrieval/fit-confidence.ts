@@ -4,7 +4,7 @@
  * each set, the model fitted on the others' tune halves judges that set's questions, so the
  * figures say how it does on docs it was not fitted on.
  *
- *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2] [--rows=file] [--seed=2]
+ *   node --import tsx bench/retrieval/fit-confidence.ts [--eval] [--settings='{"bodyTelling":1}'] [--unanswerable-weight=3] [--features=margin,coverage ...] [--cost=2] [--rows=file] [--seed=2] [--follow-ups]
  *
  * Each question's passage to answer from (`Decision.judged`) is a row: its features, and
  * whether its page is an expected one (an unanswerable question's never is). The rows are made
@@ -59,6 +59,13 @@
  * reads them when the file exists, to fit many variants over the same rows without the engine
  * (each row names its set, question, judged page and expected pages, to read); `--sets=a,b`
  * makes the rows of those sets only.
+ *
+ * `--follow-ups` fits the model judging follow-ups (`FOLLOW_UP_MODEL`, `followUpModel`) instead:
+ * the rows are each half's follow-ups and its unanswerable questions asked after the half's
+ * first three confident answers, judged on the passage as ranked with the conversation (see
+ * `followUpRows`; only the model's features are made), and each model's figures are printed per
+ * follow-up bar as the engine decides a follow-up: answered as ranked when the model is as sure,
+ * else as its words asked alone (bench/README.md, "Follow-ups, round 17").
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -71,7 +78,11 @@ import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/ret
 import { idf } from '../../packages/bot-answer-engine/src/upstream/retrieval/idf.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
 import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/follow-up.js';
+import type { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
+import type { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
+import type { QuestionSet } from './sets.js';
 import { eachSetIndex } from './tuning-script.js';
 
 interface Row {
@@ -84,9 +95,24 @@ interface Row {
   answerable: boolean;
   features: number[];
   right: boolean;
+  /** `--follow-ups`: how the follow-up fares without the model (see `followUpRow`). */
+  followUp?: FollowUpRow;
+}
+
+/**
+ * A follow-up's row (`--follow-ups`): its passage as ranked with the conversation (when one
+ * passed the rules on its own words: `judged`), and the same words decided asked alone, which
+ * answers it when the model does not (`#followUpDecision`).
+ */
+interface FollowUpRow {
+  judged: boolean;
+  aloneAnswered: boolean;
+  /** Asked alone, answered with an expected page in the first three sources. */
+  aloneRight: boolean;
 }
 
 const withEval = process.argv.includes('--eval');
+const followUpMode = process.argv.includes('--follow-ups');
 const settingsArg = process.argv.find((a) => a.startsWith('--settings='));
 const settings = JSON.parse(settingsArg ? settingsArg.slice('--settings='.length) : '{}') as Partial<RetrievalSettings>;
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
@@ -361,11 +387,60 @@ function rareFigures(index: { documentFrequency(term: string): number; passages:
   return [rare && heading.has(rare) ? 1 : 0, rare && judged.matchedTerms.includes(rare) ? 1 : 0, share(10), share(5), other > 0 ? Math.min(Math.log(3), Math.log(own / other)) : Math.log(3)];
 }
 
+/** The answerable questions a set's unanswerable follow-ups are asked after (as the bench and `why-followed.ts`). */
+const FIRSTS = 3;
+
+/**
+ * `--follow-ups`: a set's follow-ups as rows, each half's own: its answerable follow-ups (halves
+ * by place in a set whose follow-ups are all `eval`), and its unanswerable questions asked as
+ * follow-ups after each of the half's first three questions answered confidently (the
+ * conversation made as the server makes it, `retrievalContext`). A row's features are those of
+ * the passage as ranked with the conversation, when one passes the rules on the follow-up's own
+ * words (the model's bar set at almost nothing to read it); right when an expected page is
+ * among the first three sources. Beside it, the same words decided asked alone, which answer a
+ * follow-up the model is not sure of.
+ */
+function followUpRows(set: QuestionSet, index: KbIndex, kbSettings: ReturnType<typeof resolveSettings>): void {
+  const retriever = new Retriever(index, { ...settings, followUpConfidence: 1e-9 });
+  const inTop3 = (hits: SearchHit[], want: ReadonlySet<string>): boolean => hits.slice(0, 3).some((hit) => want.has(pageOf(hit.passage.url)));
+  const row = (question: string, first: string, split: Row['split'], expected: Set<string> | undefined): void => {
+    const alone = retriever.decide(question);
+    const aloneAnswered = alone.outcome === 'answered';
+    const decision = retriever.decide(question, retrievalContext([{ role: 'user', content: first }]));
+    // Answered as its words alone are (the same first passage, scored alike): no passage passed the rules with the conversation.
+    const same = aloneAnswered && decision.outcome === 'answered' && decision.hits[0]?.passage.index === alone.hits[0]?.passage.index && decision.hits[0]?.score === alone.hits[0]?.score;
+    const judged = decision.outcome === 'answered' && !same ? decision.judged : undefined;
+    rows.push({
+      set: set.id,
+      question: `${first} -> ${question}`,
+      page: judged ? pageOf(judged.hit.passage.url) : '',
+      expected: [...(expected ?? [])],
+      split,
+      answerable: expected !== undefined,
+      features: judged ? [...FEATURE_NAMES.map((name) => judged.features[name]), ...Array<number>(COLUMNS.length - FEATURE_NAMES.length).fill(0)] : [],
+      right: judged !== undefined && expected !== undefined && inTop3(decision.hits, expected),
+      followUp: { judged: judged !== undefined, aloneAnswered, aloneRight: aloneAnswered && expected !== undefined && inTop3(alone.hits, expected) },
+    });
+  };
+  const allEval = set.questions.every((q) => q.split === 'eval') && set.followUps.every((f) => f.split === 'eval');
+  set.followUps.forEach((f, place) => row(f.question, f.first, allEval ? offTopicSplit(place) : (f.split ?? 'tune'), expectedPages(f, kbSettings)));
+  const splitOf = placeSplit(set);
+  for (const split of ['tune', 'eval'] as const) {
+    const firsts: string[] = [];
+    for (const [place, q] of set.questions.entries()) {
+      if (firsts.length === FIRSTS) break;
+      if (splitOf(q, place) === split && retriever.decide(q.question).outcome === 'answered') firsts.push(q.question);
+    }
+    for (const first of firsts) set.offTopic.forEach((question, place) => offTopicSplit(place) === split && row(question, first, split, undefined));
+  }
+}
+
 // `--rows=file`: the rows read from that file when it exists, else made and written there (to fit many variants over the same rows).
 const rowsArg = process.argv.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
 const rows: Row[] = rowsArg && existsSync(rowsArg) ? (JSON.parse(readFileSync(rowsArg, 'utf8')) as Row[]) : [];
 const setsArg = process.argv.find((a) => a.startsWith('--sets='))?.slice('--sets='.length).split(',');
 if (!rows.length) await eachSetIndex('fit-confidence', setsArg, (set, index, kbSettings) => {
+  if (followUpMode) return followUpRows(set, index, kbSettings);
   const retriever = new Retriever(index, settings);
   const folder = folderFigures(index.file, index.documents, index.passages);
   const lm = folderModel(index.file);
@@ -407,6 +482,7 @@ const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
 const setNoise = new Map<string, number>();
 for (const r of rows) {
   if (!setNoise.has(r.set)) setNoise.set(r.set, random());
+  if (!r.features.length) continue;
   r.features = [...r.features.slice(0, COLUMNS.length - 2), random(), setNoise.get(r.set)!];
 }
 /** Each half's confident answers by least confidence, and its curve whatever the least confidence, as `judged` (a probability per row) gives them. */
@@ -435,9 +511,39 @@ function printCurves(judged: Map<Row, number>, how: string): void {
   }
 }
 
+/** The follow-up bars `--follow-ups` prints each model's figures at. */
+const BARS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
+
+/**
+ * `--follow-ups`: each half's follow-ups answered by least confidence, as the engine decides
+ * them: answered as ranked with the conversation when the model is as sure, else as the same
+ * words asked alone. Answerable follow-ups answered with an expected page among the first three
+ * sources (the bench's `followup.top3`), and unanswerable follow-ups answered confidently.
+ */
+function printFollowUpCurves(judged: Map<Row, number>, how: string): void {
+  for (const split of withEval ? (['tune', 'eval'] as const) : (['tune'] as const)) {
+    const half = rows.filter((r) => r.split === split);
+    const answerable = half.filter((r) => r.answerable).length;
+    process.stdout.write(`${split} halves, ${how} (follow-ups answered right of ${answerable} / unanswerable follow-ups confident of ${half.length - answerable}; rows judged ${half.filter((r) => r.followUp!.judged).length}):\n`);
+    const line = BARS.map((bar) => {
+      let right = 0;
+      let unanswerable = 0;
+      for (const r of half) {
+        const sure = r.followUp!.judged && judged.get(r)! >= bar;
+        if (r.answerable) right += (sure ? r.right : r.followUp!.aloneRight) ? 1 : 0;
+        else unanswerable += sure || r.followUp!.aloneAnswered ? 1 : 0;
+      }
+      return `${bar}: ${right}/${unanswerable}`;
+    });
+    process.stdout.write(`  ${line.join('  ')}\n`);
+  }
+}
+
+const curves = followUpMode ? printFollowUpCurves : printCurves;
 // The engine's model as it is (fitted on earlier tune halves, so not left out), on the same rows: the row a refit is measured against.
-printCurves(new Map(rows.map((r) => [r, confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as unknown as ConfidenceFeatures)])), "the engine's model (CONFIDENCE_MODEL)");
-const tune = rows.filter((r) => r.split === 'tune');
+curves(new Map(rows.map((r) => [r, r.features.length ? confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as unknown as ConfidenceFeatures) : 0])), "the engine's model (CONFIDENCE_MODEL)");
+// A follow-up with no passage passing the rules on its own words has nothing for the model to judge.
+const tune = rows.filter((r) => r.split === 'tune' && (!r.followUp || r.followUp.judged));
 for (const names of variants) {
   const all = model(fit(tune, names), names);
   process.stdout.write(`${names.join(', ')}: fitted on ${tune.length} tune rows:\n{\n${Object.entries(all).map(([k, v]) => `  ${k}: ${v.toFixed(2)},`).join('\n')}\n}\n`);
@@ -445,11 +551,11 @@ for (const names of variants) {
   const judged = new Map<Row, number>();
   for (const set of new Set(rows.map((r) => r.set))) {
     const w = fit(tune.filter((r) => r.set !== set), names);
-    for (const r of rows) if (r.set === set) judged.set(r, judge(w, names, r));
+    for (const r of rows) if (r.set === set) judged.set(r, r.features.length ? judge(w, names, r) : 0);
   }
-  printCurves(judged, 'left one set out');
+  curves(judged, 'left one set out');
 
-  if (COST > 0) {
+  if (COST > 0 && !followUpMode) {
     // Each set's least confidence chosen on the other sets' tune halves (as judged left out), a wrong or unanswerable confident answer costing COST, a lost right one 1.
     const grid = Array.from({ length: 41 }, (_, i) => 0.4 + i * 0.01);
     const cost = (rs: Row[], least: number): number => rs.reduce((sum, r) => sum + (judged.get(r)! >= least ? (r.right ? -1 : COST) : 0), 0);

@@ -158,6 +158,18 @@ describe('a follow-up passes the trust rules a question does', () => {
     }
   });
 
+  it('is not sure of a follow-up asking a question of its own that the page just quoted does not answer', async () => {
+    // Alone, not answered; after the prices, the conversation's words carried the swimming
+    // prices (children, adult, swim) and the questions' model, reading a question's match, was
+    // sure of it. The follow-ups' own model (`followUpModel`) knows a follow-up of many words of
+    // its own is a question of its own: not sure, and the page it would have quoted shown first.
+    const question = 'Do children under 16 need an adult with them in the main pool at weekends?';
+    assert.equal((await answer(question)).answer_found, false);
+    const followUp = await answer(question, await historyAfter('How much is an adult swim?'));
+    assert.equal(followUp.answer_found, false);
+    assert.equal(followUp.sources[0]?.url, 'https://pool.example/prices#swimming');
+  });
+
   it('still answers a follow-up naming too little of its own to judge, with the question before', async () => {
     assert.equal((await answer('And for a child?')).answer_found, false);
     const followUp = await answer('And for a child?', await historyAfter('How much is an adult swim?'));

@@ -50,6 +50,26 @@ export const CONFIDENCE_MODEL: ConfidenceModel = {
   pagePeak: 1.12,
 };
 
+/**
+ * The model judging a follow-up (`followUpModel`), fitted on follow-ups: the tune halves'
+ * answerable follow-ups and their unanswerable questions asked after each of a set's first three
+ * confident answers, each judged on its passage as ranked with the conversation
+ * (`fit-confidence.ts --follow-ups`; bench/README.md, "Follow-ups, round 17"). A follow-up of few
+ * words of its own leans on the conversation, as a follow-up does; one of many words is a
+ * question of its own (`words` weighs against it), and when the model is not sure of it, it is
+ * decided again as its words asked alone.
+ */
+export const FOLLOW_UP_MODEL: ConfidenceModel = {
+  bias: 2.71,
+  margin: 0.67,
+  coverage: 1.64,
+  pageTelling: 1.07,
+  headTelling: 0.16,
+  strength: -0.01,
+  words: -3.31,
+  pagePeak: 0.72,
+};
+
 /** The features in a fixed order (the fitting script's columns). */
 export const FEATURE_NAMES: ReadonlyArray<keyof ConfidenceFeatures> = ['margin', 'coverage', 'pageTelling', 'headTelling', 'strength', 'words', 'pagePeak'];
 

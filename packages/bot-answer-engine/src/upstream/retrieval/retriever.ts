@@ -3,7 +3,7 @@ import { cleanMarkdown } from '../folder/clean-markdown.js';
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
-import { confidence, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures } from './confidence.js';
+import { confidence, CONFIDENCE_MODEL, FOLLOW_UP_MODEL, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures, type ConfidenceModel } from './confidence.js';
 import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { relativesOf } from './lexicon.js';
@@ -121,13 +121,19 @@ export interface RetrievalSettings {
    * passage as ranked with the conversation, and it must be at least this sure (in place of
    * `minConfidence`): a follow-up the docs do not answer ("What is the meaning of life?" after a
    * rate-limit question) matches little of its own beside what the conversation brought, and
-   * the model reads that as it does a question's weak match. The model was fitted on questions
-   * asked alone: the conversation's words lower a right follow-up's figures too, hence a bar of
-   * its own. A follow-up not answered so is decided again as its words asked alone (answered
-   * when they are: a follow-up changing the subject); one it is not sure of shows first the page
-   * it would have answered from. 0: off, the rules above alone decide a follow-up (round 15).
+   * the model reads that as it does a question's weak match. The model is the follow-ups' own
+   * (`followUpModel`), hence a bar of its own. A follow-up not answered so is decided again as
+   * its words asked alone (answered when they are: a follow-up changing the subject); one it is
+   * not sure of shows first the page it would have answered from. 0: off, the rules above alone decide a follow-up (round 15).
    */
   followUpConfidence: number;
+  /**
+   * The model judging a follow-up is one fitted on follow-ups (`FOLLOW_UP_MODEL`: the tune
+   * halves' follow-ups and their unanswerable questions asked after a confident answer), not the
+   * questions' (`CONFIDENCE_MODEL`), whose weights read a question's own words. Off: the
+   * questions' model at `followUpConfidence` (round 16).
+   */
+  followUpModel: boolean;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -412,7 +418,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpTrust: true,
   followUpWords: 1,
   followUpEveryday: 2,
-  followUpConfidence: 0.3,
+  followUpConfidence: 0.2,
+  followUpModel: true,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -737,7 +744,7 @@ export class Retriever {
     // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
     const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
-    const judged = candidate ? this.#judge(candidate, hits, asked.length) : undefined;
+    const judged = candidate ? this.#judge(candidate, hits, asked.length, followUp && s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL) : undefined;
     // The rules below but the name rule compare the candidate with the pages its words alone
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
     // as many of its right pages as of its unanswerable ones.
@@ -864,7 +871,7 @@ export class Retriever {
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
-  #judge(candidate: ScoredHit, hits: ScoredHit[], words: number): Judged<ScoredHit> {
+  #judge(candidate: ScoredHit, hits: ScoredHit[], words: number, model: ConfidenceModel): Judged<ScoredHit> {
     // A copy of the page (a mirror, another version) says the same: it is no rival.
     const other = hits.find((hit) => hit.docId !== candidate.docId && !this.#sameText(candidate, hit));
     const features: ConfidenceFeatures = {
@@ -876,7 +883,7 @@ export class Retriever {
       words: Math.log(1 + words),
       pagePeak: Math.log(candidate.score / pagesMedian(hits)),
     };
-    return { hit: candidate, features, confidence: confidence(features) };
+    return { hit: candidate, features, confidence: confidence(features, model) };
   }
 
   /** The best passage of another page (not a copy) matching the same question words as `candidate` and scoring within `margin` (ln of the score ratio) of it. */
