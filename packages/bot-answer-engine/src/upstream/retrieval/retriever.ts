@@ -354,34 +354,6 @@ export interface RetrievalSettings {
    */
   namedOnPage: number;
   /**
-   * A variant the question names: a word of it that the title or path of at most this many of
-   * the candidates' pages hold (an adapter, platform or product the docs give a page of its own:
-   * "Discord", "Vercel") and that is at least `variantRarity` rare in everyday English. A
-   * confident answer's page must name it in its title or path when another candidate page does;
-   * else the answer is "not sure", that page shown beside it. 0: off.
-   */
-  variantPages: number;
-  /** The least English rarity (`englishRarity`) of a variant's word (`variantPages`). */
-  variantRarity: number;
-  /** With a variant unnamed (`variantPages`), the least confidence a confident answer needs (0: always not sure). */
-  variantConfidence: number;
-  /** The candidate passage's own headings name a variant too (`variantPages`), not only its page's title or path. */
-  variantHeadings: boolean;
-  /** Only a name of the question (`namedTerms`: written with a capital) is a variant (`variantPages`). */
-  variantNamed: boolean;
-  /**
-   * A page about a variant the question does not name: the confident answer's page title or
-   * path holds a word the question lacks that is at least this rare in everyday English (a
-   * vendor, product or platform: "Azure Artifacts", "Travis CI") and in the title or path of no
-   * more than half the passages, while another page's passage scoring within `unaskedMargin` (ln
-   * of the score ratio) names no such word. Else the answer is "not sure", that page beside it. 0: off.
-   */
-  unaskedRarity: number;
-  /** The margin of `unaskedRarity`'s plainer page. */
-  unaskedMargin: number;
-  /** With such a page (`unaskedRarity`), the least confidence a confident answer needs (0: always not sure). */
-  unaskedConfidence: number;
-  /**
    * A confident answer's passage must hold each number the question writes after a word ("How do
    * I enable *HTTP/3*?", "Node 14", `numberedWords`) when the candidate passages write that word
    * with another number ("HTTP/2"): the docs name other versions, and a passage without the one
@@ -483,14 +455,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinMargin: 0.15,
   twinConfidence: 0.6,
   namedOnPage: 0.5,
-  variantPages: 0,
-  variantRarity: 3,
-  variantConfidence: 0,
-  variantHeadings: false,
-  variantNamed: false,
-  unaskedRarity: 0,
-  unaskedMargin: 0.3,
-  unaskedConfidence: 0,
   numberedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
@@ -592,21 +556,6 @@ function leadsBoth(hits: readonly ScoredHit[], lead: ScoredHit): boolean {
   return true;
 }
 
-/**
- * The best hit of another page whose title or path names a variant the question asks about
- * (`variantPages`) that `candidate`'s page does not name, or undefined.
- */
-function variantOf(candidate: ScoredHit, hits: readonly ScoredHit[], s: RetrievalSettings, named: ReadonlySet<string> | undefined): ScoredHit | undefined {
-  const own = new Set([...candidate.titled, ...candidate.headed]);
-  const words = new Set(hits.flatMap((hit) => hit.titled));
-  for (const word of words) {
-    if (own.has(word) || englishRarity(word) < s.variantRarity || (s.variantNamed && !named?.has(word))) continue;
-    const pages = new Set(hits.filter((hit) => hit.titled.includes(word)).map((hit) => hit.docId));
-    if (pages.size <= s.variantPages) return hits.find((hit) => pages.has(hit.docId));
-  }
-  return undefined;
-}
-
 /** A hit before its passage is read: its id and document's. */
 interface ScoredHit extends Omit<SearchHit, 'passage'> {
   id: number;
@@ -619,12 +568,6 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   missing: string[];
   /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
   unnamed: string[];
-  /** The question's own words its page's title or path holds (`variantPages`). */
-  titled: string[];
-  /** ...and its own heading path. */
-  headed: string[];
-  /** The terms of its page's title and path (`unaskedRarity`). */
-  titleTerms: string[];
   /** `telling` and `strength` of what its page's candidate passages match together. */
   pageTelling: number;
   pageStrength: number;
@@ -786,17 +729,11 @@ export class Retriever {
       ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    // A variant the question names (`variantPages`) that another candidate page is about and this one does not name.
-    const variant =
-      ownRules && judged && s.variantPages > 0 && (s.variantConfidence <= 0 || judged.confidence < s.variantConfidence) ? variantOf(candidate, hits, s, named) : undefined;
-    // A page about a variant the question does not name, while a plainer page scores near it (`unaskedRarity`).
-    const unasked =
-      ownRules && judged && s.unaskedRarity > 0 && (s.unaskedConfidence <= 0 || judged.confidence < s.unaskedConfidence) ? this.#plainerThan(candidate, hits, asked) : undefined;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !variant && !unasked && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -805,7 +742,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? variant ?? unasked ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
@@ -934,22 +871,6 @@ export class Retriever {
     );
   }
 
-  /**
-   * The best passage of another page scoring within `unaskedMargin` of `candidate` whose title and
-   * path name nothing the question does not ask about, when `candidate`'s page names something
-   * rare in English that the question does not (`unaskedRarity`); else undefined.
-   */
-  #plainerThan(candidate: ScoredHit, hits: ScoredHit[], asked: readonly string[]): ScoredHit | undefined {
-    const s = this.#settings;
-    const words = new Set(asked);
-    const count = this.#index.passages;
-    const unasked = (term: string): boolean =>
-      !words.has(term) && englishRarity(term) >= s.unaskedRarity && this.#index.frequencies(term).headings <= count * COMMON_SHARE;
-    if (!candidate.titleTerms.some(unasked)) return undefined;
-    const floor = candidate.score * Math.exp(-s.unaskedMargin);
-    return hits.find((hit) => hit.docId !== candidate.docId && hit.score >= floor && !hit.titleTerms.some(unasked));
-  }
-
   /** Whether two hits' passages say the same (a page copied, a mirror, another version linking its own): quoting either one is right, so neither is the other's rival. */
   #sameText(a: ScoredHit, b: ScoredHit): boolean {
     const [first, second] = this.#index.passagesById([a.id, b.id]);
@@ -1021,7 +942,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, titled: _titled, headed: _headed, titleTerms: _titleTerms, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>): ScoredHit[] {
@@ -1200,9 +1121,6 @@ export class Retriever {
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
         unnamed: [] as string[],
-        titled: s.variantPages > 0 ? known.filter((t) => countTerm(fields.title, t.form!) > 0 || countTerm(fields.path, t.form!) > 0).map((t) => t.term) : [],
-        titleTerms: s.unaskedRarity > 0 ? [...`${fields.title} ${fields.path}`.matchAll(/[^\s:]+/g)].map((m) => m[0]).filter((term) => !/^\d+$/.test(term)) : [],
-        headed: s.variantPages > 0 && s.variantHeadings ? known.filter((t) => countTerm(fields.headings, t.form!) > 0).map((t) => t.term) : [],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
