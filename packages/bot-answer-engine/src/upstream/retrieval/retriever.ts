@@ -354,14 +354,6 @@ export interface RetrievalSettings {
    */
   namedOnPage: number;
   /**
-   * An overview: a confident answer from a folder's index or overview page (`index`, `README`,
-   * `overview`, `welcome`) needs no passage of another page, not an overview, scoring within
-   * this margin (ln of the score ratio): an overview quotes what its detail pages say. 0: off.
-   */
-  overviewMargin: number;
-  /** With such a detail page (`overviewMargin`), the least confidence a confident answer needs (0: always not sure). */
-  overviewConfidence: number;
-  /**
    * A confident answer's passage must hold each number the question writes after a word ("How do
    * I enable *HTTP/3*?", "Node 14", `numberedWords`) when the candidate passages write that word
    * with another number ("HTTP/2"): the docs name other versions, and a passage without the one
@@ -463,8 +455,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinMargin: 0.15,
   twinConfidence: 0.6,
   namedOnPage: 0.5,
-  overviewMargin: 0,
-  overviewConfidence: 0,
   numberedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
@@ -492,8 +482,6 @@ const FRAME_WORDS = new Set(analyze('make use using get need want way possible a
 const RARE_MIN = 200;
 const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
-// A folder's index or an overview page, by its path in the folder (`overviewMargin`).
-const OVERVIEW = /(?:^|\/)(?:index|readme|overview|welcome)(?:\.\w+)?$/i;
 // A passage of another page scoring at least this share of the answer's is its rival for `tellingRival`.
 const RIVAL_SCORE = 0.6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
@@ -580,8 +568,6 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   missing: string[];
   /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
   unnamed: string[];
-  /** Its page is a folder's index or an overview (`overviewMargin`). */
-  overview: boolean;
   /** `telling` and `strength` of what its page's candidate passages match together. */
   pageTelling: number;
   pageStrength: number;
@@ -743,16 +729,11 @@ export class Retriever {
       ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    // An overview page, with a detail page scoring near it (`overviewMargin`).
-    const detail =
-      ownRules && judged && candidate.overview && (s.overviewConfidence <= 0 || judged.confidence < s.overviewConfidence)
-        ? hits.find((hit) => hit.docId !== candidate.docId && !hit.overview && hit.score >= candidate.score * Math.exp(-s.overviewMargin))
-        : undefined;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !detail && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -761,7 +742,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? detail ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
@@ -961,7 +942,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, overview: _overview, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>): ScoredHit[] {
@@ -1140,7 +1121,6 @@ export class Retriever {
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
         unnamed: [] as string[],
-        overview: s.overviewMargin > 0 && OVERVIEW.test(row.path),
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
