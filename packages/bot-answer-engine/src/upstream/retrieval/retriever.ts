@@ -124,7 +124,8 @@ export interface RetrievalSettings {
    * the model reads that as it does a question's weak match. The model is the follow-ups' own
    * (`followUpModel`), hence a bar of its own. A follow-up not answered so is decided again as
    * its words asked alone (answered when they are: a follow-up changing the subject); one it is
-   * not sure of shows first the page it would have answered from. 0: off, the rules above alone decide a follow-up (round 15).
+   * not sure of shows first the page it would have answered from. 0: off, the rules above alone
+   * decide a follow-up (round 15).
    */
   followUpConfidence: number;
   /**
