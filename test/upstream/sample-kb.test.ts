@@ -70,6 +70,28 @@ describe('the sample knowledge base (bot demo by default)', () => {
     });
   }
 
+  it('is not sure of a question the docs do not answer asked as a follow-up of few own words', async () => {
+    // The conversation's words find the page; the follow-up's own words ("meaning", "life";
+    // "dress code", "Lisbon") are few and everyday, which the follow-ups' model alone does not
+    // read as unsure at a lower bar (`followUpConfidence`).
+    const cases: Array<[string, string]> = [
+      ['What are the API rate limits for each plan?', 'What is the meaning of life?'],
+      ['How much can I spend on hotels and meals when I travel for work?', 'What is the dress code at the Lisbon office?'],
+      ['How do I verify a webhook signature?', 'What is the dress code at the Lisbon office?'],
+    ];
+    for (const [question, message] of cases) {
+      const first = await answer(question);
+      assert.equal(first.answer_found, true, question);
+      const history = [
+        { role: 'user', content: question },
+        { role: 'assistant', content: first.answer },
+      ];
+      const response = await ask(api, { message, bot_id: 'demo', history });
+      assert.equal(response.status, 200);
+      assert.equal(((await response.json()) as AnswerResponse).answer_found, false, `${question} -> ${message}`);
+    }
+  });
+
   it('refuses a question about something the docs never name, rare in English ("FIFA")', async () => {
     assert.deepEqual(await answer('Who won the 2018 FIFA World Cup?'), { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] });
   });

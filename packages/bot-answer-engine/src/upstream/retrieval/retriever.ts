@@ -419,7 +419,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpTrust: true,
   followUpWords: 1,
   followUpEveryday: 2,
-  followUpConfidence: 0.2,
+  followUpConfidence: 0.4,
   followUpModel: true,
   contextTerms: 8,
   commonInGate: true,
