@@ -6,7 +6,7 @@
  * answer before it is decided on. Tune halves only (split by place for the all-`eval` sets, as
  * `tune.ts --by-place`); it never reads the sealed sets.
  *
- *   node --import tsx bench/retrieval/why-moved.ts --with='{"variantPages":2}' [--sets=vet,waste] [--settings='{...}']
+ *   node --import tsx bench/retrieval/why-moved.ts --with='{"tellingEnough":0.5}' [--sets=vet,waste] [--settings='{...}']
  */
 import { Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
