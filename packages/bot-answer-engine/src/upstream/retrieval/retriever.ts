@@ -541,8 +541,8 @@ function cleanedOnce(): Cleaned {
 }
 
 /** Whether a passage's own heading or text (not the headings above it) holds one of `asked`, analysed as the question is. */
-function holdsOwnWord(passage: Passage, asked: ReadonlySet<string>): boolean {
-  return analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleanMarkdown(passage.markdown)}`).some((term) => asked.has(term));
+function holdsOwnWord(passage: Passage, asked: ReadonlySet<string>, cleaned: Cleaned): boolean {
+  return analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleaned(passage)}`).some((term) => asked.has(term));
 }
 
 /**
@@ -683,7 +683,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told), same, question, told, cleaned), same, told, cleaned);
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -914,7 +914,7 @@ export class Retriever {
    * own heading or text holds a word of the question (`asked`, its analysed words but the frame's;
    * not only the headings above them), at most `subsections`, right after it and linked as it is.
    */
-  #withSubsections(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>): SearchHit[] {
+  #withSubsections(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
     const [first, ...rest] = read;
     if (!first || samePage.length === 0) return read;
     const { headings, url } = first.passage;
@@ -924,7 +924,7 @@ export class Retriever {
       if (below.length >= this.#settings.subsections) break;
       const { passage } = hit;
       if (passage.headings.length <= headings.length || !headings.every((heading, i) => passage.headings[i] === heading)) continue;
-      if (holdsOwnWord(passage, asked)) below.push({ ...hit, passage: { ...passage, url } });
+      if (holdsOwnWord(passage, asked, cleaned)) below.push({ ...hit, passage: { ...passage, url } });
     }
     return [first, ...below, ...rest];
   }
@@ -968,7 +968,7 @@ export class Retriever {
     if (length >= SHORT_SECTIONS_CHARS) return read;
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
-    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked, cleaned));
     return found ? afterFirstPage(read, found) : read;
   }
 
