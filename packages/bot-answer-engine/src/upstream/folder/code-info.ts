@@ -1,7 +1,5 @@
-import { mapOutsideFences } from './markdown-text.js';
+import { FENCE, mapOutsideFences } from './markdown-text.js';
 
-// An opening fence and its info string: the language, then the site's meta.
-const OPENING = /^([ \t]{0,3}(?:`{3,}|~{3,}))(.*)$/;
 // One piece of the meta: `key="value"` (or `'value'`, `{value}`, a bare value), `[label]`, `{1,3-4}`, a bare word.
 const META = /\s*(?:([\w:.-]+)=(?:"([^"]*)"|'([^']*)'|\{([^{}]*)\}|(\S+))|\[([^\]]*)\]|(\{[^{}]*\})|(\S+))/y;
 // Attributes naming the file a block shows (Fumadocs', Docusaurus' and Starlight's `title`, Next.js' `filename`, Intlayer's `fileName`).
@@ -22,16 +20,17 @@ export function withPlainCodeInfo(markdown: string): string {
     (block) => {
       const newline = block.indexOf('\n');
       const first = newline < 0 ? block : block.slice(0, newline);
-      const opening = OPENING.exec(first);
+      // The opening fence; its info string is the language, then the site's meta.
+      const opening = FENCE.exec(first);
       if (!opening) return block;
-      const info = opening[2]!.trim();
+      const info = first.slice(opening[0].length).trim();
       const language = /^[^\s{[=]+(?=$|[\s{[])/.exec(info)?.[0];
       // No language first (`title="x"` alone): the file name would be read as one; left as written.
       if (!language) return block;
       const meta = info.slice(language.length);
       if (!/\S/.test(meta)) return block;
       const shown = fileName(meta);
-      const line = `${opening[1]}${[language, shown].filter(Boolean).join(' ')}`;
+      const line = `${opening[0]}${[language, shown].filter(Boolean).join(' ')}`;
       return newline < 0 ? line : line + block.slice(newline);
     },
   );
