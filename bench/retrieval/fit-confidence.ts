@@ -81,7 +81,7 @@ import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } 
 import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/follow-up.js';
 import type { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import type { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
+import { expectedPages, FOLLOWED_FIRSTS, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import type { QuestionSet } from './sets.js';
 import { eachSetIndex } from './tuning-script.js';
 
@@ -387,9 +387,6 @@ function rareFigures(index: { documentFrequency(term: string): number; passages:
   return [rare && heading.has(rare) ? 1 : 0, rare && judged.matchedTerms.includes(rare) ? 1 : 0, share(10), share(5), other > 0 ? Math.min(Math.log(3), Math.log(own / other)) : Math.log(3)];
 }
 
-/** The answerable questions a set's unanswerable follow-ups are asked after (as the bench and `why-followed.ts`). */
-const FIRSTS = 3;
-
 /**
  * `--follow-ups`: a set's follow-ups as rows, each half's own: its answerable follow-ups (halves
  * by place in a set whose follow-ups are all `eval`), and its unanswerable questions asked as
@@ -428,7 +425,7 @@ function followUpRows(set: QuestionSet, index: KbIndex, kbSettings: ReturnType<t
   for (const split of ['tune', 'eval'] as const) {
     const firsts: string[] = [];
     for (const [place, q] of set.questions.entries()) {
-      if (firsts.length === FIRSTS) break;
+      if (firsts.length === FOLLOWED_FIRSTS) break;
       if (splitOf(q, place) === split && retriever.decide(q.question).outcome === 'answered') firsts.push(q.question);
     }
     for (const first of firsts) set.offTopic.forEach((question, place) => offTopicSplit(place) === split && row(question, first, split, undefined));

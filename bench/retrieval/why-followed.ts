@@ -22,15 +22,13 @@ import { join } from 'node:path';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { startEngine } from './engines.js';
-import { expectedPages, firstConfident, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
+import { expectedPages, firstConfident, FOLLOWED_FIRSTS, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets, type QuestionSet } from './sets.js';
 import { scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const list = args.has('list');
-/** The answerable questions a set's unanswerable follow-ups are asked after. */
-const FIRSTS = 3;
 
 const extra = JSON.parse(args.get('variants') ?? '[]') as Array<Partial<RetrievalSettings>>;
 const variants: Array<{ name: string; settings: Partial<RetrievalSettings> }> = [
@@ -79,7 +77,7 @@ try {
     for (const variant of variants) {
       const engine = await startEngine('current', set, join(folder, set.id), variant.settings);
       try {
-        const firsts = firstConfident(engine, tuneQuestions.map((q) => q.question), FIRSTS);
+        const firsts = firstConfident(engine, tuneQuestions.map((q) => q.question), FOLLOWED_FIRSTS);
         const figures: Figures = { unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: followUps.length, followed: new Map(), answered: new Map() };
         const alone = new Set(offTopic.filter((question) => engine.answer(question).answer_found));
         figures.alone = alone.size * firsts.length;
