@@ -352,17 +352,6 @@ export interface RetrievalSettings {
   /** With a twin (`twinMargin`), the least confidence a confident answer needs (0: a twin always makes it not sure). */
   twinConfidence: number;
   /**
-   * An outscored answer: the passage that passed the rules scores below a passage of another
-   * page (not a copy), and that page, by its passages together, matches at least this share of
-   * the answer's page's telling weight. 0: off.
-   */
-  outscoredTelling: number;
-  /** With an outscored answer (`outscoredTelling`), the least confidence a confident answer needs (0: always not sure). */
-  outscoredConfidence: number;
-  /** A page rival: another page whose passages together match this much more of the telling weight than the answer's page's, its best passage scoring at least `pageRivalScore` of the answer's. 0: off. */
-  pageRivalTelling: number;
-  pageRivalScore: number;
-  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -473,10 +462,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
-  outscoredTelling: 0,
-  outscoredConfidence: 0,
-  pageRivalTelling: 0,
-  pageRivalScore: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
   yesNoTelling: 0.75,
@@ -772,21 +757,13 @@ export class Retriever {
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
       ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    const outscoredBy =
-      ownRules && judged && s.outscoredTelling > 0 && !outmatched && !twin && (s.outscoredConfidence <= 0 || judged.confidence < s.outscoredConfidence)
-        ? hits.find((hit) => hit.score > candidate.score && hit.docId !== candidate.docId && hit.pageTelling >= s.outscoredTelling * candidate.pageTelling && !this.#sameText(candidate, hit))
-        : undefined;
-    const pageRival =
-      ownRules && judged && s.pageRivalTelling > 0 && !outmatched && !twin && !outscoredBy
-        ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= s.pageRivalScore * candidate.score && hit.pageTelling >= candidate.pageTelling + s.pageRivalTelling && !this.#sameText(candidate, hit))
-        : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !outscoredBy && !pageRival && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -795,7 +772,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? outscoredBy ?? pageRival ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
