@@ -732,6 +732,8 @@ describe('template tags', () => {
     '<% if (user) { %><h2><%= user.name %></h2><% } %>',
     '```',
     '',
+    '    <% for (const item of items) { %>',
+    '',
     'Write <%%= as a literal, <%= version %> as a value.',
     '',
     '<% if(isHtml) { %>',
@@ -752,7 +754,7 @@ describe('template tags', () => {
         [[], 'Lists connected devices. Install the USB drivers first.'],
         [
           ['Usage'],
-          'General | `$ ns proxy set [<Url> <% if(isWindows) {%>[<Username>]<%}%>]`\n\n```html\n<% if (user) { %><h2><%= user.name %></h2><% } %>\n```\n\nWrite <%%= as a literal, <%= version %> as a value.',
+          'General | `$ ns proxy set [<Url> <% if(isWindows) {%>[<Username>]<%}%>]`\n\n```html\n<% if (user) { %><h2><%= user.name %></h2><% } %>\n```\n\n    <% for (const item of items) { %>\n\nWrite <%%= as a literal, <%= version %> as a value.',
         ],
         [['Related Commands'], '[device](device.html) | Lists devices.'],
       ],

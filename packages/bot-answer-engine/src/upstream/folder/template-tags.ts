@@ -1,5 +1,5 @@
 import { closingRun, nextBlankLine } from './code-spans.js';
-import { mapOutsideFences } from './markdown-text.js';
+import { mapProse } from './markdown-text.js';
 
 // In prose, what is skipped whole (a run of backticks opening a code span) and what is taken out:
 // an EJS or ERB tag that writes nothing (`<% if (isHtml) { %>`, `<% } %>`, `<%# a comment %>`,
@@ -9,9 +9,9 @@ const PROSE = /`+|<%(?![=%-])(?:(?!\n[ \t]*\n)[\s\S])*?%>/g;
 
 /**
  * The text without the template tags that write nothing (EJS's and ERB's scriptlets, `<% if
- * (isJekyll) { %>` ... `<% } %>`, and their comments), outside fenced code and code spans. Docs
- * kept as templates (the NativeScript CLI's man pages, rendered as HTML, for a terminal or for
- * Jekyll from the same file) never show them, whichever branch is rendered; read as written, the
+ * (isJekyll) { %>` ... `<% } %>`, and their comments), outside code (fenced and indented blocks,
+ * code spans). Docs kept as templates (the NativeScript CLI's man pages, rendered as HTML, for a
+ * terminal or for Jekyll from the same file) never show them, whichever branch is rendered; read as written, the
  * tags were a paragraph of the page's text, quoted and indexed ("if isHtml"), and a front matter
  * wrapped in one (`<% if (isJekyll) { %>---` ... `---<% } %>`) was a section of "title:" and
  * "position:". The text of every branch is kept: which one a site renders is its build's choice.
@@ -19,7 +19,7 @@ const PROSE = /`+|<%(?![=%-])(?:(?!\n[ \t]*\n)[\s\S])*?%>/g;
  */
 export function withoutTemplateTags(markdown: string): string {
   if (!markdown.includes('<%')) return markdown;
-  return mapOutsideFences(markdown, withoutProseTags);
+  return mapProse(markdown, withoutProseTags);
 }
 
 function withoutProseTags(text: string): string {
