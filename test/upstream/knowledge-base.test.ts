@@ -650,6 +650,125 @@ describe('what a generator puts around the page', () => {
   });
 });
 
+describe('pages whose headings are all level 1', () => {
+  // As an oclif command's message file ships (the Salesforce CLI's plugins): every heading a
+  // message key, the first `summary` on every page of the folder.
+  const COMMAND = [
+    '# summary',
+    '',
+    'Promote a package version to released.',
+    '',
+    '# description',
+    '',
+    'Supply the ID or alias of the package version you want to promote.',
+    '',
+    '# examples',
+    '',
+    '- Promote the package version with the specified ID:',
+    '',
+    '  <%= config.bin %> <%= command.id %> --package 04t...',
+    '',
+    '# flags.package.summary',
+    '',
+    'ID (starts with 04t) or alias of the package version to promote.',
+  ].join('\n');
+  const pages = pagesFolder('all-level-one', {
+    'package_version_promote.md': COMMAND,
+    'package_version_delete.md': COMMAND.replaceAll('Promote', 'Delete').replaceAll('promote', 'delete').replace('to released', 'for good'),
+    'package_list.md': '# summary\n\nList all packages.\n\n# examples\n\n- <%= config.bin %> <%= command.id %>',
+  });
+
+  it('titles the page by its file name, its first heading a section of its own', async () => {
+    const kb = await pages.load();
+    const promote = kb.passages.filter((p) => p.document.path === 'package_version_promote.md');
+    assert.equal(promote[0]!.document.source.title, 'package version promote');
+    assert.deepEqual(
+      promote.map((p) => [p.headings, p.url]),
+      [
+        [['summary'], 'https://docs.example.com/package_version_promote#summary'],
+        [['description'], 'https://docs.example.com/package_version_promote#description'],
+        [['examples'], 'https://docs.example.com/package_version_promote#examples'],
+        [['flags.package.summary'], 'https://docs.example.com/package_version_promote#flagspackagesummary'],
+      ],
+    );
+    // Two are enough; what writes a value is not the reader's to guess.
+    assert.equal(kb.documents.find((d) => d.path === 'package_list.md')!.source.title, 'package list');
+    assert.match(promote[2]!.markdown, /<%= config\.bin %> <%= command\.id %> --package 04t/);
+  });
+
+  it('keeps the level-1 title of a page with deeper sections, or with one level-1 heading', () => {
+    assert.equal(parseDocument('# Guide\n\nText.\n\n# More\n\n## Setup\n\nx', 'a.md', SITE).source.title, 'Guide');
+    assert.equal(parseDocument('# Guide\n\nText.', 'a.md', SITE).source.title, 'Guide');
+    assert.equal(parseDocument('---\ntitle: Own\n---\n# summary\n\nx\n\n# examples\n\ny', 'a.md', SITE).source.title, 'Own');
+  });
+
+  it('finds the command by the words of its file name', async () => {
+    await pages.indexed((retriever) => {
+      assert.equal(retriever.relevant('how do I promote a version?')[0]?.passage.document.path, 'package_version_promote.md');
+      assert.equal(retriever.relevant('package version delete')[0]?.passage.document.path, 'package_version_delete.md');
+    });
+  });
+});
+
+describe('template tags', () => {
+  // As the NativeScript CLI's man pages ship: EJS around the front matter and some paragraphs.
+  const PAGE = [
+    '<% if (isJekyll) { %>---',
+    'title: ns device android',
+    'position: 1',
+    '---<% } %>',
+    '',
+    '# ns device android',
+    '',
+    'Lists connected devices. <% if(isHtml) { %>Install the USB drivers first.<% } %>',
+    '',
+    '<%# a note for the writers %>',
+    '',
+    '### Usage',
+    '',
+    'General | `$ ns proxy set [<Url> <% if(isWindows) {%>[<Username>]<%}%>]`',
+    '',
+    '```html',
+    '<% if (user) { %><h2><%= user.name %></h2><% } %>',
+    '```',
+    '',
+    '    <% for (const item of items) { %>',
+    '',
+    'Write <%%= as a literal, <%= version %> as a value.',
+    '',
+    '<% if(isHtml) { %>',
+    '',
+    '### Related Commands',
+    '',
+    '[device](device.html) | Lists devices.',
+    '<% } %>',
+  ].join('\n');
+  const pages = pagesFolder('templates', { 'device-android.md': PAGE });
+
+  it('reads the front matter a tag wraps and leaves out the tags that write nothing, outside code', async () => {
+    const kb = await pages.load();
+    assert.equal(kb.documents[0]!.source.title, 'ns device android');
+    assert.deepEqual(
+      kb.passages.map((p) => [p.headings, p.markdown]),
+      [
+        [[], 'Lists connected devices. Install the USB drivers first.'],
+        [
+          ['Usage'],
+          'General | `$ ns proxy set [<Url> <% if(isWindows) {%>[<Username>]<%}%>]`\n\n```html\n<% if (user) { %><h2><%= user.name %></h2><% } %>\n```\n\n    <% for (const item of items) { %>\n\nWrite <%%= as a literal, <%= version %> as a value.',
+        ],
+        [['Related Commands'], '[device](device.html) | Lists devices.'],
+      ],
+    );
+  });
+
+  it('finds no page by words only a tag held', async () => {
+    await pages.indexed((retriever) => {
+      assert.deepEqual(retriever.search('isJekyll isHtml position'), []);
+      assert.equal(retriever.relevant('list the connected android devices')[0]?.passage.document.path, 'device-android.md');
+    });
+  });
+});
+
 describe('character references in prose', () => {
   // As Sails' and Foundation's docs write them: named and numeric references in prose, in a table, beside code that keeps its own.
   const PAGE = [

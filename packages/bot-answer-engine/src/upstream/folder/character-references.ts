@@ -1,9 +1,7 @@
 import { decodeHTML, decodeHTMLStrict } from 'entities/decode';
 import { closingRun, nextBlankLine } from './code-spans.js';
+import { mapProse } from './markdown-text.js';
 
-const LIST_ITEM = /^[ \t]{0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
-const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
-const INDENTED = /^(?: {4}|\t)/;
 // In prose, what is skipped whole (a backslash escape, an HTML element whose content is code, an
 // inline tag with its attributes) and what is read: a character reference, or a run of backticks.
 const PROSE = /\\[!-/:-@[-`{-~]|<(pre|code)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>|<[A-Za-z/][^<>\n]*>|&(?:#\d{1,7}|#[xX][\da-fA-F]{1,6}|[A-Za-z][A-Za-z\d]{1,31});|`+/g;
@@ -22,47 +20,7 @@ const SYNTAX = /[\\`*_[\]|~]/;
  */
 export function decodeCharacterReferences(markdown: string): string {
   if (!markdown.includes('&')) return markdown;
-  const lines = markdown.split('\n');
-  const out: string[] = [];
-  let prose: string[] = [];
-  const flush = (): void => {
-    if (prose.length) out.push(decodeProse(prose.join('\n')));
-    prose = [];
-  };
-  let inList = false;
-  let previousBlank = true;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const blank = line.trim() === '';
-    const fence = FENCE_OPEN.exec(line);
-    if (fence && !(fence[1]![0] === '`' && line.slice(fence[0].length).includes('`'))) {
-      // A fence runs to a closing line of the same character at least as long, or to the end.
-      const marker = fence[1]!;
-      const close = new RegExp(`^[ \\t]*\\${marker[0]}{${marker.length},}[ \\t]*$`);
-      let end = i + 1;
-      while (end < lines.length && !close.test(lines[end]!)) end++;
-      flush();
-      out.push(...lines.slice(i, end + 1));
-      i = end;
-      previousBlank = false;
-      continue;
-    }
-    if (!blank && previousBlank && !inList && i > 0 && INDENTED.test(line)) {
-      let end = i;
-      while (end + 1 < lines.length && (INDENTED.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
-      flush();
-      out.push(...lines.slice(i, end + 1));
-      i = end;
-      previousBlank = lines[end]!.trim() === '';
-      continue;
-    }
-    prose.push(line);
-    if (LIST_ITEM.test(line)) inList = true;
-    else if (!blank && previousBlank && !/^[ \t]/.test(line)) inList = false;
-    previousBlank = blank;
-  }
-  flush();
-  return out.join('\n');
+  return mapProse(markdown, decodeProse);
 }
 
 /** A run of prose lines with its references decoded; code spans (closed within their paragraph) kept as written. */

@@ -10,6 +10,7 @@ import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHea
 import { mdxToMarkdown } from './mdx.js';
 import { withoutCodeNotation } from './code-notation.js';
 import { withoutBlockComments } from './html-comments.js';
+import { withoutTemplateTags } from './template-tags.js';
 import { decodeCharacterReferences } from './character-references.js';
 import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
@@ -90,10 +91,14 @@ export class KnowledgeBaseError extends Error {
  * labels (`<Accordion title="...">`) read as text, a line break written as a reference (`&#xA;`) read
  * as a space, MDX's indented text (no indented code in MDX) read as text; 7: TypeTable keys written
  * as quoted paths (`'options.fallbackToDM'`) read as rows, a card's `description` read under its
- * title, code blocks' info strings cut to the language and the file name the site shows.
+ * title, code blocks' info strings cut to the language and the file name the site shows; 8: a page
+ * whose headings are all level 1 titled by its file name, template tags that write nothing
+ * (`<% if (isHtml) { %>`) taken out of prose.
  */
-export const READER_VERSION = 7;
+export const READER_VERSION = 8;
 
+/** As many level-1 headings as this, and no other level: the page's sections, none its title. */
+const SECTIONS_NOT_TITLE = 2;
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
 const HTML_FILE = /\.html?$/i;
@@ -265,10 +270,10 @@ export function parseHtmlDocument(
 
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
- * (MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
+ * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
  * highlighters' notation comments left out; character references in prose decoded; the front matter's `description` as its lead paragraph). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
- * heading, else the file name, the URL from `settings.baseUrl` and the
+ * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
  */
 export function parseDocument(
@@ -277,7 +282,8 @@ export function parseDocument(
   settings: KnowledgeBaseSettings = {},
   mtimeMs?: number,
 ): { source: KbDocument['source']; body: string; anchors: boolean } {
-  const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  // Template tags first: a front matter may be wrapped in one (`<% if (isJekyll) { %>---`).
+  const normalised = withoutTemplateTags(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
   const match = FRONT_MATTER.exec(normalised);
   let meta: unknown = {};
   if (match) {
@@ -352,27 +358,33 @@ function withDescription(body: string, description: unknown, title: string): str
 /**
  * The page's title heading as a reader sees it: the body's first level-1 heading (outside code
  * fences), else its first heading. A banner or note a generator puts above the title (`### [Read
- * this on the main docs site](...)` on every page) is not what the page is called.
+ * this on the main docs site](...)` on every page) is not what the page is called. A page whose
+ * headings are all level 1, two or more of them, has no title heading: its headings are its
+ * sections, as in a man page written in Markdown (`# NAME`, `# SYNOPSIS`, `# DESCRIPTION`) or an
+ * oclif command's message file (`# summary`, `# description`, `# examples`, `# flags.wait.summary`):
+ * the first is what the page's first section is, not what the page is called, so the file name
+ * titles it.
  */
 function firstHeading(body: string): string | undefined {
   let first: string | undefined;
   let top: string | undefined;
+  let levelOnes = 0;
+  let deeper = false;
   mapOutsideFences(body, (lines) => {
-    if (top === undefined) {
-      for (const line of lines.split('\n')) {
-        const heading = HEADING.exec(line);
-        if (!heading) continue;
-        const text = plainHeading(headingText(heading[2]!).text);
-        if (!text) continue;
-        first ??= text;
-        if (heading[1]!.length === 1) {
-          top = text;
-          break;
-        }
-      }
+    for (const line of lines.split('\n')) {
+      const heading = HEADING.exec(line);
+      if (!heading) continue;
+      const text = plainHeading(headingText(heading[2]!).text);
+      if (!text) continue;
+      first ??= text;
+      if (heading[1]!.length === 1) {
+        top ??= text;
+        levelOnes++;
+      } else deeper = true;
     }
     return lines;
   });
+  if (levelOnes >= SECTIONS_NOT_TITLE && !deeper) return undefined;
   return top ?? first;
 }
 

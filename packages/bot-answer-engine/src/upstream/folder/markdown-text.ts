@@ -73,3 +73,56 @@ export function mapOutsideFences(markdown: string, text: (lines: string) => stri
   flush(fence !== undefined);
   return out.join('\n');
 }
+
+const LIST_ITEM = /^[ \t]{0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+const INDENTED = /^(?: {4}|\t)/;
+
+/**
+ * Calls `prose` on every run of lines outside code blocks, fenced (to a closing line of the same
+ * character at least as long, or to the end) or indented (after a blank line, outside a list),
+ * and joins what it returns with the code as written. Code spans lie inside the prose: the
+ * caller skips them.
+ */
+export function mapProse(markdown: string, prose: (text: string) => string): string {
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length) out.push(prose(run.join('\n')));
+    run = [];
+  };
+  let inList = false;
+  let previousBlank = true;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const blank = line.trim() === '';
+    const fence = FENCE_OPEN.exec(line);
+    if (fence && !(fence[1]![0] === '`' && line.slice(fence[0].length).includes('`'))) {
+      const marker = fence[1]!;
+      const close = new RegExp(`^[ \\t]*\\${marker[0]}{${marker.length},}[ \\t]*$`);
+      let end = i + 1;
+      while (end < lines.length && !close.test(lines[end]!)) end++;
+      flush();
+      out.push(...lines.slice(i, end + 1));
+      i = end;
+      previousBlank = false;
+      continue;
+    }
+    if (!blank && previousBlank && !inList && i > 0 && INDENTED.test(line)) {
+      let end = i;
+      while (end + 1 < lines.length && (INDENTED.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
+      flush();
+      out.push(...lines.slice(i, end + 1));
+      i = end;
+      previousBlank = lines[end]!.trim() === '';
+      continue;
+    }
+    run.push(line);
+    if (LIST_ITEM.test(line)) inList = true;
+    else if (!blank && previousBlank && !/^[ \t]/.test(line)) inList = false;
+    previousBlank = blank;
+  }
+  flush();
+  return out.join('\n');
+}
