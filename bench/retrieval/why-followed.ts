@@ -7,13 +7,14 @@
  * (an expected page in the first three sources, answered or not). A follow-up the docs do not
  * answer, asked after a confident answer, should be as unsure as the question asked alone.
  *
- *   node --import tsx bench/retrieval/why-followed.ts [--sets=mastra,sails] [--list] [--gate] [--settings='{"contextWeight":0.5}'] [--variants='[{...},{...}]']
+ *   node --import tsx bench/retrieval/why-followed.ts [--sets=mastra,sails] [--list [--missed]] [--gate] [--settings='{"contextWeight":0.5}'] [--variants='[{...},{...}]']
  *
  * `--settings` and each of `--variants` add a variant of their own beside the defaults; `--gate`
  * adds the gate alone (`followUpTrust` off, as before round 15). `--list` prints each
  * unanswerable follow-up answered confidently under some variant (with the variants that answer
  * it and the page they answer from, "alone too" when the question asked alone is answered
- * confidently as well). Tune halves only (split by place for the
+ * confidently as well); with `--missed`, also each follow-up the defaults do not count (`~`: linked
+ * among the first three but not answered, `-`: not linked). Tune halves only (split by place for the
  * all-`eval` sets, as `tune.ts --by-place`); it never reads the sealed sets.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +30,7 @@ import { scriptArgs } from './tuning-script.js';
 
 const args = scriptArgs();
 const list = args.has('list');
+const missed = args.has('missed');
 
 const extra = JSON.parse(args.get('variants') ?? '[]') as Array<Partial<RetrievalSettings>>;
 const variants: Array<{ name: string; settings: Partial<RetrievalSettings> }> = [
@@ -124,7 +126,7 @@ try {
       }
       for (const key of perVariant[0]!.followed.keys()) {
         const outcomes = perVariant.map((f) => f.followed.get(key)).join('');
-        if (new Set(outcomes).size > 1) process.stdout.write(`    follow-up ${outcomes}  ${key}\n`);
+        if (new Set(outcomes).size > 1 || (missed && outcomes[0] !== '+')) process.stdout.write(`    follow-up ${outcomes}  ${key}\n`);
       }
     }
   }

@@ -135,6 +135,16 @@ export interface RetrievalSettings {
    * questions' model at `followUpConfidence` (round 16).
    */
   followUpModel: boolean;
+  /**
+   * A follow-up's relief from the rules on its own words (its share of telling weight waived for
+   * few own words, `followUpWords`; an everyday word no page holds, `followUpEveryday`) holds
+   * only for a passage the conversation helped find, one matching at least one of its words. A
+   * passage its own words alone found is judged by the rules of the same words asked alone: "Can
+   * I bring my dog to the office?" after a travel question matched the office guide by "bring"
+   * and "office", no word of the conversation's, and was answered for "dog" being everyday.
+   * Off: any passage (round 17).
+   */
+  followUpCarried: boolean;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -421,6 +431,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpEveryday: 2,
   followUpConfidence: 0.4,
   followUpModel: true,
+  followUpCarried: true,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -730,7 +741,9 @@ export class Retriever {
     // `followUpEveryday`), whatever the conversation found.
     const gateOnly = followUp && !s.followUpTrust;
     const shareWaived = gateOnly || (followUp && topical.length <= s.followUpWords);
-    const passing = hits.filter((hit) => answers(hit) && (shareWaived || hit.telling >= s.confidentTelling));
+    // ...and both reliefs are the conversation's: a passage matching none of its words gets neither (`followUpCarried`).
+    const carried = (hit: ScoredHit): boolean => !s.followUpCarried || hit.contextMatched > 0;
+    const passing = hits.filter((hit) => answers(hit) && ((shareWaived && (gateOnly || carried(hit))) || hit.telling >= s.confidentTelling));
     // Each telling word must be matched by a passage that answers: by the best one, or (a question
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
@@ -738,7 +751,7 @@ export class Retriever {
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     const found = passing.find(
-      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && englishRarity(term) < s.followUpEveryday)),
+      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
