@@ -1,4 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { mapped } from '../retrieval/mapped.js';
 
 /**
  * The smallest parts of a passage an answer can quote: a sentence of a paragraph, a list
@@ -56,14 +57,14 @@ export function passageParts(markdown: string): PassageParts {
           break;
         case 'paragraph':
         case 'text':
-          parts.push({ type: 'paragraph', sentences: sentencesOf(token.raw.trim()).map((s) => leaf('sentence', joinSoftBreaks(s))) });
+          parts.push({ type: 'paragraph', sentences: mapped(sentencesOf(token.raw.trim()), (s) => leaf('sentence', joinSoftBreaks(s))) });
           break;
         case 'list': {
           const list = token as Tokens.List;
           parts.push({
             type: 'list',
             ordered: list.ordered,
-            items: list.items.map((item) => {
+            items: mapped(list.items, (item) => {
               const marker = MARKER.exec(item.raw)?.[1]?.replace(/[ \t]+$/, ' ') ?? '- ';
               const [first, ...rest] = item.tokens.filter((t) => t.type !== 'checkbox' && t.type !== 'space');
               const opensWithText = first?.type === 'paragraph' || first?.type === 'text';
@@ -78,7 +79,7 @@ export function passageParts(markdown: string): PassageParts {
         }
         case 'table': {
           const lines = token.raw.replace(/\n+$/, '').split('\n');
-          parts.push({ type: 'table', header: lines.slice(0, 2).join('\n'), rows: lines.slice(2).map((line) => leaf('row', line)) });
+          parts.push({ type: 'table', header: lines.slice(0, 2).join('\n'), rows: mapped(lines.slice(2), (line) => leaf('row', line)) });
           break;
         }
         case 'code':

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { LinkDefinition } from '../folder/clean-markdown.js';
 import { KnowledgeBaseError, listKnowledgeBase, type KbDocument, type KnowledgeBaseSettings, type Passage, type SkippedFile } from '../folder/knowledge-base.js';
 import { FIELDS, type Field } from '../retrieval/analyzer.js';
+import { mapped } from '../retrieval/mapped.js';
 import { indexFileName } from './index-file.js';
 import { analysisThreads, filesToRead, SPREAD_FROM_BYTES, syncIndexFile, type StoredFile, type SyncFault, type SyncJob, type SyncOutcome } from './index-writer.js';
 import { FTS_TABLE, FULL_TEXT, prepareIndexFile, settingsKey, type ColumnWeights, type FullTextTable } from './schema.js';
@@ -269,10 +270,10 @@ export class KbIndex {
     const name = FTS_TABLE[table];
     const columns = FULL_TEXT[table];
     const filter = within ? 'AND rowid IN (SELECT value FROM json_each(?))' : '';
-    const sql = `SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
+    const sql = `SELECT rowid AS id, -bm25(${name}, ${mapped(columns, () => '?').join(', ')}) AS score FROM ${name}
       WHERE ${name} MATCH ? ${filter} ORDER BY score DESC LIMIT ?`;
     const statement = this.#prepared(sql);
-    const params: unknown[] = [...columns.map((c) => weights[c]), query];
+    const params: unknown[] = [...mapped(columns, (c) => weights[c]), query];
     if (within) params.push(JSON.stringify(within));
     params.push(limit);
     return statement.all(...params) as Array<{ id: number; score: number }>;
@@ -286,9 +287,9 @@ export class KbIndex {
   matchAmong(table: FullTextTable, query: string, weights: ColumnWeights, limit: number, scan: number): Array<{ id: number; score: number }> {
     const name = FTS_TABLE[table];
     const columns = FULL_TEXT[table];
-    const sql = `SELECT id, score FROM (SELECT rowid AS id, -bm25(${name}, ${columns.map(() => '?').join(', ')}) AS score FROM ${name}
+    const sql = `SELECT id, score FROM (SELECT rowid AS id, -bm25(${name}, ${mapped(columns, () => '?').join(', ')}) AS score FROM ${name}
       WHERE ${name} MATCH ? LIMIT ?) ORDER BY score DESC LIMIT ?`;
-    return this.#prepared(sql).all(...columns.map((c) => weights[c]), query, scan, limit) as Array<{ id: number; score: number }>;
+    return this.#prepared(sql).all(...mapped(columns, (c) => weights[c]), query, scan, limit) as Array<{ id: number; score: number }>;
   }
 
   /** The passages of these ids, in the order given, each with its document. */
@@ -306,7 +307,7 @@ export class KbIndex {
       }
       byId.set(row.id as number, { index: row.id as number, document, headings: JSON.parse(row.headings as string) as string[], markdown: row.markdown as string, url: row.url as string });
     }
-    return ids.map((id) => byId.get(id)).filter((p): p is Passage => p !== undefined);
+    return mapped(ids, (id) => byId.get(id)).filter((p): p is Passage => p !== undefined);
   }
 
   /**
@@ -315,7 +316,7 @@ export class KbIndex {
    * to read than the passages themselves, whose text only the chosen few need.
    */
   scoringRows(ids: readonly number[]): ScoringRow[] {
-    return (this.#statements.scoring.all(JSON.stringify(ids)) as Row[]).map((row) => ({
+    return mapped(this.#statements.scoring.all(JSON.stringify(ids)) as Row[], (row) => ({
       id: row.id as number,
       docId: row.docId as number,
       path: row.path as string,

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { FENCE, plainHeading } from '../folder/markdown-text.js';
+import { mapped } from './mapped.js';
 
 /**
  * The analyzer: how text becomes the terms the index holds and a question is matched with.
@@ -280,7 +281,7 @@ export function passageTerms(title: string, headings: readonly string[], markdow
   for (const source of [heading, proseOf(markdown)]) for (const match of source.matchAll(CODE_SPAN)) code.push(match[2]!);
   return {
     title: column(title),
-    headings: column(headings.map(plainHeading).join('\n')),
+    headings: column(mapped(headings, plainHeading).join('\n')),
     code: wordTerms(scanWords(code.join('\n')), []),
     body: column(markdown),
     joined,
@@ -295,7 +296,7 @@ export function passageTerms(title: string, headings: readonly string[], markdow
  * this, so a question analyses no passage again.
  */
 export function storedTerms(terms: PassageTerms): string {
-  return FIELDS.map((field) => {
+  return mapped(FIELDS, (field) => {
     const counts = new Map<string, number>();
     for (const term of terms[field]) counts.set(term, (counts.get(term) ?? 0) + 1);
     let line = '';
@@ -307,7 +308,7 @@ export function storedTerms(terms: PassageTerms): string {
 /** A passage's fields from `storedTerms`, each as written there. */
 export function storedFields(stored: string): Record<Field, string> {
   const lines = stored.split('\n');
-  return Object.fromEntries(FIELDS.map((field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
+  return Object.fromEntries(mapped(FIELDS, (field, i) => [field, lines[i] ?? ''])) as Record<Field, string>;
 }
 
 /**
@@ -394,7 +395,7 @@ export function questionTerms(question: string): QuestionTerms {
     // Single letters ("do I parse") make no name.
     if (words.some((word) => word.length < 2)) return;
     const term = joinTerm(words);
-    const covers = words.map(processTerm).filter((t): t is string => Boolean(t));
+    const covers = mapped(words, processTerm).filter((t): t is string => Boolean(t));
     if (covers.length && !terms.includes(term) && !joins.has(term)) joins.set(term, [...new Set(covers)]);
   };
   // Runs of two and three adjacent words, whatever separates them, stop words included
@@ -406,5 +407,5 @@ export function questionTerms(question: string): QuestionTerms {
     if (i + 2 < words.length) add(words.slice(i, i + 3));
   }
   for (const { parts } of scanned.identifiers) if (parts.length > 3) add(parts);
-  return { terms, joins: [...joins].map(([term, covers]) => ({ term, covers })) };
+  return { terms, joins: mapped([...joins], ([term, covers]) => ({ term, covers })) };
 }

@@ -6,6 +6,7 @@ import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, ty
 import { confidence, CONFIDENCE_MODEL, FOLLOW_UP_MODEL, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures, type ConfidenceModel } from './confidence.js';
 import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
+import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
 import { asksYesNo, holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
@@ -574,7 +575,7 @@ function fusedPages(hits: readonly ScoredHit[], k: number): ScoredHit[] {
   const byBoth = rank((page) => page.hit.score * page.telling);
   const byTelling = rank((page) => page.telling);
   const fused = (page: (typeof list)[number]): number => 1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!);
-  return list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score).map((page) => page.hit);
+  return mapped(list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score), (page) => page.hit);
 }
 
 /** Whether `lead`'s page is ahead of every other page of `hits` both by its best score x the most telling share of its passages and by that share (a tie is not ahead). */
@@ -880,7 +881,7 @@ export class Retriever {
     // A passage writing a range ("Versions 9+") answers for the numbers it leaves out.
     const lacking = own && !holdsRange(textOf(own)) ? numbered.filter(({ number }) => !holdsNumber(textOf(own), number)) : [];
     if (!lacking.length) return false;
-    const texts = this.#index.passagesById(hits.map((hit) => hit.id)).map(textOf);
+    const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
   }
 
@@ -987,17 +988,18 @@ export class Retriever {
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
-    const passages = new Map(this.#index.passagesById(hits.map((hit) => hit.id)).map((passage) => [passage.index, passage]));
-    return hits.map(({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    const passages = new Map(mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), (passage) => [passage.index, passage]));
+    return mapped(hits, ({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
+  // Arrays here are built by `mapped`, not `.map`: V8 compiles this function again each time an optimised `.map`'s holey array meets code compiled on packed ones.
   #search(question: QuestionTerms, context: string | undefined, named?: ReadonlySet<string>, matches?: Matches): ScoredHit[] {
     const s = this.#settings;
     const index = this.#index;
     const count = index.passages;
     if (count === 0) return [];
     const { terms: words, joins } = question;
-    let terms: Term[] = words.map((term) => {
+    let terms: Term[] = mapped(words, (term) => {
       const df = index.documentFrequency(term);
       // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
       return { term, df, idf: idf(count, Math.max(1, df)), credit: 1, ...(df > 0 ? { query: quote(term), form: term } : {}) };
@@ -1008,7 +1010,7 @@ export class Retriever {
     const inMost = terms.filter((t) => t.df > count * COMMON_SHARE);
     // Left out of the search, the common words still count for the gate where a candidate holds them.
     const common = s.commonInGate && telling.length ? inMost : [];
-    const commonWords = new Set(inMost.map((t) => t.term));
+    const commonWords = new Set(mapped(inMost, (t) => t.term));
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
@@ -1022,9 +1024,7 @@ export class Retriever {
     }
     const known = terms.filter((t) => t.query);
     const rarest = idf(count, 1);
-    const joined = joins
-      .map((j) => ({ ...j, df: index.documentFrequency(j.term) }))
-      .filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
+    const joined = mapped(joins, (j) => ({ ...j, df: index.documentFrequency(j.term) })).filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
     const ownTerms = new Set(words);
     const related = s.lexiconWeight > 0 ? this.#related(terms, joins, ownTerms, joined, count) : [];
     const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
@@ -1033,36 +1033,36 @@ export class Retriever {
     // and those holding any of the telling ones, from the heading paths and from the bodies.
     const alternatives = (t: Term): string[] => [
       ...(t.query ? [t.query] : []),
-      ...[...joined, ...related].filter((j) => j.covers.includes(t.term)).map((j) => quote(j.term)),
+      ...mapped([...joined, ...related].filter((j) => j.covers.includes(t.term)), (j) => quote(j.term)),
     ];
     // The words found in the index, or through a word the lexicon relates to them.
     const findable = terms.filter((t) => alternatives(t).length > 0);
-    const any = [...known.map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.map((r) => quote(r.term))];
+    const any = [...mapped(known, (t) => t.query!), ...mapped(joined, (j) => quote(j.term)), ...mapped(related, (r) => quote(r.term))];
     if (any.length === 0 && conversation.length === 0) return [];
     const rareLimit = Math.max(RARE_MIN, count * RARE_SHARE);
     const someOf = s.allWordsFirst
-      ? [...known.filter((t) => t.df <= rareLimit || t.credit < 1).map((t) => t.query!), ...joined.map((j) => quote(j.term)), ...related.filter((r) => r.df <= rareLimit).map((r) => quote(r.term))]
+      ? [...mapped(known.filter((t) => t.df <= rareLimit || t.credit < 1), (t) => t.query!), ...mapped(joined, (j) => quote(j.term)), ...mapped(related.filter((r) => r.df <= rareLimit), (r) => quote(r.term))]
       : any;
     const lists: number[][] = [];
     const add = (table: FullTextTable, query: string, limit: number): void => {
       const key = `${table} ${limit} ${query}`;
       let ids = matches?.get(key);
       if (!ids) {
-        ids = index.match(table, query, s.weights, limit).map((row) => row.id);
+        ids = mapped(index.match(table, query, s.weights, limit), (row) => row.id);
         matches?.set(key, ids);
       }
       if (ids.length) lists.push(ids);
     };
     for (const table of TABLES) {
-      if (s.allWordsFirst && findable.length > 1) add(table, findable.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.candidates);
+      if (s.allWordsFirst && findable.length > 1) add(table, mapped(findable, (t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.candidates);
       if (someOf.length) add(table, someOf.join(' OR '), s.candidates);
       if (table === 'headings' && s.dropOne > 0 && findable.length >= 3) {
         for (const left of findable) {
           const rest = findable.filter((t) => t !== left);
-          add(table, rest.map((t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.dropOne);
+          add(table, mapped(rest, (t) => `(${alternatives(t).join(' OR ')})`).join(' AND '), s.dropOne);
         }
       }
-      if (conversation.length) add(table, [...any, ...conversation.map((c) => c.query)].join(' OR '), s.candidates);
+      if (conversation.length) add(table, [...any, ...mapped(conversation, (c) => c.query)].join(' OR '), s.candidates);
     }
     // The best of each list first, in turns, up to the number of candidates scored.
     const candidates = new Set<number>();
@@ -1079,15 +1079,15 @@ export class Retriever {
     const averages = index.averageLengths();
     const gated = [...terms, ...common];
     const total = gated.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
-    const tellingWeight = new Map(gated.map((t) => [t.term, t.idf * englishRarity(t.term)]));
+    const tellingWeight = new Map(mapped(gated, (t) => [t.term, t.idf * englishRarity(t.term)]));
     const mostTelling = Math.max(...tellingWeight.values());
     // The question's names the docs hold, weighing enough beside its most telling word.
-    const names = named ? gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.namedOnPage * mostTelling).map((t) => t.term) : [];
-    const lacking = new Set(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))).map((t) => t.term));
+    const names = named ? mapped(gated.filter((t) => t.df > 0 && named.has(t.term) && tellingWeight.get(t.term)! >= s.namedOnPage * mostTelling), (t) => t.term) : [];
+    const lacking = new Set(mapped(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))), (t) => t.term));
     // A value the docs lack ("2am") is neither a telling word nor the measure of one (`tellingValues`).
     const ruled = [...tellingWeight].filter(([term]) => s.tellingValues || !(lacking.has(term) && /\d/.test(term)));
-    const mostRuled = Math.max(0, ...ruled.map(([, w]) => w));
-    const tellingWords = s.tellingWordShare > 0 ? ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))).map(([term]) => term) : [];
+    const mostRuled = Math.max(0, ...mapped(ruled, ([, w]) => w));
+    const tellingWords = s.tellingWordShare > 0 ? mapped(ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))), ([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // The docs' terms a misspelt telling word may stand for (`tellingMisspelt`).
     const misspelt = new Map<string, string[]>();
@@ -1101,19 +1101,19 @@ export class Retriever {
     // Each part weighs a term by its rarity there, as a search over that part alone would.
     const partIdf = (form: string): number[] => {
       const { headings, body } = index.frequencies(form);
-      return [headings, body].map((n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
+      return mapped([headings, body], (n) => Math.max(1e-6, Math.log((count - n + 0.5) / (n + 0.5))));
     };
     const scorers: Scorer[] = [
-      ...known.map((t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, own: true, credit: [t.term], value: t.credit })),
-      ...joined.map((j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, own: false, credit: j.covers, value: 1 })),
-      ...related.map((r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, own: false, credit: r.covers, value: s.lexiconCredit })),
-      ...conversation.map((c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, own: false, credit: [CONTEXT + c.term], value: 1 })),
+      ...mapped(known, (t) => ({ form: t.form!, prefix: Boolean(t.prefix), idf: partIdf(t.prefix ? t.term : t.form!), weight: 1, own: true, credit: [t.term], value: t.credit })),
+      ...mapped(joined, (j) => ({ form: j.term, prefix: false, idf: partIdf(j.term), weight: s.joinWeight, own: false, credit: j.covers, value: 1 })),
+      ...mapped(related, (r) => ({ form: r.term, prefix: false, idf: partIdf(r.term), weight: s.lexiconWeight, own: false, credit: r.covers, value: s.lexiconCredit })),
+      ...mapped(conversation, (c) => ({ form: c.term, prefix: false, idf: partIdf(c.term), weight: s.contextWeight, own: false, credit: [CONTEXT + c.term], value: 1 })),
     ];
-    const groups = GROUPS.map((group) => ({
-      fields: group.map((field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
+    const groups = mapped(GROUPS, (group) => ({
+      fields: mapped(group, (field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
       average: Math.max(1, group.reduce((sum, field) => sum + averages[field], 0)),
     }));
-    const ranked = rows.map((row) => {
+    const ranked = mapped(rows, (row) => {
       const fields = storedFields(row.terms);
       const got = new Map<string, number>();
       const inBody = new Set<string>();
@@ -1232,15 +1232,13 @@ export class Retriever {
       for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit);
       const key = (hit: (typeof ranked)[number]): number => hit.score * (1 + s.sectionTelling * hit.bodyTelling);
       for (const list of byPage.values()) {
-        const scores = list.map((hit) => hit.score).sort((a, b) => b - a);
+        const scores = mapped(list, (hit) => hit.score).sort((a, b) => b - a);
         list.sort((a, b) => key(b) - key(a) || (a.place < b.place ? -1 : 1));
         list.forEach((hit, i) => (hit.score = scores[i]!));
       }
     }
-    return ranked
-      .filter((hit) => hit.score > 0)
-      .sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1))
-      .map(({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
+    const scored = ranked.filter((hit) => hit.score > 0).sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1));
+    return mapped(scored, ({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
   }
 
   /**
@@ -1272,9 +1270,9 @@ export class Retriever {
    */
   #related(terms: Term[], joins: Array<{ term: string; covers: string[] }>, own: Set<string>, joined: Array<{ term: string }>, count: number): Array<{ term: string; covers: string[]; df: number }> {
     const found = new Map<string, { term: string; covers: string[]; df: number }>();
-    const taken = new Set(joined.map((j) => j.term));
-    const asked = new Set(terms.map((t) => t.term));
-    const sources = [...terms.map((t) => ({ term: t.term, covers: [t.term] })), ...joins.map((j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)) }))];
+    const taken = new Set(mapped(joined, (j) => j.term));
+    const asked = new Set(mapped(terms, (t) => t.term));
+    const sources = [...mapped(terms, (t) => ({ term: t.term, covers: [t.term] })), ...mapped(joins, (j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)) }))];
     for (const source of sources) {
       if (source.covers.length === 0) continue;
       for (const relative of relativesOf(source.term)) {
@@ -1301,10 +1299,8 @@ export class Retriever {
       const df = this.#index.documentFrequency(term);
       if (df > 0 && df <= count * COMMON_SHARE) found.push({ term, df });
     }
-    return found
-      .sort((a, b) => a.df - b.df)
-      .slice(0, this.#settings.contextTerms)
-      .map((c) => ({ term: c.term, query: quote(c.term), idf: idf(count, c.df) }));
+    const rarest = found.sort((a, b) => a.df - b.df).slice(0, this.#settings.contextTerms);
+    return mapped(rarest, (c) => ({ term: c.term, query: quote(c.term), idf: idf(count, c.df) }));
   }
 }
 

@@ -1,4 +1,5 @@
 import { analyze, processTerm } from './analyzer.js';
+import { mapped } from './mapped.js';
 
 /**
  * The terms of a text as retrieval matches them (lower case, stop words out, stemmed,
@@ -74,5 +75,5 @@ export function holdsRange(text: string): boolean {
 /** The numbers a text writes right after the word (any case, as `numberedWords` reads them). */
 export function numbersAfter(text: string, word: string): string[] {
   const after = new RegExp(String.raw`(?<![\p{L}\p{N}])` + escaped(word) + AFTER_WORD, 'giu');
-  return [...text.matchAll(after)].map((match) => match[1]!);
+  return mapped([...text.matchAll(after)], (match) => match[1]!);
 }

@@ -3,6 +3,7 @@ import type { Passage } from '../../folder/knowledge-base.js';
 import { plainHeading } from '../../folder/markdown-text.js';
 import type { ChatMessage } from '../../model/chat-completions.js';
 import { cleanMarkdown } from '../../folder/clean-markdown.js';
+import { mapped } from '../../retrieval/mapped.js';
 import { snippetOf } from '../extractive.js';
 
 /**
@@ -91,14 +92,12 @@ export function numberSources(passages: Passage[], max: number): PromptSource[] 
  * question with its numbered passages, the question last.
  */
 export function buildMessages(sources: PromptSource[], question: string, history: readonly HistoryMessage[] = []): ChatMessage[] {
-  const passages = sources
-    .map(({ n, passages, texts }) => {
-      const [first] = passages;
-      const label = [first!.document.source.title, ...first!.headings.map(plainHeading)].join(' › ');
-      const text = texts.join('\n\n');
-      return `[${n}] ${label}\n${text}`;
-    })
-    .join('\n\n');
+  const passages = mapped(sources, ({ n, passages, texts }) => {
+    const [first] = passages;
+    const label = [first!.document.source.title, ...mapped(first!.headings, plainHeading)].join(' › ');
+    const text = texts.join('\n\n');
+    return `[${n}] ${label}\n${text}`;
+  }).join('\n\n');
   return [
     { role: 'system', content: SYSTEM_PROMPT },
     ...conversation(history),
