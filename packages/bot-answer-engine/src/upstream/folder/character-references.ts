@@ -1,5 +1,5 @@
 import { decodeHTML, decodeHTMLStrict } from 'entities/decode';
-import { closingRun, nextBlankLine } from './code-spans.js';
+import { outsideCodeSpans } from './code-spans.js';
 import { mapProse } from './markdown-text.js';
 
 // In prose, what is skipped whole (a backslash escape, an HTML element whose content is code, an
@@ -28,15 +28,9 @@ function decodeProse(text: string): string {
   if (!text.includes('&')) return text;
   let out = '';
   let from = 0;
-  PROSE.lastIndex = 0;
-  for (let found = PROSE.exec(text); found; found = PROSE.exec(text)) {
+  for (const found of outsideCodeSpans(text, PROSE)) {
     const token = found[0];
     const at = found.index;
-    if (token[0] === '`') {
-      const close = closingRun(text, at + token.length, token.length, nextBlankLine(text, at + token.length));
-      if (close >= 0) PROSE.lastIndex = close + token.length;
-      continue;
-    }
     if (found[1] === 'code') {
       // `<code>&lt;ul&gt;</code>` in prose is a code span as the cleaner shows it: so read, its
       // name is indexed as code, not as "lt ul gt".

@@ -17,3 +17,23 @@ export function closingRun(text: string, from: number, run: number, end: number)
   }
   return -1;
 }
+
+/**
+ * Each match of `pattern` in `text` that lies outside code spans, in order. `pattern` is global
+ * and has a run of backticks (`` `+ ``) among its alternatives, tried where its other
+ * alternatives could match inside a span: a run that opens a span (closed within its paragraph)
+ * skips to the span's end; one that closes nothing is literal text, passed over.
+ */
+export function* outsideCodeSpans(text: string, pattern: RegExp): Generator<RegExpExecArray> {
+  pattern.lastIndex = 0;
+  for (let found = pattern.exec(text); found; found = pattern.exec(text)) {
+    const token = found[0];
+    if (token[0] !== '`') {
+      yield found;
+      continue;
+    }
+    const from = found.index + token.length;
+    const close = closingRun(text, from, token.length, nextBlankLine(text, from));
+    if (close >= 0) pattern.lastIndex = close + token.length;
+  }
+}

@@ -1,4 +1,4 @@
-import { closingRun, nextBlankLine } from './code-spans.js';
+import { outsideCodeSpans } from './code-spans.js';
 import { mapProse } from './markdown-text.js';
 
 // In prose, what is skipped whole (a run of backticks opening a code span) and what is taken out:
@@ -26,17 +26,9 @@ function withoutProseTags(text: string): string {
   if (!text.includes('<%')) return text;
   let out = '';
   let from = 0;
-  PROSE.lastIndex = 0;
-  for (let found = PROSE.exec(text); found; found = PROSE.exec(text)) {
-    const token = found[0];
-    const at = found.index;
-    if (token[0] === '`') {
-      const close = closingRun(text, at + token.length, token.length, nextBlankLine(text, at + token.length));
-      if (close >= 0) PROSE.lastIndex = close + token.length;
-      continue;
-    }
-    out += text.slice(from, at);
-    from = at + token.length;
+  for (const found of outsideCodeSpans(text, PROSE)) {
+    out += text.slice(from, found.index);
+    from = found.index + found[0].length;
   }
   return out + text.slice(from);
 }
