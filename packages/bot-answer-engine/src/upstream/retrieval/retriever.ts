@@ -741,10 +741,10 @@ export class Retriever {
     // them, and a telling word of it no page holds must be matched (but an everyday one,
     // `followUpEveryday`), whatever the conversation found.
     const gateOnly = followUp && !s.followUpTrust;
-    const shareWaived = gateOnly || (followUp && topical.length <= s.followUpWords);
+    const fewOwnWords = followUp && topical.length <= s.followUpWords;
     // ...and both reliefs are the conversation's: a passage matching none of its words gets neither (`followUpCarried`).
     const carried = (hit: ScoredHit): boolean => !s.followUpCarried || hit.contextMatched > 0;
-    const passing = hits.filter((hit) => answers(hit) && ((shareWaived && (gateOnly || carried(hit))) || hit.telling >= s.confidentTelling));
+    const passing = hits.filter((hit) => answers(hit) && (gateOnly || (fewOwnWords && carried(hit)) || hit.telling >= s.confidentTelling));
     // Each telling word must be matched by a passage that answers: by the best one, or (a question
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
