@@ -342,15 +342,6 @@ export interface RetrievalSettings {
    */
   lackedName: number;
   /**
-   * As `lackedName`, for any telling word of the question the docs lack, name or not, at least
-   * this rare in everyday English ("impersonate"). 0: off.
-   */
-  lackedWord: number;
-  /** Another page's passage matching (nearly) all the question's telling weight, scoring at least this share of an answer's that does not, makes it not sure. 0: off. */
-  completeRival: number;
-  /** ... only while the model is under this confidence (0: whatever it says). */
-  completeConfidence: number;
-  /**
    * A confident answer needs no passage of another page, scoring at least 0.6 of it, that
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
@@ -480,9 +471,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingMisspelt: true,
   tellingValues: false,
   lackedName: 3,
-  lackedWord: 0,
-  completeRival: 0,
-  completeConfidence: 0,
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
@@ -516,8 +504,6 @@ const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
 // A passage of another page scoring at least this share of the answer's is its rival for `tellingRival`.
 const RIVAL_SCORE = 0.6;
-// A passage matching this share of the question's telling weight matches all of it, but for rounding.
-const COMPLETE = 0.95;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
@@ -765,7 +751,6 @@ export class Retriever {
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
-    if (s.lackedWord > 0) lacked.push(...asked.filter((term) => !lacked.includes(term) && englishRarity(term) >= s.lackedWord && this.#index.documentFrequency(term) === 0));
     const found = passing.find(
       (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
@@ -784,19 +769,15 @@ export class Retriever {
       ownRules && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
     // A page matching the very same words of the question and scoring as well within the
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
-    const completed =
-      ownRules && judged && !outmatched && s.completeRival > 0 && candidate.telling < COMPLETE && (s.completeConfidence <= 0 || judged.confidence < s.completeConfidence)
-        ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * s.completeRival && hit.telling >= COMPLETE)
-        : undefined;
     const twin =
-      ownRules && judged && s.twinMargin > 0 && !outmatched && !completed && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
+      ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !completed && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -805,7 +786,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? completed ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
