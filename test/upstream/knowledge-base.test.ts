@@ -841,6 +841,82 @@ describe('character references in prose', () => {
   });
 });
 
+describe('tag-like names in prose', () => {
+  // As the Ory Kratos client's generated reference writes return types, and as docs write placeholders.
+  const PAGE = [
+    '# **listMySessions**',
+    '',
+    '> Array<Session> listMySessions()',
+    '',
+    // `<Array<` is no tag in CommonMark: only `<Session>` is.
+    'Lists the other active sessions of the signed-in user. Returns **[Promise][1]<void>** or a Promise<Array<Session>>.',
+    '',
+    '### Return type',
+    '',
+    '**Array<Session>**',
+    '',
+    '| Name | Type |',
+    '| --- | --- |',
+    '| **tokens** | **Array<string>** |',
+    '',
+    'Copy App_Resources/<platform> and run `list <Session>`; keep <b>bold</b>, a break<br>and <Badge>new</Badge> as written.',
+    '',
+    '```ts',
+    'const sessions: Array<Session> = await listMySessions();',
+    '```',
+    '',
+    '[1]: https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Promise',
+  ].join('\n');
+  const pages = pagesFolder('tag-like', {
+    'FrontendApi.md': PAGE,
+    'Note.md': '# Notes\n\nA <Note> on its own, closed later: </Note>.\n',
+    'MetadataApi.md': '# **getVersion**\n\nReturns the version of the server.\n',
+  });
+
+  it('reads a name that no HTML element and no other tag of the page has as text, outside code', async () => {
+    const kb = await pages.load();
+    const page = kb.passages.filter((p) => p.document.path === 'FrontendApi.md');
+    assert.deepEqual(
+      page.map((p) => [p.headings, p.markdown]),
+      [
+        [[], '> Array\\<Session\\> listMySessions()\n\nLists the other active sessions of the signed-in user. Returns **[Promise][1]\\<void\\>** or a Promise<Array\\<Session\\>>.'],
+        [
+          ['Return type'],
+          [
+            '**Array\\<Session\\>**',
+            '',
+            '| Name | Type |',
+            '| --- | --- |',
+            '| **tokens** | **Array\\<string\\>** |',
+            '',
+            'Copy App_Resources/\\<platform\\> and run `list <Session>`; keep <b>bold</b>, a break<br>and <Badge>new</Badge> as written.',
+            '',
+            '```ts',
+            'const sessions: Array<Session> = await listMySessions();',
+            '```',
+            '',
+            '[1]: https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Promise',
+          ].join('\n'),
+        ],
+      ],
+    );
+    // A page that closes the tag uses it as an element: as written.
+    assert.equal(kb.passages.find((p) => p.document.path === 'Note.md')!.markdown, 'A <Note> on its own, closed later: </Note>.');
+  });
+
+  it('quotes and indexes the name as text, no tag left to read as markup', async () => {
+    const kb = await pages.load();
+    const returns = kb.passages.find((p) => p.document.path === 'FrontendApi.md' && p.headings[0] === 'Return type')!;
+    const { answer } = composeAnswer([returns], true);
+    assert.match(answer, /\*\*Array\\<Session\\>\*\*/);
+    assert.doesNotMatch(answer.replace(/```[\s\S]*?```|`[^`\n]*`/g, ''), /(?<!\\)<(?:Session|string|platform)>/);
+    await pages.indexed((retriever) => {
+      const found = retriever.search('session');
+      assert.ok(found.some((hit) => hit.passage.document.path === 'FrontendApi.md' && hit.passage.headings[0] === 'Return type'), 'the return type is found by its element type');
+    });
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,
