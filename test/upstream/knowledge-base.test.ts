@@ -230,6 +230,8 @@ describe("the front matter's description", () => {
     'npm-install.md': '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n',
     'guide.md': '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n',
     'same.md': '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n',
+    // As Base UI's pages ship: the body escapes what the description writes plain.
+    'csp.md': '---\ndescription: Applies a nonce to inline <style> tags.\n---\n# CSP Provider\n\nApplies a nonce to inline \\<style> tags.\n\n> Read this first.\n',
     'number.md': '---\ndescription: 12\n---\n# Number\n\nText.\n',
   });
 
@@ -241,6 +243,7 @@ describe("the front matter's description", () => {
     assert.deepEqual([lead('guide.md').headings, lead('guide.md').markdown], [[], 'Learn how to fill content in.\n\nBody.']);
     assert.equal(lead('guide.md').document.source.title, 'Guide');
     assert.equal(lead('same.md').markdown, 'Said once. Then more.');
+    assert.equal(lead('csp.md').markdown, 'Applies a nonce to inline \\<style> tags.\n\n> Read this first.');
     assert.equal(lead('number.md').markdown, 'Text.');
   });
 

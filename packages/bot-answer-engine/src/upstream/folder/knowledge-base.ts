@@ -95,7 +95,8 @@ export class KnowledgeBaseError extends Error {
  * title, code blocks' info strings cut to the language and the file name the site shows; 8: a page
  * whose headings are all level 1 titled by its file name, template tags that write nothing
  * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
- * `App_Resources/<platform>`) escaped in prose, read as text.
+ * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
+ * (`\<style>`) not added again.
  */
 export const READER_VERSION = 9;
 
@@ -349,7 +350,8 @@ function withDescription(body: string, description: unknown, title: string): str
   if (typeof description !== 'string') return body;
   const text = description.replace(/\s+/g, ' ').trim();
   // A page whose text says it already (some sites copy the lead sentence up) needs it once.
-  if (!text || body.replace(/\s+/g, ' ').includes(text)) return body;
+  // Compared as read: the body may escape what the description writes plain (`\<style>`).
+  if (!text || body.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\s+/g, ' ').includes(text)) return body;
   const firstLine = body.split('\n', 1)[0]!;
   const heading = HEADING.exec(firstLine);
   if (heading && plainHeading(headingText(heading[2]!).text).toLowerCase() === title.toLowerCase()) {
