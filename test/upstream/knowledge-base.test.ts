@@ -836,6 +836,16 @@ describe('character references in prose', () => {
     assert.equal(body.split('\n').length, 4);
   });
 
+  it('reads a reference escaped for Markdown as the character it escapes, as the generator meant', () => {
+    // As the Ory Kratos client's reference writes its tables: `\'` and `\"`, then HTML-escaped.
+    const { body } = parseDocument(
+      ['| Name | Description |', '| --- | --- |', '| **id** | ID is the identity\\&#39;s ID; \\&quot;upgrade\\&quot; it. \\&amp;, \\&copy; and \\\\&#39; as written. |'].join('\n'),
+      'Identity.md',
+      SITE,
+    );
+    assert.equal(body.split('\n')[2], "| **id** | ID is the identity\\'s ID; \\\"upgrade\\\" it. \\&amp;, \\&copy; and \\\\' as written. |");
+  });
+
   it('finds no page by the name of a reference', async () => {
     await pages.indexed((retriever) => {
       assert.deepEqual(retriever.search('mdash rsquo rarr nbsp ldquo'), []);

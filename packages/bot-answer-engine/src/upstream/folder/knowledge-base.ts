@@ -96,7 +96,7 @@ export class KnowledgeBaseError extends Error {
  * whose headings are all level 1 titled by its file name, template tags that write nothing
  * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
  * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
- * (`\<style>`) not added again.
+ * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes.
  */
 export const READER_VERSION = 9;
 
