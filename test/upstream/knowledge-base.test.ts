@@ -930,6 +930,44 @@ describe('tag-like names in prose', () => {
   });
 });
 
+describe('navigation rows', () => {
+  // As OpenAPI Generator closes each method and model of a client's reference.
+  const PAGE = [
+    '# **getWebAuthnJavaScript**',
+    '',
+    'Serves the WebAuthn helper script.',
+    '',
+    '[[Back to top]](#) [[Back to API list]](../README.md#documentation-for-api-endpoints) [[Back to Model list]](../README.md#documentation-for-models) [[Back to README]](../README.md)',
+    '',
+    '# **listCourierMessages**',
+    '',
+    'Lists messages. See [the models](../README.md#documentation-for-models) and [the top](#).',
+    '',
+    '[Home](../README.md) [Install](./index.md#install)',
+    '',
+    '- [Back to top](#)',
+    '',
+    '```md',
+    '[[Back to top]](#) [[Back to README]](../README.md)',
+    '```',
+  ].join('\n');
+  const pages = pagesFolder('navigation', { 'FrontendApi.md': PAGE });
+
+  it('leaves out a line of links back to the top or an index, outside code; links in text stay', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(
+      kb.passages.map((p) => [p.headings, p.markdown]),
+      [
+        [['**getWebAuthnJavaScript**'], 'Serves the WebAuthn helper script.'],
+        [
+          ['**listCourierMessages**'],
+          'Lists messages. See [the models](../README.md#documentation-for-models) and [the top](#).\n\n- [Back to top](#)\n\n```md\n[[Back to top]](#) [[Back to README]](../README.md)\n```',
+        ],
+      ],
+    );
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -15,6 +15,7 @@ import { decodeCharacterReferences } from './character-references.js';
 import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
+import { withoutNavigationRows } from './navigation-rows.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -96,7 +97,8 @@ export class KnowledgeBaseError extends Error {
  * whose headings are all level 1 titled by its file name, template tags that write nothing
  * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
  * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
- * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes.
+ * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes,
+ * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out.
  */
 export const READER_VERSION = 9;
 
@@ -274,7 +276,7 @@ export function parseHtmlDocument(
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
- * highlighters' notation comments left out; character references in prose decoded; the front matter's `description` as its lead paragraph;
+ * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; the front matter's `description` as its lead paragraph;
  * a tag-like name that is no HTML, `Array<Session>`, escaped as text). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
@@ -300,7 +302,7 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))).trim();
+  body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
