@@ -935,7 +935,7 @@ describe('navigation rows', () => {
   const PAGE = [
     '# **getWebAuthnJavaScript**',
     '',
-    'Serves the WebAuthn helper script.',
+    'Serves the WebAuthn script.',
     '',
     '[[Back to top]](#) [[Back to API list]](../README.md#documentation-for-api-endpoints) [[Back to Model list]](../README.md#documentation-for-models) [[Back to README]](../README.md)',
     '',
@@ -958,7 +958,7 @@ describe('navigation rows', () => {
     assert.deepEqual(
       kb.passages.map((p) => [p.headings, p.markdown]),
       [
-        [['**getWebAuthnJavaScript**'], 'Serves the WebAuthn helper script.'],
+        [['**getWebAuthnJavaScript**'], 'Serves the WebAuthn script.'],
         [
           ['**listCourierMessages**'],
           'Lists messages. See [the models](../README.md#documentation-for-models) and [the top](#).\n\n- [Back to top](#)\n\n```md\n[[Back to top]](#) [[Back to README]](../README.md)\n```',
