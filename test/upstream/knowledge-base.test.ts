@@ -230,6 +230,8 @@ describe("the front matter's description", () => {
     'npm-install.md': '---\ntitle: npm-install\ndescription: Install a package\n---\n\n### Synopsis\n\n```bash\nnpm install <package>\n```\n\n### Description\n\nThis command installs a package and any packages that it depends on, updating the project.\n',
     'guide.md': '---\ndescription: >-\n  Learn how to\n  fill content in.\n---\n# Guide\n\nBody.\n',
     'same.md': '---\ndescription: Said once.\n---\n# Same\n\nSaid once. Then more.\n',
+    // As Base UI's pages ship: the body escapes what the description writes plain.
+    'csp.md': '---\ndescription: Applies a nonce to inline <style> tags.\n---\n# CSP Provider\n\nApplies a nonce to inline \\<style> tags.\n\n> Read this first.\n',
     'number.md': '---\ndescription: 12\n---\n# Number\n\nText.\n',
   });
 
@@ -241,6 +243,7 @@ describe("the front matter's description", () => {
     assert.deepEqual([lead('guide.md').headings, lead('guide.md').markdown], [[], 'Learn how to fill content in.\n\nBody.']);
     assert.equal(lead('guide.md').document.source.title, 'Guide');
     assert.equal(lead('same.md').markdown, 'Said once. Then more.');
+    assert.equal(lead('csp.md').markdown, 'Applies a nonce to inline \\<style> tags.\n\n> Read this first.');
     assert.equal(lead('number.md').markdown, 'Text.');
   });
 
@@ -833,11 +836,135 @@ describe('character references in prose', () => {
     assert.equal(body.split('\n').length, 4);
   });
 
+  it('reads a reference escaped for Markdown as the character it escapes, as the generator meant', () => {
+    // As the Ory Kratos client's reference writes its tables: `\'` and `\"`, then HTML-escaped.
+    const { body } = parseDocument(
+      ['| Name | Description |', '| --- | --- |', '| **id** | ID is the identity\\&#39;s ID; \\&quot;upgrade\\&quot; it. \\&amp;, \\&copy; and \\\\&#39; as written. |'].join('\n'),
+      'Identity.md',
+      SITE,
+    );
+    assert.equal(body.split('\n')[2], "| **id** | ID is the identity\\'s ID; \\\"upgrade\\\" it. \\&amp;, \\&copy; and \\\\' as written. |");
+  });
+
   it('finds no page by the name of a reference', async () => {
     await pages.indexed((retriever) => {
       assert.deepEqual(retriever.search('mdash rsquo rarr nbsp ldquo'), []);
       assert.equal(retriever.relevant('What are blueprints shortcut routes?')[0]?.passage.document.path, 'blueprints.md');
     });
+  });
+});
+
+describe('tag-like names in prose', () => {
+  // As the Ory Kratos client's generated reference writes return types, and as docs write placeholders.
+  const PAGE = [
+    '# **listMySessions**',
+    '',
+    '> Array<Session> listMySessions()',
+    '',
+    // `<Array<` is no tag in CommonMark: only `<Session>` is.
+    'Lists the other active sessions of the signed-in user. Returns **[Promise][1]<void>** or a Promise<Array<Session>>.',
+    '',
+    '### Return type',
+    '',
+    '**Array<Session>**',
+    '',
+    '| Name | Type |',
+    '| --- | --- |',
+    '| **tokens** | **Array<string>** |',
+    '',
+    'Copy App_Resources/<platform> and run `list <Session>`; keep <b>bold</b>, a break<br>and <Badge>new</Badge> as written.',
+    '',
+    '```ts',
+    'const sessions: Array<Session> = await listMySessions();',
+    '```',
+    '',
+    '[1]: https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Promise',
+  ].join('\n');
+  const pages = pagesFolder('tag-like', {
+    'FrontendApi.md': PAGE,
+    'Note.md': '# Notes\n\nA <Note> on its own, closed later: </Note>.\n',
+    'MetadataApi.md': '# **getVersion**\n\nReturns the version of the server.\n',
+  });
+
+  it('reads a name that no HTML element and no other tag of the page has as text, outside code', async () => {
+    const kb = await pages.load();
+    const page = kb.passages.filter((p) => p.document.path === 'FrontendApi.md');
+    assert.deepEqual(
+      page.map((p) => [p.headings, p.markdown]),
+      [
+        [[], '> Array\\<Session\\> listMySessions()\n\nLists the other active sessions of the signed-in user. Returns **[Promise][1]\\<void\\>** or a Promise<Array\\<Session\\>>.'],
+        [
+          ['Return type'],
+          [
+            '**Array\\<Session\\>**',
+            '',
+            '| Name | Type |',
+            '| --- | --- |',
+            '| **tokens** | **Array\\<string\\>** |',
+            '',
+            'Copy App_Resources/\\<platform\\> and run `list <Session>`; keep <b>bold</b>, a break<br>and <Badge>new</Badge> as written.',
+            '',
+            '```ts',
+            'const sessions: Array<Session> = await listMySessions();',
+            '```',
+            '',
+            '[1]: https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Promise',
+          ].join('\n'),
+        ],
+      ],
+    );
+    // A page that closes the tag uses it as an element: as written.
+    assert.equal(kb.passages.find((p) => p.document.path === 'Note.md')!.markdown, 'A <Note> on its own, closed later: </Note>.');
+  });
+
+  it('quotes and indexes the name as text, no tag left to read as markup', async () => {
+    const kb = await pages.load();
+    const returns = kb.passages.find((p) => p.document.path === 'FrontendApi.md' && p.headings[0] === 'Return type')!;
+    const { answer } = composeAnswer([returns], true);
+    assert.match(answer, /\*\*Array\\<Session\\>\*\*/);
+    assert.doesNotMatch(answer.replace(/```[\s\S]*?```|`[^`\n]*`/g, ''), /(?<!\\)<(?:Session|string|platform)>/);
+    await pages.indexed((retriever) => {
+      const found = retriever.search('session');
+      assert.ok(found.some((hit) => hit.passage.document.path === 'FrontendApi.md' && hit.passage.headings[0] === 'Return type'), 'the return type is found by its element type');
+    });
+  });
+});
+
+describe('navigation rows', () => {
+  // As OpenAPI Generator closes each method and model of a client's reference.
+  const PAGE = [
+    '# **getWebAuthnJavaScript**',
+    '',
+    'Serves the WebAuthn script.',
+    '',
+    '[[Back to top]](#) [[Back to API list]](../README.md#documentation-for-api-endpoints) [[Back to Model list]](../README.md#documentation-for-models) [[Back to README]](../README.md)',
+    '',
+    '# **listCourierMessages**',
+    '',
+    'Lists messages. See [the models](../README.md#documentation-for-models) and [the top](#).',
+    '',
+    '[Home](../README.md) [Install](./index.md#install)',
+    '',
+    '- [Back to top](#)',
+    '',
+    '```md',
+    '[[Back to top]](#) [[Back to README]](../README.md)',
+    '```',
+  ].join('\n');
+  const pages = pagesFolder('navigation', { 'FrontendApi.md': PAGE });
+
+  it('leaves out a line of links back to the top or an index, outside code; links in text stay', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(
+      kb.passages.map((p) => [p.headings, p.markdown]),
+      [
+        [['**getWebAuthnJavaScript**'], 'Serves the WebAuthn script.'],
+        [
+          ['**listCourierMessages**'],
+          'Lists messages. See [the models](../README.md#documentation-for-models) and [the top](#).\n\n- [Back to top](#)\n\n```md\n[[Back to top]](#) [[Back to README]](../README.md)\n```',
+        ],
+      ],
+    );
   });
 });
 

@@ -20,6 +20,15 @@ describe('renderMarkdown', () => {
     expect(el.textContent).to.contain('<div class="x" id="y">block</div>').and.contain('<b onclick="alert(1)">bold</b>');
   });
 
+  it('shows a name the engine escaped as text (a type argument, a placeholder), bold or in a table', () => {
+    const el = render('> Array\\<Session\\> listMySessions()\n\n**Array\\<Session\\>** and App_Resources/\\<platform\\>\n\n| Type |\n| --- |\n| **Array\\<string\\>** |');
+    expect(el.querySelector('blockquote')!.textContent!.trim()).to.equal('Array<Session> listMySessions()');
+    expect([...el.querySelectorAll('strong')].map((s) => s.textContent)).to.deep.equal(['Array<Session>', 'Array<string>']);
+    expect(el.querySelector('p:not(blockquote p)')!.textContent).to.equal('Array<Session> and App_Resources/<platform>');
+    expect(el.querySelector('session, string, platform')).to.equal(null);
+    expect(el.textContent).not.to.contain('\\');
+  });
+
   it('keeps http(s) and mailto links, opening in a new tab; drops other schemes and relative URLs but keeps their text', () => {
     const el = render('[a](https://a.example/p?q=1&r=2) [b](http://b.example) [m](mailto:x@y.example) [r](/rel) [p](//evil.example) [j](javascript:alert(1)) <https://auto.example> www.bare.example');
     const links = [...el.querySelectorAll('a')];

@@ -3,8 +3,9 @@ import { outsideCodeSpans } from './code-spans.js';
 import { mapProse } from './markdown-text.js';
 
 // In prose, what is skipped whole (a backslash escape, an HTML element whose content is code, an
-// inline tag with its attributes) and what is read: a character reference, or a run of backticks.
-const PROSE = /\\[!-/:-@[-`{-~]|<(pre|code)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>|<[A-Za-z/][^<>\n]*>|&(?:#\d{1,7}|#[xX][\da-fA-F]{1,6}|[A-Za-z][A-Za-z\d]{1,31});|`+/g;
+// inline tag with its attributes) and what is read: a character reference (escaped or not), or a
+// run of backticks.
+const PROSE = /\\?&(?:#\d{1,7}|#[xX][\da-fA-F]{1,6}|[A-Za-z][A-Za-z\d]{1,31});|\\[!-/:-@[-`{-~]|<(pre|code)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>|<[A-Za-z/][^<>\n]*>|`+/g;
 // Characters that would read as Markdown or HTML syntax where they land, escaped with a backslash.
 const SYNTAX = /[\\`*_[\]|~]/;
 
@@ -16,7 +17,9 @@ const SYNTAX = /[\\`*_[\]|~]/;
  * code span the cleaner shows it as (`<code>&lt;ul&gt;</code>`: `` `<ul>` ``). Read without it,
  * `&mdash;` was the word "mdash" in the index and in quotes. A character that is Markdown syntax where it lands
  * (`&ast;`, `&#124;` in a table, `&lt;` before a tag name, `&amp;` before what would be a
- * reference) is written backslash-escaped, so it stays the literal character it was.
+ * reference) is written backslash-escaped, so it stays the literal character it was. A reference
+ * to a punctuation character that is itself backslash-escaped (`\&#39;`, `\&quot;`: a generator's
+ * `\'` escaped again for HTML) is read as that escape (`\'`), not as the reference's name.
  */
 export function decodeCharacterReferences(markdown: string): string {
   if (!markdown.includes('&')) return markdown;
@@ -38,6 +41,17 @@ function decodeProse(text: string): string {
       const code = inner?.includes('&') ? decodeHTML(inner) : undefined;
       if (code && !/[`|\n]/.test(code)) {
         out += `${text.slice(from, at)}\`${code}\``;
+        from = at + token.length;
+      }
+      continue;
+    }
+    if (token[0] === '\\') {
+      // A generator that escapes a character for Markdown, then for HTML (the Ory Kratos client's
+      // reference: `identity\&#39;s`, `\&quot;upgrade\&quot;`) meant the escaped character:
+      // CommonMark would show the reference's name. Any other escaped `&` stays literal.
+      const escaped = decodeHTMLStrict(token.slice(1));
+      if (/^[!-/:-@[-`{-~]$/.test(escaped) && escaped !== '&') {
+        out += `${text.slice(from, at)}\\${escaped}`;
         from = at + token.length;
       }
       continue;

@@ -14,6 +14,8 @@ import { withoutTemplateTags } from './template-tags.js';
 import { decodeCharacterReferences } from './character-references.js';
 import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
+import { withTagLikeText } from './tag-like-text.js';
+import { withoutNavigationRows } from './navigation-rows.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -93,9 +95,12 @@ export class KnowledgeBaseError extends Error {
  * as quoted paths (`'options.fallbackToDM'`) read as rows, a card's `description` read under its
  * title, code blocks' info strings cut to the language and the file name the site shows; 8: a page
  * whose headings are all level 1 titled by its file name, template tags that write nothing
- * (`<% if (isHtml) { %>`) taken out of prose.
+ * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
+ * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
+ * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes,
+ * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out.
  */
-export const READER_VERSION = 8;
+export const READER_VERSION = 9;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
@@ -271,7 +276,8 @@ export function parseHtmlDocument(
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
- * highlighters' notation comments left out; character references in prose decoded; the front matter's `description` as its lead paragraph). Fields the front-matter
+ * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; the front matter's `description` as its lead paragraph;
+ * a tag-like name that is no HTML, `Array<Session>`, escaped as text). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
@@ -296,9 +302,9 @@ export function parseDocument(
   }
   let body = (match ? normalised.slice(match[0].length) : normalised).trim();
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))).trim();
+  body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
-  body = withDescription(body, (meta as Record<string, unknown>).description, source.title);
+  body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
   const anchors = settings.anchors === 'auto' || settings.anchors === undefined ? formedUrl : settings.anchors;
   return { source, body, anchors };
@@ -346,7 +352,8 @@ function withDescription(body: string, description: unknown, title: string): str
   if (typeof description !== 'string') return body;
   const text = description.replace(/\s+/g, ' ').trim();
   // A page whose text says it already (some sites copy the lead sentence up) needs it once.
-  if (!text || body.replace(/\s+/g, ' ').includes(text)) return body;
+  // Compared as read: the body may escape what the description writes plain (`\<style>`).
+  if (!text || body.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\s+/g, ' ').includes(text)) return body;
   const firstLine = body.split('\n', 1)[0]!;
   const heading = HEADING.exec(firstLine);
   if (heading && plainHeading(headingText(heading[2]!).text).toLowerCase() === title.toLowerCase()) {
