@@ -186,6 +186,18 @@ describe('focused answers', () => {
     );
   });
 
+  it('while the answer is still short, fills the holes of its quote with the units stating a fact, not the others', () => {
+    const p = passage(
+      doc(''),
+      0,
+      ['Lost quokka property'],
+      `If you leave quokka property on a bike, report it in the app as soon as you can.\n\nOur team checks the bike the next time it is in a van.\n\nThings found are taken to the **Harbour Road depot**, open on weekdays.\n\nWe keep quokka property for thirty days after it is found.\n\n${LONG_PROSE}`,
+    );
+    const { answer } = composeAnswer([p], false, 'Where do I pick up quokka property?');
+    assert.ok(answer.includes('Things found are taken to the **Harbour Road depot**, open on weekdays.'), answer);
+    assert.ok(!answer.includes('Our team checks'), answer);
+  });
+
   it('quotes the unit stating the figure a "how long" question asks for, beside one of its words', () => {
     const tours = passage(
       doc(''),

@@ -100,6 +100,8 @@ interface Candidate {
  *    passage none of whose quoted leaves states one, its best leaf that does;
  * 10. while the excerpts are short (under 500 characters), the other leaves holding question
  *    terms of the best passage's page (its other passages too), most worth first, up to that length;
+ *    then, if they are still short, the leaves between two quoted ones of the best passage that
+ *    state a fact (no table rows), shortest first;
  * 11. a passage still quoting nothing, its opening a code block longer than the room left: the
  *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
@@ -283,6 +285,23 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     tryAdd(c.passage, [c.leaf.id], false, false, short);
   }
 
+  // An answer still short fills the holes in its best passage's quote with the units between
+  // quoted ones that state a fact (code, a number, a bold name), shortest first, while they fit:
+  // the sentence or item that answers often sits between those holding the question's words and
+  // holds none of them ("Things found are taken to the **Harbour Road depot**", Stage 1 before
+  // the Stage 2 that says "answer"). A table's other rows are other cases, not more of this one.
+  if (total() < short) {
+    passages.forEach((passage, i) => {
+      if (passage.rank !== 0) return;
+      const { leaves } = passage.parts;
+      betweenQuoted(selections[i]!)
+        .map((id) => leaves[id]!)
+        .filter((leaf) => leaf.kind !== 'row' && !duplicate(i, leaf) && FACT.test(leaf.markdown))
+        .sort((a, b) => a.markdown.length - b.markdown.length || a.id - b.id)
+        .forEach((leaf) => tryAdd(i, [leaf.id]));
+    });
+  }
+
   // Last, a passage still quoting nothing (its opening a code block longer than the room left)
   // would be a bare label line: its code block, cut to the room left, a few lines at least.
   passages.forEach((passage, i) => {
@@ -294,6 +313,15 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
   });
 
   return renders;
+}
+
+/** The leaves of a passage between its first and last selected ones that are not selected, in page order. */
+function betweenQuoted(selected: ReadonlySet<number>): number[] {
+  const first = Math.min(...selected);
+  const last = Math.max(...selected);
+  const between: number[] = [];
+  for (let id = first + 1; id < last; id++) if (!selected.has(id)) between.push(id);
+  return between;
 }
 
 /** The question's terms as retrieval reads them. */
