@@ -1,19 +1,10 @@
+import htmlTags from 'html-tags';
 import { outsideCodeSpans } from './code-spans.js';
 import { HEADING, mapProse } from './markdown-text.js';
 
-// Names of HTML's elements (current and obsolete ones browsers still parse): `<name>` with one of
-// these is taken for a tag, as a browser would.
-const HTML_ELEMENTS = new Set(
-  (
-    'a abbr acronym address applet area article aside audio b base basefont bdi bdo big blink blockquote body br button canvas caption ' +
-    'center cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em embed fieldset figcaption figure font ' +
-    'footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex kbd keygen label ' +
-    'legend li link listing main map mark marquee math menu menuitem meta meter nav nobr noembed noframes noscript object ol optgroup ' +
-    'option output p param picture plaintext portal pre progress q rb rp rt rtc ruby s samp script search section select slot small ' +
-    'source span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul ' +
-    'var video wbr xmp'
-  ).split(' '),
-);
+// HTML's element names (a maintained list): `<name>` with one of these is taken for a tag, as a
+// browser would. An obsolete one (`<center>`, `<font>`) is still one when the page closes it.
+const HTML_ELEMENTS: ReadonlySet<string> = new Set(htmlTags);
 // In prose, what is skipped whole (a backslash escape) and what is looked at: a tag of a name
 // alone, with no attributes (`<Session>`), or a run of backticks.
 const PROSE = /\\[!-/:-@[-`{-~]|<([A-Za-z][\w-]*)>|`+/g;
