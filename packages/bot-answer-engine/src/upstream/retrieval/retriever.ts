@@ -278,15 +278,15 @@ export interface RetrievalSettings {
   relatedFill: number;
   /**
    * A "not sure" answer showing two pages or more gives the places after its first (as many as
-   * the rules above count) to the candidates' pages in the order of two rankings fused by their
+   * the rules above count) to the candidates' pages in the order of rankings fused by their
    * reciprocal ranks (1 / (this + rank), summed): by the page's best score x the most of the
-   * question's telling weight one of its passages matches, and by that share alone. The rules
-   * choose how many pages are worth showing and which first; the fused ranking, which others: a
-   * page whose text holds the question's telling words but scores lower (a long page, its words
-   * spread) is found among the pages sharing the question's common words. The page judged and
-   * the one that outmatched it keep no place of their own (keeping them: fewer links,
-   * bench/README.md, "Which page, round 13 (recall)"). It is the only way the pages after the
-   * first are chosen: there is no "off".
+   * question's telling weight one of its passages matches, and by that share alone (and by its
+   * best score, `relatedFusedScore`). The rules choose how many pages are worth showing and which
+   * first; the fused ranking, which others: a page whose text holds the question's telling words
+   * but scores lower (a long page, its words spread) is found among the pages sharing the
+   * question's common words. The page judged and the one that outmatched it keep no place of
+   * their own (keeping them: fewer links, bench/README.md, "Which page, round 13 (recall)"). It
+   * is the only way the pages after the first are chosen: there is no "off".
    */
   relatedFusion: number;
   /**
@@ -845,7 +845,7 @@ export class Retriever {
       const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
       const first = closest.reduce((head, hit) => (order(hit) > order(head) || (order(hit) === order(head) && hit.score > head.score) ? hit : head));
       // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first,
-      // unless the page leading both its rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
+      // unless the page leading both its telling rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
       const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion, s.relatedFusedScore).filter((hit) => hit.matchedTerms.length > 0) : [];
       // The page leading both telling rankings, wherever the score ranking puts it among the fused.
       const leader = s.relatedFusedFirst ? fused.find((hit) => leadsBoth(hits, hit)) : undefined;
