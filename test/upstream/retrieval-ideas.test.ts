@@ -536,10 +536,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe('a "not sure" answer\'s other places go to the pages of two rankings fused: by score x telling share, and by telling share', () => {
     // The recycling pages share the question's common words in their titles and outscore the
     // small electricals page, long, whose text holds "recycle" and "kettle" at its end.
+    // The two telling rankings alone: fused with the pages' scores too (`relatedFusedScore`),
+    // the recycling glass page, scoring better, takes the last place in this folder.
     const question = 'Where can I recycle a broken kettle?';
     const filler = (topic: string, sentences: number): string =>
       Array.from({ length: sentences }, (_, i) => `${topic} sentence ${i} about opening hours, parking, permits and what staff on site can help with.`).join(' ');
-    const suite = suiteFolder([{}], {
+    const suite = suiteFolder([{ relatedFusedScore: false }], {
       'recycling-paper.md': '# Recycling paper\n\nRecycling paper: flatten boxes; broken boxes go in flat.\n',
       'recycling-glass.md': '# Recycling glass\n\nRecycling glass: broken glass is wrapped in paper first.\n',
       'recycling-plastic.md': '# Recycling plastic\n\nRecycling plastic: broken pots and tubs are collected every fortnight.\n',
@@ -569,12 +571,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
     });
 
-    it('says so at the HTTP API: the "not sure" text, the small electricals page among the sources', async () => {
+    it('says so at the HTTP API (the default: the scores fused too): the "not sure" text, the repair café first of three', async () => {
       await withApi(suite.root, async (answer) => {
         const result = await answer(question);
         assertNotSure(result);
         assert.equal(result.sources.length, 3);
-        assert.ok(result.sources.some((source) => source.title === 'Small electricals'));
+        assert.match(result.sources[0]?.title ?? '', /^Repair café/);
       });
     });
   });
@@ -664,6 +666,54 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assertNotSure(result);
         assert.match(result.sources[0]?.title ?? '', /^Privacy/);
         assert.ok(result.sources.some((source) => (source.title ?? '').startsWith('Children')));
+      });
+    });
+  });
+
+  describe("a \"not sure\" answer's other places fuse the pages' scores with their telling shares", () => {
+    // The cars page scores best by far (its text says "car" four times, and "tall pupils"), but
+    // matches only "car"; "fit", more telling, is on other pages, in passing. No page answers, and
+    // by the two telling rankings the pages mentioning "fit" come first: ranked by its score as
+    // well, the cars page keeps a place among them.
+    const question = "I'm 6ft 6, will I fit in the car?";
+    const suite = suiteFolder([{}, { relatedFusedScore: false }], {
+      'cars.md': "# Our cars\n\nEvery car we teach in is a five-door hatchback with dual controls and air conditioning. The car's seat and steering wheel adjust a long way for tall pupils, and the car has plenty of headroom.\n",
+      'practising.md': '# Practising with family\n\nA parent can take you out between lessons to fit in more practice, once you are insured on their car and they have held a full licence for three years.\n',
+      'cancelling.md': '# Cancelling and rearranging\n\nTell your instructor two working days before a lesson to move it to a time that fits; lessons cancelled later are charged.\n',
+      'intensive.md': '# Intensive courses\n\nA week of lessons, every morning, with the test booked for the Friday: right for pupils who will fit a week off work.\n',
+      'test.md': '# The driving test\n\nWe lend you the car for the test; your instructor sits in the back if you ask.\n',
+      'after.md': '# After you pass\n\nTake a motorway lesson in your own car, or a refresher a year on.\n',
+      'prices.md': '# Lesson prices\n\nA single lesson costs 38 pounds; a block of ten costs 350.\n',
+      'first-lesson.md': '# Your first lesson\n\nBring your provisional licence and glasses if you wear them.\n',
+      'theory.md': '# The theory test\n\nBook the theory test online and pass it before the practical one.\n',
+      'vouchers.md': '# Gift vouchers\n\nVouchers last a year and can pay for any lesson.\n',
+      'nervous.md': '# Nervous drivers\n\nWe start on quiet roads and go at your pace.\n',
+      'pickup.md': '# Pick-up points\n\nWe collect you from home, school or work.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+    });
+    const { bots } = suite;
+
+    it('shows the cars page beside the practising page; without the score ranking, the cancelling page takes its place', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(found.passages.map((p) => p.document.path), ['practising.md', 'cars.md']);
+      // Control: the two telling rankings alone.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'not_sure');
+      assert.deepEqual(control.passages.map((p) => p.document.path), ['practising.md', 'cancelling.md']);
+      assert.equal(bots[0]!.find('What is the meaning of life?').outcome, 'refused');
+    });
+
+    it('says so at the HTTP API: the "not sure" text, the cars page among the sources', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assertNotSure(result);
+        assert.deepEqual(
+          result.sources.map((source) => source.title),
+          ['Practising with family', 'Our cars'],
+        );
       });
     });
   });

@@ -278,17 +278,26 @@ export interface RetrievalSettings {
   relatedFill: number;
   /**
    * A "not sure" answer showing two pages or more gives the places after its first (as many as
-   * the rules above count) to the candidates' pages in the order of two rankings fused by their
+   * the rules above count) to the candidates' pages in the order of rankings fused by their
    * reciprocal ranks (1 / (this + rank), summed): by the page's best score x the most of the
-   * question's telling weight one of its passages matches, and by that share alone. The rules
-   * choose how many pages are worth showing and which first; the fused ranking, which others: a
-   * page whose text holds the question's telling words but scores lower (a long page, its words
-   * spread) is found among the pages sharing the question's common words. The page judged and
-   * the one that outmatched it keep no place of their own (keeping them: fewer links,
-   * bench/README.md, "Which page, round 13 (recall)"). It is the only way the pages after the
-   * first are chosen: there is no "off".
+   * question's telling weight one of its passages matches, and by that share alone (and by its
+   * best score, `relatedFusedScore`). The rules choose how many pages are worth showing and which
+   * first; the fused ranking, which others: a page whose text holds the question's telling words
+   * but scores lower (a long page, its words spread) is found among the pages sharing the
+   * question's common words. The page judged and the one that outmatched it keep no place of
+   * their own (keeping them: fewer links, bench/README.md, "Which page, round 13 (recall)"). It
+   * is the only way the pages after the first are chosen: there is no "off".
    */
   relatedFusion: number;
+  /**
+   * `relatedFusion` fuses a third ranking with its two: by the page's best score alone. A page
+   * closest to the question's words whose telling share is low (the telling word is one the docs
+   * lack: "Airbnb", "6ft 6", "2am"; or the everyday word it matches is in its title: "car" on
+   * "Our cars") ranks low by both telling rankings, under pages sharing a more telling word in a
+   * passing mention; by its score it keeps a place among them. Which page is first is not
+   * changed (`relatedFusedFirst` still reads the two telling rankings).
+   */
+  relatedFusedScore: boolean;
   /**
    * A "not sure" answer showing two pages or more puts first the page first in both of
    * `relatedFusion`'s rankings (by its best score x the most telling share of its passages, and
@@ -462,6 +471,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   relatedOrderTelling: true,
   relatedFill: 0.5,
   relatedFusion: 5,
+  relatedFusedScore: true,
   relatedFusedFirst: true,
   relatedDistinct: true,
   tellingWordShare: 0.7,
@@ -559,10 +569,10 @@ function holdsOwnWord(passage: Passage, asked: ReadonlySet<string>, cleaned: Cle
 
 /**
  * The best-scoring hit of each page among `hits` (best first), ordered by the reciprocal ranks,
- * summed, of the page's place by its best score x the most telling share of its passages, and
- * its place by that share alone.
+ * summed, of the page's place by its best score x the most telling share of its passages, its
+ * place by that share alone and, with `byScore`, its place by its best score.
  */
-function fusedPages(hits: readonly ScoredHit[], k: number): ScoredHit[] {
+function fusedPages(hits: readonly ScoredHit[], k: number, byScore: boolean): ScoredHit[] {
   const pages = new Map<number, { hit: ScoredHit; telling: number }>();
   for (const hit of hits) {
     const page = pages.get(hit.docId);
@@ -574,7 +584,9 @@ function fusedPages(hits: readonly ScoredHit[], k: number): ScoredHit[] {
     new Map([...list].sort((a, b) => key(b) - key(a) || b.hit.score - a.hit.score).map((page, i) => [page.hit.docId, i + 1]));
   const byBoth = rank((page) => page.hit.score * page.telling);
   const byTelling = rank((page) => page.telling);
-  const fused = (page: (typeof list)[number]): number => 1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!);
+  const byClose = byScore ? rank((page) => page.hit.score) : undefined;
+  const fused = (page: (typeof list)[number]): number =>
+    1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!) + (byClose ? 1 / (k + byClose.get(page.hit.docId)!) : 0);
   return mapped(list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score), (page) => page.hit);
 }
 
@@ -833,9 +845,11 @@ export class Retriever {
       const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
       const first = closest.reduce((head, hit) => (order(hit) > order(head) || (order(hit) === order(head) && hit.score > head.score) ? hit : head));
       // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first,
-      // unless the page leading both its rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
-      const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion).filter((hit) => hit.matchedTerms.length > 0) : [];
-      const lead = s.relatedFusedFirst && fused[0] && fused[0].docId !== first.docId && leadsBoth(hits, fused[0]) ? fused[0] : undefined;
+      // unless the page leading both its telling rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
+      const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion, s.relatedFusedScore).filter((hit) => hit.matchedTerms.length > 0) : [];
+      // The page leading both telling rankings, wherever the score ranking puts it among the fused.
+      const leader = s.relatedFusedFirst ? fused.find((hit) => leadsBoth(hits, hit)) : undefined;
+      const lead = leader && leader.docId !== first.docId ? leader : undefined;
       const heads = lead ? [lead, first] : [first];
       let others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
       if (s.relatedDistinct && others.length > 1) {
