@@ -649,20 +649,6 @@ interface Term {
   credit: number;
 }
 
-/** What `#search` found, for `#scored` to score: the candidates' ids and the terms they are scored by. */
-interface Candidates {
-  candidates: number[];
-  terms: Term[];
-  common: Term[];
-  commonWords: ReadonlySet<string>;
-  known: Term[];
-  joined: Array<{ term: string; covers: string[]; df: number }>;
-  related: Array<{ term: string; covers: string[]; df: number }>;
-  conversation: Array<{ term: string; query: string; idf: number }>;
-  rarest: number;
-  named?: ReadonlySet<string>;
-}
-
 /**
  * Finds the passages that answer a question in a knowledge base's on-disk index: candidates
  * from SQLite FTS5 (the passages holding all the question's known words, else any), then each
@@ -1084,24 +1070,12 @@ export class Retriever {
       for (const list of lists) if (rank < list.length && candidates.size < s.candidates) candidates.add(list[rank]!);
     }
     if (candidates.size === 0) return [];
-    return this.#scored({ candidates: [...candidates], terms, common, commonWords, known, joined, related, conversation, rarest, ...(named ? { named } : {}) });
-  }
-
-  /**
-   * The candidates found by `#search`, each scored in full, best first (none scoring nothing).
-   * A method of its own, not part of `#search`: each is compiled alone, and V8's optimising
-   * compiler takes longer over one large function than over its two halves.
-   */
-  #scored({ candidates, terms, common, commonWords, known, joined, related, conversation, rarest, named }: Candidates): ScoredHit[] {
-    const s = this.#settings;
-    const index = this.#index;
-    const count = index.passages;
 
     // Each candidate scored in full: BM25 over the heading path and over the body apart (as
     // BM25F does per field), each normalised by its own average length, per term, so each kind
     // of term weighs what it should: the question's words, their joined forms, the conversation's
     // words. The candidates' analysed fields come from the index: no passage is analysed again.
-    const rows = index.scoringRows(candidates);
+    const rows = index.scoringRows([...candidates]);
     const averages = index.averageLengths();
     const gated = [...terms, ...common];
     const total = gated.reduce((sum, t) => sum + t.idf, 0) + s.contextWeight * conversation.reduce((sum, c) => sum + c.idf, 0);
