@@ -146,19 +146,12 @@ export interface RetrievalSettings {
    * Off: any passage (round 17).
    */
   followUpCarried: boolean;
-  /**
-   * A follow-up decided again as its words asked alone (`followUpConfidence`) is answered so only
-   * when the conversation ranks the page it would answer from first, or its best passage scores
-   * at least this share of the first one's: the conversation still leads to it. Else it stays as
-   * decided with the conversation ("not sure", showing the conversation's pages): "How much does
-   * it cost per year?" after a raised bed's question was answered from the repairs page its own
-   * words rank first, while the conversation ranks the garden page first. A follow-up changing
-   * the subject ("And how do I book a flight?" after a rollback) names its page well enough for
-   * the conversation to rank it first too. 0: off, any answer alone (round 16).
-   */
+  /** (measuring) A follow-up's candidate matching none of the conversation's words gives way to the first one that does, scoring at least this share of it. 0: off. */
+  followUpPrefersCarried: number;
+  /** (measuring) A follow-up decided again alone is answered only when its page is among this many first pages ranked with the conversation. 0: off. */
+  followUpAloneRanked: number;
+  /** (measuring) ... or when its page's best passage, ranked with the conversation, scores at least this share of the first. 0: off. */
   followUpAloneNear: number;
-  /** (measuring) `followUpAloneNear` only for a follow-up referring back ("it", "one", "they"). */
-  followUpAloneReferring: boolean;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -446,8 +439,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpConfidence: 0.4,
   followUpModel: true,
   followUpCarried: true,
-  followUpAloneNear: 0.9,
-  followUpAloneReferring: false,
+  followUpPrefersCarried: 0,
+  followUpAloneRanked: 0,
+  followUpAloneNear: 0,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -634,8 +628,8 @@ interface Decided {
   judged?: Judged<ScoredHit>;
   samePage?: ScoredHit[];
   asked?: string[];
-  /** Not answered: every candidate, best first (a follow-up decided again alone is weighed against them, `followUpAloneNear`). */
-  ranked?: ScoredHit[];
+  /** (measuring) Every candidate, ranked. */
+  allHits?: ScoredHit[];
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -723,9 +717,8 @@ export class Retriever {
    * A follow-up not answered as ranked with the conversation (the rules on its own words, then
    * the model: `followUpConfidence`) is decided again as the same words asked alone: a
    * follow-up that changes the subject ("And how do I book a flight?" after a release's
-   * rollback) is judged unsure beside the page the conversation's words bring, yet is no less
-   * answered by its own than a question asked alone. It is answered so only when the
-   * conversation ranks that page first or near it (`followUpAloneNear`).
+   * rollback) is ranked away from its page by the conversation's words, yet is no less answered
+   * by its own than a question asked alone.
    */
   #followUpDecision(question: string, context: string | undefined): Decided {
     // Asked alone, its words make the same full-text queries again, in the same snapshot: each is run once.
@@ -734,12 +727,20 @@ export class Retriever {
     if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
     const alone = this.#decide(question, undefined, matches);
     if (alone.outcome !== 'answered') return decided;
-    const near = this.#settings.followUpAloneNear;
-    const ranked = decided.ranked ?? [];
-    const page = ranked.find((hit) => hit.docId === alone.hits[0]!.docId);
-    // Its page's best passage as ranked with the conversation (hits are best first) against the first.
-    const led = near <= 0 || (this.#settings.followUpAloneReferring && !/\b(it|its|one|ones|they|them|their|those|these)\b/i.test(question)) || (page !== undefined && page.score >= near * ranked[0]!.score);
-    return led ? alone : decided;
+    const ranked = this.#settings.followUpAloneRanked;
+    if (ranked > 0) {
+      const pages: number[] = [];
+      for (const hit of decided.allHits ?? []) {
+        if (pages.length >= ranked) break;
+        if (!pages.includes(hit.docId)) pages.push(hit.docId);
+      }
+      const near = this.#settings.followUpAloneNear;
+      const all = decided.allHits ?? [];
+      const own = all.find((hit) => hit.docId === alone.hits[0]!.docId);
+      const close = near > 0 && own !== undefined && all[0] !== undefined && own.score >= near * all[0].score;
+      if (!pages.includes(alone.hits[0]!.docId) && !close) return decided;
+    }
+    return alone;
   }
 
   #decide(question: string, context: string | undefined, matches?: Matches): Decided {
@@ -775,9 +776,13 @@ export class Retriever {
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
-    const found = passing.find(
-      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
-    );
+    const qualifies = (hit: ScoredHit): boolean =>
+      gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday));
+    const firstFound = passing.find(qualifies);
+    const found =
+      followUp && firstFound && s.followUpPrefersCarried > 0 && firstFound.contextMatched === 0
+        ? (passing.find((hit) => hit.contextMatched > 0 && hit.score >= firstFound.score * s.followUpPrefersCarried && qualifies(hit)) ?? firstFound)
+        : firstFound;
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
@@ -842,7 +847,7 @@ export class Retriever {
           if (closest.length < s.relatedPages) closest.push(most);
         }
       }
-      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}), ranked: hits };
+      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}), allHits: hits };
       // Free places: one for each page scoring next, not counted yet, matching enough by its passages together.
       if (s.relatedFill > 0 && top) {
         const counted = new Set(closest.map((hit) => hit.docId));
@@ -875,7 +880,7 @@ export class Retriever {
       const shown = [...heads, ...others];
       // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
       const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
-      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), ranked: hits };
+      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), allHits: hits };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
