@@ -146,12 +146,6 @@ export interface RetrievalSettings {
    * Off: any passage (round 17).
    */
   followUpCarried: boolean;
-  /** (measuring) A follow-up's candidate matching none of the conversation's words gives way to the first one that does, scoring at least this share of it. 0: off. */
-  followUpPrefersCarried: number;
-  /** (measuring) A follow-up decided again alone is answered only when its page is among this many first pages ranked with the conversation. 0: off. */
-  followUpAloneRanked: number;
-  /** (measuring) ... or when its page's best passage, ranked with the conversation, scores at least this share of the first. 0: off. */
-  followUpAloneNear: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -439,9 +433,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpConfidence: 0.4,
   followUpModel: true,
   followUpCarried: true,
-  followUpPrefersCarried: 0,
-  followUpAloneRanked: 0,
-  followUpAloneNear: 0,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -628,8 +619,6 @@ interface Decided {
   judged?: Judged<ScoredHit>;
   samePage?: ScoredHit[];
   asked?: string[];
-  /** (measuring) Every candidate, ranked. */
-  allHits?: ScoredHit[];
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -726,21 +715,7 @@ export class Retriever {
     const decided = this.#decide(question, context, matches);
     if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
     const alone = this.#decide(question, undefined, matches);
-    if (alone.outcome !== 'answered') return decided;
-    const ranked = this.#settings.followUpAloneRanked;
-    if (ranked > 0) {
-      const pages: number[] = [];
-      for (const hit of decided.allHits ?? []) {
-        if (pages.length >= ranked) break;
-        if (!pages.includes(hit.docId)) pages.push(hit.docId);
-      }
-      const near = this.#settings.followUpAloneNear;
-      const all = decided.allHits ?? [];
-      const own = all.find((hit) => hit.docId === alone.hits[0]!.docId);
-      const close = near > 0 && own !== undefined && all[0] !== undefined && own.score >= near * all[0].score;
-      if (!pages.includes(alone.hits[0]!.docId) && !close) return decided;
-    }
-    return alone;
+    return alone.outcome === 'answered' ? alone : decided;
   }
 
   #decide(question: string, context: string | undefined, matches?: Matches): Decided {
@@ -776,13 +751,9 @@ export class Retriever {
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
-    const qualifies = (hit: ScoredHit): boolean =>
-      gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday));
-    const firstFound = passing.find(qualifies);
-    const found =
-      followUp && firstFound && s.followUpPrefersCarried > 0 && firstFound.contextMatched === 0
-        ? (passing.find((hit) => hit.contextMatched > 0 && hit.score >= firstFound.score * s.followUpPrefersCarried && qualifies(hit)) ?? firstFound)
-        : firstFound;
+    const found = passing.find(
+      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
+    );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
@@ -847,7 +818,7 @@ export class Retriever {
           if (closest.length < s.relatedPages) closest.push(most);
         }
       }
-      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}), allHits: hits };
+      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}) };
       // Free places: one for each page scoring next, not counted yet, matching enough by its passages together.
       if (s.relatedFill > 0 && top) {
         const counted = new Set(closest.map((hit) => hit.docId));
@@ -880,7 +851,7 @@ export class Retriever {
       const shown = [...heads, ...others];
       // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
       const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
-      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), allHits: hits };
+      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}) };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
