@@ -16,6 +16,13 @@
  * confidently as well); with `--missed`, also each follow-up the defaults do not count (`~`: linked
  * among the first three but not answered, `-`: not linked). Tune halves only (split by place for the
  * all-`eval` sets, as `tune.ts --by-place`); it never reads the sealed sets.
+ *
+ * `switch` counts the other side of the unanswerable pairs: each tune question answered
+ * confidently from its right page asked alone, asked again after each of the same first three
+ * answers (a visitor changing the subject), and how many of those are still answered from the
+ * right page. An unanswerable follow-up after an unrelated answer is a subject change too: a rule
+ * that makes the one unsure may make the other unsure as well, and the bench's figures do not
+ * count it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,6 +62,9 @@ interface Figures {
   followed: Map<string, string>;
   /** Each confident unanswerable follow-up: `first -> question`, with the page it was answered from. */
   answered: Map<string, string>;
+  /** Tune questions answered from their right page alone, asked after each first but themselves; of them, answered so again. */
+  switched: number;
+  switchedRight: number;
 }
 
 /** A set's follow-ups' halves as `tune.ts --by-place` reads them. */
@@ -63,7 +73,7 @@ function followUpSplits(set: QuestionSet): Array<'tune' | 'eval'> {
   return set.followUps.map((f, place) => (allEval ? offTopicSplit(place) : (f.split ?? 'tune')));
 }
 
-const totals = variants.map(() => ({ unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: 0 }));
+const totals = variants.map(() => ({ unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: 0, switched: 0, switchedRight: 0 }));
 const folder = await mkdtemp(join(tmpdir(), 'why-followed-'));
 try {
   await fetchHeldOut();
@@ -80,7 +90,7 @@ try {
       const engine = await startEngine('current', set, join(folder, set.id), variant.settings);
       try {
         const firsts = firstConfident(engine, tuneQuestions.map((q) => q.question), FOLLOWED_FIRSTS);
-        const figures: Figures = { unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: followUps.length, followed: new Map(), answered: new Map() };
+        const figures: Figures = { unanswerable: 0, asked: 0, alone: 0, followUps: 0, followUpsConfident: 0, followUpsOf: followUps.length, followed: new Map(), answered: new Map(), switched: 0, switchedRight: 0 };
         const alone = new Set(offTopic.filter((question) => engine.answer(question).answer_found));
         figures.alone = alone.size * firsts.length;
         for (const first of firsts) {
@@ -91,6 +101,17 @@ try {
             if (!answer.answer_found) continue;
             figures.unanswerable++;
             figures.answered.set(`${first} -> ${question}`, pageOf(answer.sources[0]?.url ?? '').replace(/^https?:\/\/[^/]+\//, '') + (alone.has(question) ? ', alone too' : ''));
+          }
+        }
+        const rightFirst = (answer: ReturnType<typeof engine.answer>, want: Set<string>): boolean => answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? ''));
+        const contexts = new Map(firsts.map((first) => [first, followUpContext(engine, first)]));
+        for (const q of tuneQuestions) {
+          const want = expectedPages(q, kbSettings);
+          if (!rightFirst(engine.answer(q.question), want)) continue;
+          for (const first of firsts) {
+            if (first === q.question) continue;
+            figures.switched++;
+            if (rightFirst(engine.answer(q.question, contexts.get(first)), want)) figures.switchedRight++;
           }
         }
         for (const f of followUps) {
@@ -115,8 +136,10 @@ try {
       t.followUps += f.followUps;
       t.followUpsConfident += f.followUpsConfident;
       t.followUpsOf += f.followUpsOf;
+      t.switched += f.switched;
+      t.switchedRight += f.switchedRight;
     });
-    const cells = perVariant.map((f, i) => `${i}: ${f.unanswerable}/${f.asked} (alone ${f.alone}) follow ${f.followUpsConfident}/${f.followUps}/${f.followUpsOf}`);
+    const cells = perVariant.map((f, i) => `${i}: ${f.unanswerable}/${f.asked} (alone ${f.alone}) follow ${f.followUpsConfident}/${f.followUps}/${f.followUpsOf} switch ${f.switchedRight}/${f.switched}`);
     process.stdout.write(`${set.id.padEnd(18)} ${cells.join('  |  ')}\n`);
     if (list) {
       const keys = new Set(perVariant.flatMap((f) => [...f.answered.keys()]));
@@ -131,7 +154,7 @@ try {
     }
   }
   for (const [i, t] of totals.entries()) {
-    process.stdout.write(`all tune  ${i} ${variants[i]!.name}  unanswerable follow-ups confident ${t.unanswerable}/${t.asked} (asked alone ${t.alone})  follow-ups in the top 3 ${t.followUps}/${t.followUpsOf}, answered ${t.followUpsConfident}\n`);
+    process.stdout.write(`all tune  ${i} ${variants[i]!.name}  unanswerable follow-ups confident ${t.unanswerable}/${t.asked} (asked alone ${t.alone})  follow-ups in the top 3 ${t.followUps}/${t.followUpsOf}, answered ${t.followUpsConfident}  subject changes answered right ${t.switchedRight}/${t.switched}\n`);
   }
 } finally {
   await rm(folder, { recursive: true, force: true });
