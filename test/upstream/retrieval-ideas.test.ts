@@ -302,7 +302,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
     // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
     const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
-    const { bots } = suiteFolder([{}, { tellingEnough: 0 }, { tellingEnough: 0.75 }], {
+    // The controls keep a word the docs lack from being waived for the one page it relates to (`tellingLone`): each shows this rule alone.
+    const { bots } = suiteFolder([{}, { tellingEnough: 0, tellingLone: false }, { tellingEnough: 0.75, tellingLone: false }], {
       ...steps,
       'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
     });
@@ -325,6 +326,44 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
 
     it('still refuses what the docs never name ("FIFA")', () => {
       assert.equal(first(bots[0]!, 'Who won the 2018 FIFA World Cup?'), undefined);
+    });
+  });
+
+  describe('a word the docs lack is waived when the rest of the question relates to one page alone', () => {
+    // "porters" is in no page; "hospital" is on the discounts page and the parking page, which the related pages' rules set aside.
+    const suite = suiteFolder([{}, { tellingLone: false }], {
+      'discounts.md': '# Discounts\n\nHospital staff and students get a third off the annual pass. Show your staff card at the desk when you join.\n',
+      'passes.md': '# Passes\n\nThe annual pass costs 90 pounds and the monthly pass 10 pounds. Students pay the same.\n',
+      'parking.md': '# Parking\n\nThe car park by the hospital is free after six.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+    const question = 'Do hospital porters get money off?';
+
+    it('answers from that page, the model judging', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'discounts.md');
+      // Control: a telling word the docs lack must be matched, so it is only "not sure", showing that one page.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'not_sure');
+      assert.deepEqual(control.passages.map((p) => p.document.path), ['discounts.md']);
+    });
+
+    it('is still not sure when the rest relates to two pages', () => {
+      // (And when the question's words find no other page at all: kb-index.test.ts, "Where do lions sleep at the zoo?")
+      const found = bots[0]!.find('Do hospital porters get a third off parking?');
+      assert.equal(found.outcome, 'not_sure');
+      assert.deepEqual(new Set(found.passages.map((p) => p.document.path)), new Set(['discounts.md', 'parking.md']));
+    });
+
+    it('says so at the HTTP API', async () => {
+      await withApi(suite.root, async (answer) => {
+        const sure = await answer(question);
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'Discounts');
+      });
     });
   });
 

@@ -334,6 +334,18 @@ export interface RetrievalSettings {
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
+   * A question asked alone that a telling word the docs lack left "not sure", with one page
+   * only worth showing though its words find other pages too, is decided again with that word
+   * waived (a name `lackedName` keeps is still not): when the related pages' rules set the
+   * other pages aside and the rest of the question points at one, the word it lacks is how the
+   * asker says it ("nurse", "toddler", "bin men"), not another topic sharing the docs' words,
+   * which relates several of their pages. Where its words find no other page, there is nothing
+   * set aside, and the word still counts ("Where do lions sleep at the zoo?" over one page on
+   * lions). The model and the other rules still judge (with the gate alone deciding,
+   * `minConfidence` 0, it is not applied), and the answer must come from that page.
+   */
+  tellingLone: boolean;
+  /**
    * A telling word the docs lack that is no English word, nor written as a name, is taken for a
    * misspelling ("lsit", "permision"): a passage holding a term of the docs one edit from it
    * ("list", "permission": any such term, not only the most frequent the typo fix takes) matches
@@ -478,6 +490,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.6,
+  tellingLone: true,
   tellingMisspelt: true,
   tellingValues: false,
   lackedName: 3,
@@ -631,6 +644,8 @@ interface Decided {
   judged?: Judged<ScoredHit>;
   samePage?: ScoredHit[];
   asked?: string[];
+  /** For "not sure": whether a candidate of another page than the first shown matches a word of the question. */
+  otherPages?: boolean;
 }
 
 /** One term a candidate is scored by: a question word (or its typo fix or prefix), a joined form, or a conversation word. */
@@ -719,18 +734,27 @@ export class Retriever {
    * the model: `followUpConfidence`) is decided again as the same words asked alone: a
    * follow-up that changes the subject ("And how do I book a flight?" after a release's
    * rollback) is ranked away from its page by the conversation's words, yet is no less answered
-   * by its own than a question asked alone.
+   * by its own than a question asked alone. A question asked alone that a word the docs lack
+   * left "not sure" over one page is decided again with the word waived (`tellingLone`).
    */
   #followUpDecision(question: string, context: string | undefined): Decided {
     // Asked alone, its words make the same full-text queries again, in the same snapshot: each is run once.
     const matches: Matches = new Map();
     const decided = this.#decide(question, context, matches);
-    if (decided.outcome === 'answered' || !context?.trim() || this.#settings.followUpConfidence <= 0) return decided;
+    // Asked alone and "not sure" with one page shown of the several its words find: a word the docs lack is waived for that page (`tellingLone`).
+    const s = this.#settings;
+    const lone = decided.outcome === 'not_sure' && decided.otherPages && decided.hits.every((hit) => hit.docId === decided.hits[0]!.docId);
+    if (lone && !context?.trim() && s.tellingLone && s.minConfidence > 0) {
+      const waived = this.#decide(question, undefined, matches, true);
+      if (waived.outcome === 'answered' && waived.hits[0]!.docId === decided.hits[0]!.docId) return waived;
+    }
+    if (decided.outcome === 'answered' || !context?.trim() || s.followUpConfidence <= 0) return decided;
     const alone = this.#decide(question, undefined, matches);
     return alone.outcome === 'answered' ? alone : decided;
   }
 
-  #decide(question: string, context: string | undefined, matches?: Matches): Decided {
+  /** One decision; `waived`: a telling word the docs lack need not be matched, but a name `lackedName` keeps (`tellingLone`). */
+  #decide(question: string, context: string | undefined, matches?: Matches, waived = false): Decided {
     const s = this.#settings;
     const { maxPassages, minCoverage, minStrength, fullCoverage, fullStrength, relativeScore, onePerPage } = s;
     const analysed = questionTerms(question);
@@ -764,13 +788,13 @@ export class Retriever {
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     const found = passing.find(
-      (hit) => gateOnly || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
+      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough)) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
-    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && hit.missing.length === 0));
+    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)));
     const judged = candidate ? this.#judge(candidate, hits, asked.length, followUp && s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL) : undefined;
     // The rules below but the name rule compare the candidate with the pages its words alone
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
@@ -865,7 +889,8 @@ export class Retriever {
       const shown = [...heads, ...others];
       // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
       const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
-      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}) };
+      const otherPages = hits.some((hit) => hit.docId !== listed[0]?.docId && hit.matchedTerms.length > 0);
+      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), otherPages };
     }
     const pages = new Set([best.docId]);
     const chosen = [best];
