@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from './lib/report.js';
-import { countFollowed, FOLLOWED_FIRSTS, summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
+import { countFollowed, countSwitched, FOLLOWED_FIRSTS, summarise, type QuestionOutcome, type Summary } from './retrieval/evaluate.js';
 import { evaluationSets } from './retrieval/check-sets.js';
 import type { QuestionSet } from './retrieval/sets.js';
 import type { WorkerResult } from './retrieval/worker.js';
@@ -143,6 +143,19 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
       goal: '<= 1 in 8',
       met: mine.confident <= mine.asked / 8,
       note: `each asked after each of the set's first ${FOLLOWED_FIRSTS} confident answers; asked alone: ${alone} of ${followed.filter(keep).length} answered confidently; ${note}`,
+    });
+  }
+  const switched = current.outcome.switched ?? [];
+  if (switched.length) {
+    const mine = countSwitched(switched);
+    report.add({
+      section,
+      id: `${set.id}.followup.switch`,
+      label: `${set.id}: questions asked after another answer (a change of subject), still answered from the right page`,
+      value: mine.right,
+      unit: `of ${mine.asked}`,
+      baseline: { label: 'the same questions asked alone', value: mine.asked },
+      note: `each answerable question answered confidently from a right page when asked alone, asked again after each of the set's first ${FOLLOWED_FIRSTS} confident answers but its own; no goal: it judges follow-up rules beside the unanswerable follow-ups; ${note}`,
     });
   }
   const follow = current.outcome.followUps;

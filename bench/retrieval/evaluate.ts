@@ -68,6 +68,17 @@ export interface SetOutcome {
    * `FOLLOWED_FIRSTS` answerable questions answered confidently (`followedUnanswerable`).
    */
   offTopicFollowed: FollowedOutcome[];
+  /** Each answerable question answered from its right page, asked again after other answers (`subjectChanges`): the bench's workers only. */
+  switched?: SwitchedOutcome[];
+}
+
+/** One answerable question asked after confident answers to other questions: how often still answered from its right page. */
+export interface SwitchedOutcome {
+  question: string;
+  split: 'tune' | 'eval';
+  /** The conversations it was asked in, and those in which it was answered confidently from a page that answers it. */
+  asked: number;
+  right: number;
 }
 
 /** One unanswerable question asked as a follow-up after confident answers: how often it was answered confidently. */
@@ -161,6 +172,34 @@ export function followedUnanswerable(engine: Engine, firsts: readonly string[], 
 /** Of `outcomes` (one half's or all), the follow-ups answered confidently and those asked. */
 export function countFollowed(outcomes: readonly FollowedOutcome[]): { confident: number; asked: number } {
   return outcomes.reduce((sum, o) => ({ confident: sum.confident + o.confident, asked: sum.asked + o.asked }), { confident: 0, asked: 0 });
+}
+
+/**
+ * Asks each of the set's answerable questions that `outcome` answered confidently from a right
+ * page again, after each of the set's first `FOLLOWED_FIRSTS` confident answers but its own, with
+ * that question and its answer as the history: a visitor changing the subject. The other side of
+ * `followedUnanswerable`: a rule that keeps unanswerable follow-ups unsure must not make the next,
+ * unrelated question a visitor asks less sure than it is alone.
+ */
+export function subjectChanges(engine: Engine, set: QuestionSet, outcome: SetOutcome): SwitchedOutcome[] {
+  const settings = resolveSettings(set.dir, set.settings);
+  const firsts = outcome.questions.filter((q) => q.answered).slice(0, FOLLOWED_FIRSTS).map((q) => q.question);
+  const contexts = firsts.map((first) => [first, followUpContext(engine, first)] as const);
+  return set.questions.flatMap((q, place) => {
+    if (!outcome.questions[place]?.top1) return [];
+    const want = expectedPages(q, settings);
+    const others = contexts.filter(([first]) => first !== q.question);
+    const right = others.filter(([, context]) => {
+      const answer = engine.answer(q.question, context);
+      return answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? ''));
+    }).length;
+    return [{ question: q.question, split: outcome.questions[place]!.split, asked: others.length, right }];
+  });
+}
+
+/** Of `outcomes` (one half's or all), the questions answered from the right page and those asked. */
+export function countSwitched(outcomes: readonly SwitchedOutcome[]): { right: number; asked: number } {
+  return outcomes.reduce((sum, o) => ({ right: sum.right + o.right, asked: sum.asked + o.asked }), { right: 0, asked: 0 });
 }
 
 /** Asks every question of the set, timing each answer (retrieval and composition). */

@@ -1,11 +1,12 @@
 /**
  * One engine over one evaluation set, in a process of its own so its memory and CPU are its
  * own: start-up (cold: index built from nothing; warm: the same index reopened), every question
- * asked and timed, resident memory after a forced GC while serving. Arguments: set id, engine
+ * asked and timed, resident memory after a forced GC while serving, then the answerable questions
+ * asked again after other answers (`subjectChanges`, untimed). Arguments: set id, engine
  * (`current` or `baseline`), index folder. Sends a `WorkerResult` to its parent.
  */
 import { startEngine, type EngineName } from './engines.js';
-import { evaluate, type SetOutcome } from './evaluate.js';
+import { evaluate, subjectChanges, type SetOutcome } from './evaluate.js';
 import { heldOutSets } from './held-out.js';
 import { questionSets, type QuestionSet } from './sets.js';
 
@@ -35,6 +36,8 @@ try {
   const asked = outcome.questions.length + outcome.offTopic.length + outcome.followUps.length * 4;
   globalThis.gc?.();
   const memory = process.memoryUsage();
+  // Outside the timed and measured work: the answers of the questions asked again.
+  outcome.switched = subjectChanges(engine, set, outcome);
   engine.close();
   const result: WorkerResult = { outcome, cold, ...(warm ? { warm } : {}), rss: memory.rss, heapUsed: memory.heapUsed, cpuPerAnswerMs: (used.user + used.system) / 1000 / asked };
   process.send!(result, () => process.exit(0));
