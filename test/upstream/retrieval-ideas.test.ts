@@ -1061,7 +1061,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
-  describe('a name the docs lack, rare in everyday English, must be matched however much of the rest a passage matches', () => {
+  describe('a name the docs lack must be matched however much of the rest a passage matches', () => {
     const question = 'How do I use it with a Java Maven multi-module build?';
     // "Maven" is in no page; the page on other languages matches every other word, enough of the question to waive one it lacks.
     const suite = suiteFolder([{}, { lackedName: 0 }], {
@@ -1084,12 +1084,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(control.passages[0]!.document.path, 'multi-language.md');
     });
 
-    it('says so at the HTTP API, and still answers without the name, or with an everyday word written as one', async () => {
+    it('says so at the HTTP API, and still answers without the name', async () => {
       await withApi(suite.root, async (answer) => {
         const unsure = await answer(question);
         assertNotSure(unsure);
         assert.equal(unsure.sources[0]!.title, 'Multi-language repositories');
-        for (const message of ['How do I set up a Java multi-module build?', 'Can a multi-module build in Chinese run?']) {
+        for (const message of ['How do I set up a Java multi-module build?']) {
           const sure = await answer(message);
           assert.equal(sure.answer_found, true, message);
           assert.equal(sure.sources[0]!.title, 'Multi-language repositories');

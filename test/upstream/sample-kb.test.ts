@@ -101,6 +101,18 @@ describe('the sample knowledge base (bot demo by default)', () => {
     assert.deepEqual(await answer('Who won the 2018 FIFA World Cup?'), { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] });
   });
 
+  it('is not sure of a meeting room in an office the docs never name, common in English ("Paris", "Berlin"), and answers Lisbon\'s', async () => {
+    // The docs have one office guide, Lisbon's: its rooms table matches every other word of these questions.
+    for (const message of ['Can I book a meeting room in the Paris office?', 'Can I reserve a meeting room at the Berlin office?']) {
+      const result = await answer(message);
+      assert.equal(result.answer_found, false, message);
+      assert.equal(result.answer, NOT_SURE_TEXT, message);
+    }
+    const lisbon = await answer('Can I book a meeting room in the Lisbon office?');
+    assert.equal(lisbon.answer_found, true);
+    assert.ok((lisbon.sources[0]?.title ?? '').includes('Lisbon office guide'), lisbon.sources[0]?.title);
+  });
+
   it('is not sure, and shows the closest pages, when the docs share the words but not the fact', async () => {
     const result = await answer('Can I bring my dog to the office?');
     assert.equal(result.answer_found, false);

@@ -356,10 +356,13 @@ export interface RetrievalSettings {
   tellingMisspelt: boolean;
   /**
    * A name of the question (`namedTerms`) that the docs lack and that is at least this rare in
-   * everyday English (`englishRarity`; 3: the Zipf scale's high-frequency edge) must be matched
-   * whatever `tellingEnough` says: "How do I use Turborepo with a Java *Maven* build?" asks about
-   * Maven, however much of the rest a guide on other languages matches. An everyday word
-   * written as a name ("Chinese") is still waived. 0: off.
+   * everyday English (`englishRarity`) must be matched whatever `tellingEnough` and `tellingLone`
+   * say: "How do I use Turborepo with a Java *Maven* build?" asks about Maven, however much of
+   * the rest a guide on other languages matches, and "Can I book a meeting room in the *Paris*
+   * office?" asks about an office the docs never name, however well the Lisbon office's rooms
+   * match the rest. 0.25 (the scale's floor): every such name, however common in English
+   * ("Paris", "Berlin", "Chinese": a name written in a question and in no page is what the
+   * answer would be wrong about); 3: only the rare ones (before round 19). 0: off.
    */
   lackedName: number;
   /**
@@ -493,7 +496,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingLone: true,
   tellingMisspelt: true,
   tellingValues: false,
-  lackedName: 3,
+  lackedName: 0.25,
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
