@@ -102,7 +102,7 @@ interface Row {
 /**
  * A follow-up's row (`--follow-ups`): its passage as ranked with the conversation (when one
  * passed the rules on its own words: `judged`), and the same words decided asked alone, which
- * answers it when the model does not (`#followUpDecision`).
+ * answers it when the model does not (`#decision`).
  */
 interface FollowUpRow {
   judged: boolean;

@@ -719,7 +719,7 @@ export class Retriever {
    */
   decide(question: string, context?: string): Decision {
     return this.#index.read(() => {
-      const { outcome, hits, judged, samePage, asked } = this.#followUpDecision(question, context);
+      const { outcome, hits, judged, samePage, asked } = this.#decision(question, context);
       const read = this.#withPassages(hits);
       // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
@@ -733,14 +733,15 @@ export class Retriever {
   }
 
   /**
-   * A follow-up not answered as ranked with the conversation (the rules on its own words, then
-   * the model: `followUpConfidence`) is decided again as the same words asked alone: a
-   * follow-up that changes the subject ("And how do I book a flight?" after a release's
-   * rollback) is ranked away from its page by the conversation's words, yet is no less answered
-   * by its own than a question asked alone. A question asked alone that a word the docs lack
-   * left "not sure" over one page is decided again with the word waived (`tellingLone`).
+   * The question's outcome: decided once (`#decide`), and again where a second reading is due.
+   * A question asked alone that a word the docs lack left "not sure" over one page is decided
+   * again with the word waived (`tellingLone`). A follow-up not answered as ranked with the
+   * conversation (the rules on its own words, then the model: `followUpConfidence`) is decided
+   * again as the same words asked alone: a follow-up that changes the subject ("And how do I
+   * book a flight?" after a release's rollback) is ranked away from its page by the
+   * conversation's words, yet is no less answered by its own than a question asked alone.
    */
-  #followUpDecision(question: string, context: string | undefined): Decided {
+  #decision(question: string, context: string | undefined): Decided {
     // Asked alone, its words make the same full-text queries again, in the same snapshot: each is run once.
     const matches: Matches = new Map();
     const decided = this.#decide(question, context, matches);
