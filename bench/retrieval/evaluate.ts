@@ -174,27 +174,46 @@ export function countFollowed(outcomes: readonly FollowedOutcome[]): { confident
   return outcomes.reduce((sum, o) => ({ confident: sum.confident + o.confident, asked: sum.asked + o.asked }), { confident: 0, asked: 0 });
 }
 
+/** A question with the pages that answer it, as `askedAfter` asks it. */
+export interface WantedQuestion {
+  question: string;
+  split: 'tune' | 'eval';
+  want: ReadonlySet<string>;
+}
+
+/** Whether `answer` is confident and its first source is one of the pages `want` names. */
+export function answeredFrom(answer: ReturnType<Engine['answer']>, want: ReadonlySet<string>): boolean {
+  return answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? ''));
+}
+
 /**
- * Asks each of the set's answerable questions that `outcome` answered confidently from a right
- * page again, after each of the set's first `FOLLOWED_FIRSTS` confident answers but its own, with
- * that question and its answer as the history: a visitor changing the subject. The other side of
- * `followedUnanswerable`: a rule that keeps unanswerable follow-ups unsure must not make the next,
- * unrelated question a visitor asks less sure than it is alone.
+ * Asks each of `questions` again after each of `firsts` but itself, with that question and its
+ * answer as the history (`followUpContext`): a visitor changing the subject. Counts the
+ * conversations in which it is still answered confidently from a page that answers it.
+ */
+export function askedAfter(engine: Engine, firsts: readonly string[], questions: readonly WantedQuestion[]): SwitchedOutcome[] {
+  const contexts = firsts.map((first) => [first, followUpContext(engine, first)] as const);
+  return questions.map(({ question, split, want }) => {
+    const others = contexts.filter(([first]) => first !== question);
+    const right = others.filter(([, context]) => answeredFrom(engine.answer(question, context), want)).length;
+    return { question, split, asked: others.length, right };
+  });
+}
+
+/**
+ * The set's answerable questions that `outcome` answered confidently from a right page, each
+ * asked again after the set's first `FOLLOWED_FIRSTS` confident answers (`askedAfter`). The other
+ * side of `followedUnanswerable`: a rule that keeps unanswerable follow-ups unsure must not make
+ * the next, unrelated question a visitor asks less sure than it is alone.
  */
 export function subjectChanges(engine: Engine, set: QuestionSet, outcome: SetOutcome): SwitchedOutcome[] {
   const settings = resolveSettings(set.dir, set.settings);
   const firsts = outcome.questions.filter((q) => q.answered).slice(0, FOLLOWED_FIRSTS).map((q) => q.question);
-  const contexts = firsts.map((first) => [first, followUpContext(engine, first)] as const);
-  return set.questions.flatMap((q, place) => {
-    if (!outcome.questions[place]?.top1) return [];
-    const want = expectedPages(q, settings);
-    const others = contexts.filter(([first]) => first !== q.question);
-    const right = others.filter(([, context]) => {
-      const answer = engine.answer(q.question, context);
-      return answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? ''));
-    }).length;
-    return [{ question: q.question, split: outcome.questions[place]!.split, asked: others.length, right }];
+  const rightAlone = set.questions.flatMap((q, place) => {
+    const alone = outcome.questions[place];
+    return alone?.top1 ? [{ question: q.question, split: alone.split, want: expectedPages(q, settings) }] : [];
   });
+  return askedAfter(engine, firsts, rightAlone);
 }
 
 /** Of `outcomes` (one half's or all), the questions answered from the right page and those asked. */

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { startEngine } from './engines.js';
-import { expectedPages, firstConfident, FOLLOWED_FIRSTS, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
+import { answeredFrom, askedAfter, countSwitched, expectedPages, firstConfident, FOLLOWED_FIRSTS, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets, type QuestionSet } from './sets.js';
 import { scriptArgs } from './tuning-script.js';
@@ -103,17 +103,12 @@ try {
             figures.answered.set(`${first} -> ${question}`, pageOf(answer.sources[0]?.url ?? '').replace(/^https?:\/\/[^/]+\//, '') + (alone.has(question) ? ', alone too' : ''));
           }
         }
-        const rightFirst = (answer: ReturnType<typeof engine.answer>, want: Set<string>): boolean => answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? ''));
-        const contexts = new Map(firsts.map((first) => [first, followUpContext(engine, first)]));
-        for (const q of tuneQuestions) {
-          const want = expectedPages(q, kbSettings);
-          if (!rightFirst(engine.answer(q.question), want)) continue;
-          for (const first of firsts) {
-            if (first === q.question) continue;
-            figures.switched++;
-            if (rightFirst(engine.answer(q.question, contexts.get(first)), want)) figures.switchedRight++;
-          }
-        }
+        const rightAlone = tuneQuestions
+          .map((q) => ({ question: q.question, split: 'tune' as const, want: expectedPages(q, kbSettings) }))
+          .filter((q) => answeredFrom(engine.answer(q.question), q.want));
+        const switched = countSwitched(askedAfter(engine, firsts, rightAlone));
+        figures.switched = switched.asked;
+        figures.switchedRight = switched.right;
         for (const f of followUps) {
           const answer = engine.answer(f.question, followUpContext(engine, f.first));
           const want = expectedPages(f, kbSettings);
