@@ -25,7 +25,8 @@
  * Sendinblue API client's until they were read once for its fifteenth, the dental practice's,
  * Trigger.dev's and the Salesforce packaging CLI's until they were read once for its sixteenth, the
  * nursery's, Quasar CLI's and the Ory Kratos client's until they were read once for its
- * seventeenth (each file's `heldUntil` says which, and the label repeats it).
+ * seventeenth, the marina's, Zudoku's and the Cloudmersive Validate client's until they were read
+ * once for its eighteenth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
