@@ -146,11 +146,6 @@ export interface RetrievalSettings {
    * Off: any passage (round 17).
    */
   followUpCarried: boolean;
-  /**
-   * A follow-up naming at most this many words of its own (more than `followUpWords`) has its
-   * share waived too, for a passage the conversation helped find that matches one of them. 0: off.
-   */
-  followUpWordsOwn: number;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -462,7 +457,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpConfidence: 0.4,
   followUpModel: true,
   followUpCarried: true,
-  followUpWordsOwn: 0,
   contextTerms: 8,
   commonInGate: true,
   pageWeight: 0.4,
@@ -790,8 +784,7 @@ export class Retriever {
     const fewOwnWords = followUp && topical.length <= s.followUpWords;
     // ...and both reliefs are the conversation's: a passage matching none of its words gets neither (`followUpCarried`).
     const carried = (hit: ScoredHit): boolean => !s.followUpCarried || hit.contextMatched > 0;
-    const ownWaived = (hit: ScoredHit): boolean => followUp && topical.length <= s.followUpWordsOwn && carried(hit) && hit.matchedTerms.some((term) => topical.includes(term));
-    const passing = hits.filter((hit) => answers(hit) && (gateOnly || (fewOwnWords && carried(hit)) || ownWaived(hit) || hit.telling >= s.confidentTelling));
+    const passing = hits.filter((hit) => answers(hit) && (gateOnly || (fewOwnWords && carried(hit)) || hit.telling >= s.confidentTelling));
     // Each telling word must be matched by a passage that answers: by the best one, or (a question
     // of two parts: "roll back a release or book a flight") by another that answers too.
     const matched = new Set(passing.flatMap((hit) => hit.matchedTerms));
