@@ -72,7 +72,7 @@ import Database from 'better-sqlite3';
 import { answerType, leafStatesType, typedTerms } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
 import { passageParts } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
-import { confidence, FEATURE_NAMES, type ConfidenceFeatures, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
+import { CONFIDENCE_MODEL, confidence, FEATURE_NAMES, FOLLOW_UP_MODEL, type ConfidenceFeatures, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
 import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { idf } from '../../packages/bot-answer-engine/src/upstream/retrieval/idf.js';
@@ -538,7 +538,12 @@ function printFollowUpCurves(judged: Map<Row, number>, how: string): void {
 
 const curves = followUpMode ? printFollowUpCurves : printCurves;
 // The engine's model as it is (fitted on earlier tune halves, so not left out), on the same rows: the row a refit is measured against.
-curves(new Map(rows.map((r) => [r, r.features.length ? confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as unknown as ConfidenceFeatures) : 0])), "the engine's model (CONFIDENCE_MODEL)");
+// With `--follow-ups`, the model the engine judges follow-ups with (`FOLLOW_UP_MODEL`).
+const engineModel = followUpMode ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL;
+curves(
+  new Map(rows.map((r) => [r, r.features.length ? confidence(Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, r.features[i]!])) as unknown as ConfidenceFeatures, engineModel) : 0])),
+  `the engine's model (${followUpMode ? 'FOLLOW_UP_MODEL' : 'CONFIDENCE_MODEL'})`,
+);
 // A follow-up with no passage passing the rules on its own words has nothing for the model to judge.
 const tune = rows.filter((r) => r.split === 'tune' && (!r.followUp || r.followUp.judged));
 for (const names of variants) {
