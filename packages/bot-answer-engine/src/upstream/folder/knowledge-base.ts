@@ -98,9 +98,11 @@ export class KnowledgeBaseError extends Error {
  * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
  * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
  * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes,
- * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out.
+ * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out; 10: an
+ * admonition's title written as a directive attribute (`:::tip{title="Hot tip"}`) read as its
+ * label, an admonition in a list item kept in the item.
  */
-export const READER_VERSION = 9;
+export const READER_VERSION = 10;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
