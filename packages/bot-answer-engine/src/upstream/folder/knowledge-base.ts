@@ -100,7 +100,8 @@ export class KnowledgeBaseError extends Error {
  * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes,
  * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out; 10: an
  * admonition's title written as a directive attribute (`:::tip{title="Hot tip"}`) read as its
- * label, an admonition in a list item kept in the item.
+ * label, an admonition in a list item kept in the item, an MDX expression over several lines
+ * (`{components.map((comp) => (` ... `))}`) left out of prose.
  */
 export const READER_VERSION = 10;
 
