@@ -330,7 +330,11 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   const source: KbDocument['source'] = { title, url };
   const appName = field('app_name', meta.app_name) ?? settings.appName;
   if (appName) source.app_name = appName;
-  if (meta.author !== undefined && meta.author !== null) {
+  // Many sites write the author as a name (`author: Eron Powell`: Hugo, Jekyll, VitePress
+  // blogs): that is the author's name, not a reason to leave the page out.
+  if (typeof meta.author === 'string') {
+    if (meta.author.trim() !== '') source.author = { name: meta.author.trim() };
+  } else if (meta.author !== undefined && meta.author !== null) {
     if (!isRecord(meta.author)) throw new KnowledgeBaseError(`${path}: front-matter field "author" must be a mapping with name, email, photo`);
     const author = {
       name: field('author.name', meta.author.name),
