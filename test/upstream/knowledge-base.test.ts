@@ -75,6 +75,54 @@ describe('knowledge-base documents', () => {
     assert.equal(author(''), undefined);
   });
 
+  it("writes a front-matter field's interpolation (VitePress' `{{ $frontmatter.author }}`) as its value, outside code", () => {
+    const page = [
+      '---',
+      'url: https://docs.example.com/recipe',
+      'description: Run a flow once for each item.',
+      'author: Eron Powell',
+      'directus_version:',
+      'tags: [flows]',
+      '---',
+      '# Flows For-Loop',
+      '',
+      '> {{ $frontmatter.description }}',
+      '',
+      ':::tip Author: {{$frontmatter.author}}',
+      '',
+      '**Directus Version:** {{$frontmatter.directus_version}} {{ $frontmatter.missing }}{{ $frontmatter.tags }} {{ $frontmatter.tags.join(", ") }}',
+      '',
+      ':::',
+      '',
+      'Write `{{ $frontmatter.author }}` to show it:',
+      '',
+      '```md',
+      'Layout: {{ $frontmatter.layout }}',
+      '```',
+    ].join('\n');
+    const { body } = parseDocument(page, 'recipe.md');
+    assert.equal(
+      body,
+      [
+        '# Flows For-Loop',
+        '',
+        '> Run a flow once for each item.',
+        '',
+        ':::tip Author: Eron Powell',
+        '',
+        '**Directus Version:**  {{ $frontmatter.tags }} {{ $frontmatter.tags.join(", ") }}',
+        '',
+        ':::',
+        '',
+        'Write `{{ $frontmatter.author }}` to show it:',
+        '',
+        '```md',
+        'Layout: {{ $frontmatter.layout }}',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it('takes modified_time in seconds, milliseconds or as an ISO date, always giving seconds', () => {
     const time = (value: string): number | undefined => parseDocument(`${FRONT.replace('---\n', `---\nmodified_time: ${value}\n`)}x`, 'a.md').source.modified_time;
     assert.equal(time('1730243482'), 1730243482);

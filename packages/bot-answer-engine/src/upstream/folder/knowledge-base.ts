@@ -16,6 +16,7 @@ import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
+import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -101,7 +102,9 @@ export class KnowledgeBaseError extends Error {
  * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out; 10: an
  * admonition's title written as a directive attribute (`:::tip{title="Hot tip"}`) read as its
  * label, an admonition in a list item kept in the item, an MDX expression over several lines
- * (`{components.map((comp) => (` ... `))}`) left out of prose.
+ * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
+ * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
+ * written as its value.
  */
 export const READER_VERSION = 10;
 
@@ -303,7 +306,7 @@ export function parseDocument(
     }
     if (!isRecord(meta)) throw new KnowledgeBaseError(`${path}: front-matter must be a mapping of Source fields`);
   }
-  let body = (match ? normalised.slice(match[0].length) : normalised).trim();
+  let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
   body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
