@@ -9,9 +9,10 @@ const PROSE = /`+|\{\{[ \t]*\$frontmatter\.([A-Za-z_$][\w$]*)[ \t]*\}\}/g;
  * The text with each interpolation of a front-matter field (`{{ $frontmatter.author }}`, which
  * VitePress renders as the field's value) written as that value, outside code (fenced and
  * indented blocks, code spans). A field the front matter leaves empty or out writes nothing, as
- * Vue renders it; a list or a mapping, and any other expression (`{{ $frontmatter.tags.join(", ") }}`),
- * stay as written. Read as written, a recipe's lead held "{{ $frontmatter.description }}" and an
- * admonition titled "Author: {{$frontmatter.author}}" was read as a line of text.
+ * Vue renders it; a list or a mapping, and any other expression
+ * (`{{ $frontmatter.tags.join(", ") }}`), stay as written. Read as written, a recipe's first
+ * paragraph held "{{ $frontmatter.description }}", and an admonition titled
+ * "Author: {{$frontmatter.author}}" was read as a line of text.
  */
 export function withFrontMatterValues(markdown: string, meta: Record<string, unknown>): string {
   if (!markdown.includes('$frontmatter')) return markdown;
