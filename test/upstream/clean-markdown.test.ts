@@ -129,6 +129,15 @@ describe('cleaning Markdown: metadata, MDX and site-generator markup', () => {
     assert.equal(clean('> [!IMPORTANT]', '> Back up first.'), '> **Important**\n> Back up first.');
     assert.equal(clean('[[toc]]', '{% include nav.html %}', '{: .note}', 'Text.'), 'Text.');
   });
+
+  it("takes an admonition's title from its directive attribute, and keeps it in the list item it is in", () => {
+    assert.equal(clean(':::warning{title="Security Notice"}', '', 'Never commit keys.', '', ':::'), '**Security Notice**\n\nNever commit keys.');
+    assert.equal(clean(":::tip{title='Hot tip' icon=\"x\"}", 'Try it.', ':::'), '**Hot tip**\n\nTry it.');
+    assert.equal(clean(':::note{.wide}', 'Wide.', ':::'), '**Note**\n\nWide.');
+    assert.equal(clean(':::tip[Label]{title="Other"}', 'Text.', ':::'), '**Label**\n\nText.');
+    const steps = clean('1. **Plan**', '', '   Write it down.', '', '   :::info', '', '   Gather what you need first.', '', '   :::', '', '1. **Build**');
+    assert.equal(steps, '1. **Plan**\n\n   Write it down.\n\n   **Info**\n\n   Gather what you need first.\n\n1. **Build**');
+  });
 });
 
 describe('cleaning Markdown: links, badges and HTML', () => {

@@ -68,6 +68,61 @@ describe('knowledge-base documents', () => {
     assert.equal(body, '# Travel\n\nText.');
   });
 
+  it("reads an author written as a name (another site generator's front matter) as the author's name, and serves the page", () => {
+    const author = (value: string) => parseDocument(`${FRONT.replace('---\n', `---\nauthor: ${value}\n`)}x`, 'a.md').source.author;
+    assert.deepEqual(author('Eron Powell'), { name: 'Eron Powell' });
+    assert.equal(author('" "'), undefined);
+    assert.equal(author(''), undefined);
+  });
+
+  it("writes a front-matter field's interpolation (VitePress' `{{ $frontmatter.author }}`) as its value, outside code", () => {
+    const page = [
+      '---',
+      'url: https://docs.example.com/recipe',
+      'description: Run a flow once for each item.',
+      'author: Eron Powell',
+      'directus_version:',
+      'tags: [flows]',
+      '---',
+      '# Flows For-Loop',
+      '',
+      '> {{ $frontmatter.description }}',
+      '',
+      ':::tip Author: {{$frontmatter.author}}',
+      '',
+      '**Directus Version:** {{$frontmatter.directus_version}} {{ $frontmatter.missing }}{{ $frontmatter.tags }} {{ $frontmatter.tags.join(", ") }}',
+      '',
+      ':::',
+      '',
+      'Write `{{ $frontmatter.author }}` to show it:',
+      '',
+      '```md',
+      'Layout: {{ $frontmatter.layout }}',
+      '```',
+    ].join('\n');
+    const { body } = parseDocument(page, 'recipe.md');
+    assert.equal(
+      body,
+      [
+        '# Flows For-Loop',
+        '',
+        '> Run a flow once for each item.',
+        '',
+        ':::tip Author: Eron Powell',
+        '',
+        '**Directus Version:**  {{ $frontmatter.tags }} {{ $frontmatter.tags.join(", ") }}',
+        '',
+        ':::',
+        '',
+        'Write `{{ $frontmatter.author }}` to show it:',
+        '',
+        '```md',
+        'Layout: {{ $frontmatter.layout }}',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it('takes modified_time in seconds, milliseconds or as an ISO date, always giving seconds', () => {
     const time = (value: string): number | undefined => parseDocument(`${FRONT.replace('---\n', `---\nmodified_time: ${value}\n`)}x`, 'a.md').source.modified_time;
     assert.equal(time('1730243482'), 1730243482);
@@ -84,7 +139,7 @@ describe('knowledge-base documents', () => {
       ['---\ntitle: T\n---\nx', /a\.md: no URL to cite it by/],
       ['---\ntitle: T\nurl: javascript:alert(1)\n---\nx', /a\.md: front-matter field "url" must be an http\(s\) URL/],
       ['---\ntitle: 42\nurl: https://x.example.com\n---\nx', /"title" must be a non-empty string/],
-      ['---\ntitle: T\nurl: https://x.example.com\nauthor: Dana\n---\nx', /"author" must be a mapping/],
+      ['---\ntitle: T\nurl: https://x.example.com\nauthor: [Dana, Lee]\n---\nx', /"author" must be a mapping/],
       ['---\ntitle: T\nurl: https://x.example.com\nmodified_time: yesterday\n---\nx', /"modified_time" must be Unix seconds/],
     ];
     for (const [text, message] of bad) assert.throws(() => parseDocument(text, 'a.md'), (e: unknown) => e instanceof KnowledgeBaseError && message.test(e.message));

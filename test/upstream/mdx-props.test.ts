@@ -176,3 +176,36 @@ describe("MDX: reference components' data as text", () => {
     assert.doesNotMatch(text, /<\/?(?:b|Badge|script)\b|alert|comment/);
   });
 });
+
+describe('MDX: expressions over several lines', () => {
+  it('drops an expression opening a line and running over lines (its output is known only by running it), keeping the text around it', () => {
+    const text = read(
+      'Following components are available:',
+      '',
+      '<ul className="grid">',
+      '  {components.map((comp) => {',
+      '    const link = comp.toLowerCase();',
+      '',
+      '    return (',
+      '      <li key={comp}>',
+      '        <a href={`https://ui.example/${link}`}>{comp}</a>',
+      '      </li>',
+      '    );',
+      '',
+      '})}',
+      '',
+      '</ul>',
+      '',
+      'Each is imported from `zudoku/ui/*`.',
+    );
+    assert.equal(text, 'Following components are available:\n\nEach is imported from `zudoku/ui/*`.');
+  });
+
+  it('keeps an expression within one line, a template literal alone, and code: fenced, or indented in a component', () => {
+    const literal = ['<SyntaxHighlight language="ts">', '{`for (const a of b) {', '  log(a);', '}`}', '</SyntaxHighlight>'];
+    assert.equal(read(...literal), '{`for (const a of b) {\n  log(a);\n}`}');
+    assert.equal(read('Hello {props.name}, you have', '{count} new messages.'), 'Hello {props.name}, you have\n{count} new messages.');
+    const fenced = ['<Step>', '    ```json vercel.json', '    {', '      "bunVersion": "1.x"', '    }', '    ```', '</Step>'];
+    assert.equal(read(...fenced), '```json vercel.json\n{\n  "bunVersion": "1.x"\n}\n```');
+  });
+});

@@ -29,6 +29,15 @@ describe('renderMarkdown', () => {
     expect(el.textContent).not.to.contain('\\');
   });
 
+  it("keeps an admonition's label, as the engine quotes it inside a list item, in that item", () => {
+    const el = render('1. **Plan**\n\n   Write it down.\n\n   **Info**\n\n   Gather what you need first.\n\n1. **Build**');
+    const items = [...el.querySelectorAll('ol > li')];
+    expect(el.querySelectorAll('ol').length).to.equal(1);
+    expect(items.map((li) => li.querySelector('strong')!.textContent)).to.deep.equal(['Plan', 'Build']);
+    expect([...items[0]!.querySelectorAll('p strong')].map((s) => s.textContent)).to.deep.equal(['Plan', 'Info']);
+    expect(items[0]!.textContent).to.contain('Gather what you need first.');
+  });
+
   it('keeps http(s) and mailto links, opening in a new tab; drops other schemes and relative URLs but keeps their text', () => {
     const el = render('[a](https://a.example/p?q=1&r=2) [b](http://b.example) [m](mailto:x@y.example) [r](/rel) [p](//evil.example) [j](javascript:alert(1)) <https://auto.example> www.bare.example');
     const links = [...el.querySelectorAll('a')];

@@ -55,7 +55,9 @@ const COMPONENT_OPEN = /^[ \t]*<\/?[A-Z][\w.]*(?:[ \t]|$)/;
 const TAG_LINES = 1000;
 // Docusaurus / VitePress admonitions (`:::tip Title`, `:::`), Liquid tags, kramdown attribute
 // lists and table-of-contents markers: chrome of the site generator, not text.
-const ADMONITION = /^[ \t]*:::[ \t]*([A-Za-z][\w-]*)?(?:\[([^\]\n]*)\]|[ \t]+([^{\n]+?))?[ \t]*(?:\{[^}\n]*\})?[ \t]*$/;
+// An admonition's title may also be a directive attribute (`:::tip{title="Hot tip"}`, Zudoku's).
+const ADMONITION = /^([ \t]*):::[ \t]*([A-Za-z][\w-]*)?(?:\[([^\]\n]*)\]|[ \t]+([^{\n]+?))?[ \t]*(?:\{([^}\n]*)\})?[ \t]*$/;
+const TITLE_ATTRIBUTE = /(?:^|[ \t])title=(?:"([^"]*)"|'([^']*)')/;
 const GENERATOR_LINE = /^[ \t]*(?:\{%[^\n]*%\}|\{:[^\n]*\}|\[\[?toc\]\]?|\[TOC\])[ \t]*$/i;
 // GitHub's alerts: `> [!NOTE]` shows as a "Note" callout on GitHub, and literally elsewhere.
 const GITHUB_ALERT = /^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*$/i;
@@ -202,8 +204,10 @@ function scanBlocks(text: string): { blocks: Block[]; definitions: Map<string, L
     }
     const admonition = char === ':' && ADMONITION.exec(line);
     if (admonition) {
-      const title = (admonition[2] ?? admonition[3] ?? '').trim() || (admonition[1] ? capitalise(admonition[1]) : '');
-      if (title) push('text', `\n**${title}**\n`);
+      const attribute = admonition[5] === undefined ? undefined : TITLE_ATTRIBUTE.exec(admonition[5]);
+      const title = (admonition[3] ?? admonition[4] ?? attribute?.[1] ?? attribute?.[2] ?? '').trim() || (admonition[2] ? capitalise(admonition[2]) : '');
+      // Indented as its line is, so an admonition inside a list item stays in that item.
+      if (title) push('text', `\n${admonition[1]}**${title}**\n`);
       previousBlank = true;
       continue;
     }

@@ -16,6 +16,7 @@ import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
+import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
@@ -98,9 +99,14 @@ export class KnowledgeBaseError extends Error {
  * (`<% if (isHtml) { %>`) taken out of prose; 9: a tag-like name that is no HTML (`Array<Session>`,
  * `App_Resources/<platform>`) escaped in prose, read as text; a description the body says with escapes
  * (`\<style>`) not added again, a reference escaped for Markdown (`\&#39;`) read as the character it escapes,
- * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out.
+ * navigation rows (`[[Back to top]](#) [[Back to README]](../README.md)`) left out; 10: an
+ * admonition's title written as a directive attribute (`:::tip{title="Hot tip"}`) read as its
+ * label, an admonition in a list item kept in the item, an MDX expression over several lines
+ * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
+ * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
+ * written as its value.
  */
-export const READER_VERSION = 9;
+export const READER_VERSION = 10;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
@@ -300,7 +306,7 @@ export function parseDocument(
     }
     if (!isRecord(meta)) throw new KnowledgeBaseError(`${path}: front-matter must be a mapping of Source fields`);
   }
-  let body = (match ? normalised.slice(match[0].length) : normalised).trim();
+  let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
   body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
@@ -327,7 +333,11 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   const source: KbDocument['source'] = { title, url };
   const appName = field('app_name', meta.app_name) ?? settings.appName;
   if (appName) source.app_name = appName;
-  if (meta.author !== undefined && meta.author !== null) {
+  // Many sites write the author as a name (`author: Eron Powell`: Hugo, Jekyll, VitePress
+  // blogs): that is the author's name, not a reason to leave the page out.
+  if (typeof meta.author === 'string') {
+    if (meta.author.trim() !== '') source.author = { name: meta.author.trim() };
+  } else if (meta.author !== undefined && meta.author !== null) {
     if (!isRecord(meta.author)) throw new KnowledgeBaseError(`${path}: front-matter field "author" must be a mapping with name, email, photo`);
     const author = {
       name: field('author.name', meta.author.name),

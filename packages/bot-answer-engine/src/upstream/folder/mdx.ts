@@ -7,6 +7,7 @@ import { mapOutsideFences } from './markdown-text.js';
 const CODE_SPAN_OR_COMPONENT = /(`+)[\s\S]*?\1|<\/?[A-Z][\w.]*(?:\s(?:[^<>{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)?\/?>|<>|<\/>/g;
 const JSX_COMMENT = /\{\/\*[\s\S]*?\*\/\}/g;
 const ESM_START = /^(?:import|export)(?:\s|\{|\*|$)/;
+const FENCE_MARKER = /^[ \t]*(`{3,}|~{3,})/;
 // A code span (skipped) or the start of a component tag, for reading tags' data.
 const CODE_SPAN_OR_TAG_START = /(`+)[\s\S]*?\1|<[A-Z][\w.]*(?=[\s/>])/g;
 // How far one tag is read: past this, it is left to be dropped as any other tag.
@@ -22,7 +23,7 @@ const MAX_TAG_CHARS = 200_000;
 export function mdxToMarkdown(mdx: string): string {
   return withoutIndentedCode(
     mapOutsideFences(mdx, (text) =>
-      renderComponentData(dropEsm(text).replace(JSX_COMMENT, '')).replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : '')),
+      dropExpressionBlocks(renderComponentData(dropEsm(text).replace(JSX_COMMENT, '')).replace(CODE_SPAN_OR_COMPONENT, (match, ticks) => (ticks ? match : ''))),
     ),
   );
 }
@@ -200,6 +201,47 @@ function expressionEnd(text: string, i: number, limit: number): number {
     }
   }
   return -1;
+}
+
+/**
+ * Drops each JavaScript expression that opens a line and runs over several lines to end one
+ * (`{components.map((comp) => (` ... `))}`): what it renders is known only by running it, and
+ * read as text it is code quoted as prose. A template literal alone (`` {`text`} ``) writes its
+ * text: kept, as is an expression within one line.
+ */
+function dropExpressionBlocks(text: string): string {
+  if (!/^[ \t]*\{/m.test(text)) return text;
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let offset = 0;
+  // A fence indented past what Markdown allows (inside a component: MDX reads it as a fence) is code too.
+  let fence = '';
+  let budget = 4 * text.length;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const start = offset + line.length - line.trimStart().length;
+    offset += line.length + 1;
+    const marker = FENCE_MARKER.exec(line)?.[1];
+    if (marker && (!fence || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence ? '' : marker;
+    if (fence || marker || text[start] !== '{') {
+      kept.push(line);
+      continue;
+    }
+    const limit = Math.min(text.length, start + MAX_TAG_CHARS);
+    const end = budget > 0 ? expressionEnd(text, start, limit) : -1;
+    // Reading is bounded by a few times the text, however many lines open with `{` and never close.
+    budget -= (end < 0 ? limit : end) - start;
+    const lineEnd = end < 0 ? -1 : text.indexOf('\n', end);
+    const rest = end < 0 ? '' : text.slice(end, lineEnd < 0 ? text.length : lineEnd);
+    const expression = end < 0 ? '' : text.slice(start, end);
+    if (end < 0 || !expression.includes('\n') || rest.trim() !== '' || /^\{\s*`[^`]*`\s*\}$/.test(expression)) {
+      kept.push(line);
+      continue;
+    }
+    // The lines the expression covers go; the offset moves past them.
+    while (offset <= end && i + 1 < lines.length) offset += lines[++i]!.length + 1;
+  }
+  return kept.join('\n');
 }
 
 /**
