@@ -1230,39 +1230,4 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       });
     });
   });
-
-  describe('a section scoring as well is quoted for a telling word of the question the first one lacks', () => {
-    const question = 'If I cancel by phone, is there a refund?';
-    // Two sections of one page score alike: the refund's names no phone, the one saying how to cancel by phone does.
-    // `shortSection` off in both: the sections are short, and that rule would bring the next one whatever it holds.
-    const suite = suiteFolder([{ shortSection: 0 }, { shortSection: 0, tellingSection: 0 }], {
-      'booking.md':
-        '# Booking\n\n## Cancelling\n\nTo cancel, phone the desk at least a day before the visit starts.\n\n' +
-        '## Refunds\n\nWhen you cancel, the refund reaches your card within five working days.\n\n' +
-        '## Groups\n\nGroups of ten or more book at the desk.\n',
-      'files.md': '# Files\n\nRead a file into memory with one call.\n',
-      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-    });
-    const { bots } = suite;
-
-    it('brings the section holding the word, linked as itself; not one holding none of the words lacked', () => {
-      const found = bots[0]!.find(question);
-      assert.equal(found.outcome, 'answered');
-      assert.deepEqual(found.passages.map((p) => p.headings.join(' › ')), ['Refunds', 'Cancelling']);
-      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
-      // Control: without it, the refund's section alone, which lacks the phone.
-      const control = bots[1]!.find(question);
-      assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Refunds']);
-    });
-
-    it('quotes both at the HTTP API, in page order', async () => {
-      await withApi(suite.root, async (answer) => {
-        const result = await answer(question);
-        assert.equal(result.answer_found, true);
-        assert.match(result.answer, /phone the desk/);
-        assert.match(result.answer, /five working days/);
-        assert.deepEqual(result.sources.map((source) => source.title), ['Booking › Cancelling', 'Booking › Refunds']);
-      });
-    });
-  });
 });

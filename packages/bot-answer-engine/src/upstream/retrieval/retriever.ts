@@ -438,15 +438,6 @@ export interface RetrievalSettings {
    * fewer passages than it may. false: off.
    */
   codeSection: boolean;
-  /**
-   * A confident answer citing fewer passages than it may (`maxPassages`) also quotes its first
-   * page's best other candidate scoring at least this share of the first passage whose own
-   * heading or text holds a telling word of the question (in at most half the passages) that no
-   * quoted section of that page holds: the section scoring as well that says what the quoted one
-   * leaves out. After the first page's passages, linked as itself, so no other page loses its
-   * place among the sources. 0: off.
-   */
-  tellingSection: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -516,7 +507,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
-  tellingSection: 0.95,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -735,7 +725,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withTellingSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, told, cleaned);
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1036,35 +1026,6 @@ export class Retriever {
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked, cleaned));
-    return found ? afterFirstPage(read, found) : read;
-  }
-
-  /**
-   * The first page's best other candidate not quoted yet, scoring at least `tellingSection` of
-   * the first passage, whose own heading or text holds a telling word of the question (`asked`,
-   * in at most half the passages: `COMMON_SHARE`) that no quoted section of the page holds in its
-   * own: it comes after the first page's passages, linked as itself, and only while the answer
-   * cites fewer passages than it may.
-   */
-  #withTellingSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
-    const share = this.#settings.tellingSection;
-    const [first] = read;
-    if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    const shown = new Set(read.map((hit) => hit.passage.index));
-    const near = samePage.filter(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share);
-    if (near.length === 0) return read;
-    const ownTerms = (passage: Passage): string[] => analyze(`${passage.headings[passage.headings.length - 1] ?? ''}\n${cleaned(passage)}`);
-    const have = new Set(firstPage(read).flatMap((hit) => ownTerms(hit.passage)));
-    const count = this.#index.passages;
-    const lacking = new Set(
-      [...asked].filter((term) => {
-        if (have.has(term)) return false;
-        const df = this.#index.documentFrequency(term);
-        return df > 0 && df <= count * COMMON_SHARE;
-      }),
-    );
-    if (lacking.size === 0) return read;
-    const found = near.find(({ passage }) => ownTerms(passage).some((term) => lacking.has(term)));
     return found ? afterFirstPage(read, found) : read;
   }
 
