@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
-import { asksPrice, statesPrice } from '../../packages/bot-answer-engine/src/upstream/compose/answer-type.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { asksYesNo, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
@@ -1229,40 +1228,6 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.match(result.answer, /multiExpand/);
         assert.deepEqual(result.sources.map((source) => source.title), ['Accordion › Panels', 'Accordion › Options']);
       });
-    });
-  });
-
-  describe('a question asking for a price is answered only from a passage stating one', () => {
-    const question = 'How much does the council charge to collect an old fridge?';
-    const pages = {
-      'bins.md': '# Bins and recycling\n\n## Large items\n\nThe council collects large items such as an old fridge, a sofa or a mattress from outside your home. Book the collection with the council and leave the item out the night before.\n',
-      'files.md': '# Files\n\nRead a file into memory with one call.\n',
-      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
-      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-    };
-    const suite = suiteFolder([{}, { pricedInPassage: false }], pages);
-    const priced = suiteFolder([{}], { ...pages, 'bins.md': pages['bins.md'].replace('Book the collection', 'It charges £25 an item. Book the collection') });
-
-    it('is not sure of a passage naming the thing but no figure, its page shown first', () => {
-      const found = suite.bots[0]!.find(question);
-      assert.equal(found.outcome, 'not_sure');
-      assert.equal(found.passages[0]?.document.path, 'bins.md');
-      // Control: without the rule, the passage is quoted confidently.
-      assert.equal(suite.bots[1]!.find(question).outcome, 'answered');
-    });
-
-    it('answers from the same passage once it states the price', () => {
-      const found = priced.bots[0]!.find(question);
-      assert.equal(found.outcome, 'answered');
-      assert.equal(found.passages[0]?.document.path, 'bins.md');
-    });
-
-    it('reads a price asked for from the question, not a how-to or a yes/no question, and one stated in digits or as free', () => {
-      assert.equal(asksPrice('How do I set the price of my listing?'), false);
-      assert.equal(asksPrice('Can I charge my e-bike battery in my room?'), false);
-      assert.equal(asksPrice("What's the monthly price of the Growth plan?"), true);
-      assert.equal(statesPrice('Collection is free for residents.'), true);
-      assert.equal(statesPrice('See [the prices](https://example.com/2024/prices).'), false);
     });
   });
 });

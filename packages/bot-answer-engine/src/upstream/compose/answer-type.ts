@@ -1,6 +1,5 @@
 import { cleanMarkdown } from '../folder/clean-markdown.js';
 import { analyze } from '../retrieval/analyzer.js';
-import { asksYesNo } from '../retrieval/terms.js';
 import { passageParts, type Leaf } from './passage-units.js';
 
 /**
@@ -34,28 +33,6 @@ export function answerType(question: string | undefined): AnswerType | undefined
   if (!question) return undefined;
   if (QUANTITY_QUESTION.test(question)) return 'quantity';
   return TIME_QUESTION.test(question) ? 'time' : undefined;
-}
-
-// Words asking about money (closed-class enough: what a price is called, not what it is for).
-const MONEY_WORD = /\b(?:costs?|costing|charges?|charged|prices?|priced|pay|paid|fees?|spend|expensive|cheap(?:er|est)?)\b/i;
-// How a question asks how to do something, or yes or no, rather than for an amount ("How do I set the price...?", "Can I charge my bike...?").
-const HOW_TO = /^\s*how\b(?!\s+(?:much|many)\b)/i;
-
-/**
- * Whether a question asks for a price: it names money ("cost", "charge", "price", "fee", "pay")
- * and asks for an amount ("How much does...", "What's the price of...?"), not how to do
- * something with one ("How do I set the price...?") or yes or no ("Do I pay for...?").
- */
-export function asksPrice(question: string): boolean {
-  return MONEY_WORD.test(question) && !HOW_TO.test(question) && !asksYesNo(question);
-}
-
-// A price as the docs state one: in digits ("£25", "$0.40 per 1,000"), or free of charge.
-const PRICE = /\d|\bfree\b/i;
-
-/** Whether a passage's Markdown states a price (not counting a link's target or an HTML tag). */
-export function statesPrice(markdown: string): boolean {
-  return PRICE.test(markdown.replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, ''));
 }
 
 /** Whether a unit's Markdown states an answer of the type (for a figure, not counting a link's target or an HTML tag). */

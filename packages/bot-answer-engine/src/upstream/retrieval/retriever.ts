@@ -1,4 +1,4 @@
-import { answerType, asksPrice, statesPrice, typedTerms } from '../compose/answer-type.js';
+import { answerType, typedTerms } from '../compose/answer-type.js';
 import { cleanMarkdown } from '../folder/clean-markdown.js';
 import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
@@ -403,14 +403,6 @@ export interface RetrievalSettings {
    */
   numberedInPassage: boolean;
   /**
-   * A question asking for a price (`asksPrice`: "How much does the council charge to collect an
-   * old fridge?") is answered confidently only from a passage stating one, in digits or "free",
-   * itself or in a subsection of it among its page's candidates (`statesPrice`): a passage
-   * holding the question's words but no figure speaks of the thing, not of what it costs. Else
-   * the answer is "not sure", its page shown.
-   */
-  pricedInPassage: boolean;
-  /**
    * A yes/no question (`asksYesNo`: "Can I get a discount on Flex...?") whose passage judged
    * matches under this share of its telling weight is answered confidently only when the model
    * is at least `yesNoConfidence` sure: a passage holding some of the thing asked about seldom
@@ -510,7 +502,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinConfidence: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
-  pricedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
   subsections: 1,
@@ -823,11 +814,10 @@ export class Retriever {
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
-    const unpriced = ownRules && s.pricedInPassage && this.#lacksPrice(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -936,20 +926,6 @@ export class Retriever {
     if (!lacking.length) return false;
     const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
-  }
-
-  /**
-   * Whether a question asking for a price (`pricedInPassage`) is judged on a passage stating
-   * none, itself or in a subsection of it among the candidates of its page. Passages are read
-   * only for a question asking for a price.
-   */
-  #lacksPrice(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
-    if (!asksPrice(question)) return false;
-    const [own] = this.#index.passagesById([candidate.id]);
-    if (!own) return false;
-    const under = (passage: Passage): boolean => passage.headings.length > own.headings.length && own.headings.every((heading, i) => passage.headings[i] === heading);
-    const ofPage = this.#index.passagesById(mapped(hits.filter((hit) => hit.docId === candidate.docId && hit.id !== candidate.id), (hit) => hit.id));
-    return ![own, ...ofPage.filter(under)].some((passage) => statesPrice(cleanMarkdown(passage.markdown)));
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
