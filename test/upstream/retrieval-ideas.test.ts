@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { asksYesNo, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksYesNo, mixedCaseNames, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -1094,6 +1094,43 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
           assert.equal(sure.answer_found, true, message);
           assert.equal(sure.sources[0]!.title, 'Multi-language repositories');
         }
+      });
+    });
+  });
+
+  describe('a name written in mixed case that no page holds whole makes the answer not sure, whatever its parts match', () => {
+    const question = 'How do I send a WhatsApp message to a contact?';
+    // The analyser splits "WhatsApp" into "whats", a stop word, and "app": the messages page matches every word it keeps.
+    const suite = suiteFolder([{}, { wholeNames: false }], {
+      'messages.md': '# Sending messages\n\nSend a message to a contact from the app: open the contact, write the message and press send.\n',
+      'contacts.md': '# Contacts\n\nImport your contacts from iCloud or from a CSV file, or add a contact by hand in the app.\n',
+      'sms.md': '# SMS\n\nSend an SMS to a contact with a mobile number. An SMS holds up to 160 characters.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('reads each name whole, in the forms a page may write it', () => {
+      assert.deepEqual(mixedCaseNames('Send a WhatsApp message from iOS with OAuth2, not via APIs'), [['whatsapp'], ['ios', 'io'], ['oauth2', 'oauth']]);
+      assert.deepEqual(mixedCaseNames('ban jest.useFakeTimers'), [['jestusefaketimer', 'usefaketimer', 'usefaketim']]);
+    });
+
+    it('is not sure of the messages page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'messages.md');
+      // Control: without the rule, the messages page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'messages.md');
+    });
+
+    it('says so at the HTTP API, and still answers a name the docs hold', async () => {
+      await withApi(suite.root, async (answer) => {
+        assertNotSure(await answer(question));
+        const sure = await answer('How do I import my contacts from iCloud?');
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'Contacts');
       });
     });
   });

@@ -8,7 +8,7 @@ import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
-import { asksYesNo, holdsNumber, holdsRange, namedTerms, numberedWords, numbersAfter } from './terms.js';
+import { asksYesNo, holdsNumber, holdsRange, mixedCaseNames, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -366,6 +366,13 @@ export interface RetrievalSettings {
    */
   lackedName: number;
   /**
+   * A name the question writes in mixed case ("How do I send a *WhatsApp* message?", `iPhone`,
+   * `mixedCaseNames`) that no page holds whole, in any form, leaves no passage to answer from:
+   * the analyser splits it into parts ("whats", a stop word, and "app", on many pages), which
+   * pages about something else match, while the name itself is what the question asks about.
+   */
+  wholeNames: boolean;
+  /**
    * A confident answer needs no passage of another page, scoring at least 0.6 of it, that
    * matches at least this much more of the question's telling weight: the page whose headings
    * share the question's common words wins the score while another's text holds its telling
@@ -497,6 +504,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingMisspelt: true,
   tellingValues: false,
   lackedName: 0.25,
+  wholeNames: true,
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
@@ -791,14 +799,16 @@ export class Retriever {
     // A passage matching most of the question's telling weight answers though a word the docs lack is left: that word weighs little beside the rest.
     // ...but not a name the docs lack that everyday English lacks too ("Maven"): it is what the question is about (`lackedName`).
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
-    const found = passing.find(
+    // A name written in mixed case that no page holds whole: its parts matched speak of something else (`wholeNames`).
+    const unheld = s.wholeNames && mixedCaseNames(question).some((forms) => forms.every((form) => this.#index.documentFrequency(form) === 0));
+    const found = unheld ? undefined : passing.find(
       (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough)) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
-    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)));
+    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : unheld ? undefined : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)));
     const judged = candidate ? this.#judge(candidate, hits, asked.length, followUp && s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL) : undefined;
     // The rules below but the name rule compare the candidate with the pages its words alone
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop

@@ -1,4 +1,4 @@
-import { analyze, processTerm } from './analyzer.js';
+import { analyze, joinTerm, processTerm, scanWords } from './analyzer.js';
 import { mapped } from './mapped.js';
 
 /**
@@ -25,6 +25,38 @@ export function namedTerms(question: string): Set<string> {
     for (const word of words.slice(1)) if (/^\p{Lu}/u.test(word) && /\p{Ll}/u.test(word)) for (const term of analyze(word)) named.add(term);
   }
   return named;
+}
+
+// A word written in mixed case: a capital after a small letter ("WhatsApp", "iOS") or before one ("OAuth"), not an acronym's plural ("APIs").
+const MIXED_CASE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+const PLURAL_ACRONYM = /^\p{Lu}{2,}s$/u;
+
+/**
+ * The names a question writes in mixed case ("WhatsApp", "iOS", "OAuth2", `jest.useFakeTimers`),
+ * each as the terms a page holding it would be indexed with, in any form: the name joined whole
+ * as written (with the `.` or `_` it is written with), each mixed-case word of it joined, in
+ * lower case ("whatsapp"), and without the version it ends with ("OAuth2": "oauth"). The
+ * analyser splits such a word into its parts, and a part may be a stop word or on many pages
+ * ("Whats", "App"): whole, the name is what the question asks about.
+ */
+export function mixedCaseNames(question: string): string[][] {
+  const names: string[][] = [];
+  for (const written of question.match(/[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)*/gu) ?? []) {
+    const words = written.split(/[._]/).filter((word) => MIXED_CASE.test(word) && !PLURAL_ACRONYM.test(word));
+    if (!words.length) continue;
+    const forms = new Set<string>();
+    for (const { parts } of scanWords(written).identifiers) forms.add(joinTerm(parts));
+    for (const word of words) {
+      forms.add(joinTerm(scanWords(word).words));
+      const lower = processTerm(word.toLowerCase());
+      if (lower) forms.add(lower);
+      // A version written on ("OAuth2") a page may write apart ("OAuth 2.0").
+      const unnumbered = word.replace(/\p{N}+$/u, '');
+      if (unnumbered !== word && unnumbered.length > 1) forms.add(joinTerm(scanWords(unnumbered).words));
+    }
+    names.push([...forms]);
+  }
+  return names;
 }
 
 /**
