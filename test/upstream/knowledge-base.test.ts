@@ -1023,6 +1023,38 @@ describe('navigation rows', () => {
   });
 });
 
+describe('a navigation button alone', () => {
+  // As OpenAPI Generator closes each model page of some clients (Xendit's).
+  const MODEL = [
+    '# Refund',
+    '',
+    '## Properties',
+    '',
+    '| Name | Type |',
+    '|---|---|',
+    '| **id** | string |',
+    '',
+    '',
+    '[[Back to README]](../../README.md)',
+    '',
+    '## Authorization',
+    '',
+    '[Apikey](../README.md#Apikey)',
+  ].join('\n');
+  const pages = pagesFolder('button', { 'Refund.md': MODEL });
+
+  it('leaves out one bracketed link back to an index on its line; a plain link alone stays', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(
+      kb.passages.map((p) => [p.headings, p.markdown]),
+      [
+        [['Properties'], '| Name | Type |\n|---|---|\n| **id** | string |'],
+        [['Authorization'], '[Apikey](../README.md#Apikey)'],
+      ],
+    );
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,

@@ -104,9 +104,10 @@ export class KnowledgeBaseError extends Error {
  * label, an admonition in a list item kept in the item, an MDX expression over several lines
  * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
  * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
- * written as its value.
+ * written as its value; 11: a navigation button alone on its line (`[[Back to README]](../README.md)`)
+ * left out.
  */
-export const READER_VERSION = 10;
+export const READER_VERSION = 11;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
