@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Lexer, type Tokens } from 'marked';
 import { BotsConfigError, loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { composeAnswer, snippetOf } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { checkUrlSettings, documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
@@ -187,6 +188,14 @@ describe('knowledge-base documents', () => {
       { headings: ['Setup', 'Linux'], markdown: 'apt', anchor: 'linux' },
       { headings: ['Use'], markdown: 'Run it.', anchor: 'use' },
     ]);
+  });
+
+  it('keeps the indentation of a section that opens with an indented code block', () => {
+    const sections = splitSections(['## Install', '', '', '    npm i mock-request', '', 'Then enable it.', '## Next', '', '   Indented text.', '## Tab', '\tcode'].join('\n'), 'Doc');
+    assert.deepEqual(
+      sections.map((s) => s.markdown),
+      ['    npm i mock-request\n\nThen enable it.', 'Indented text.', '\tcode'],
+    );
   });
 
   it('gives sections the anchors docs generators give headings, repeated ones numbered', () => {
@@ -1052,6 +1061,31 @@ describe('a navigation button alone', () => {
         [['Authorization'], '[Apikey](../README.md#Apikey)'],
       ],
     );
+  });
+});
+
+describe('a section opening with an indented code block', () => {
+  // As the Xendit client's reference lists an enum's values: indented four spaces under the heading.
+  const ENUM = [
+    '# TransactionTypes',
+    '',
+    '## Enum',
+    '',
+    '',
+    "    * `Payment` (value: `'PAYMENT'`)",
+    '',
+    "    * `Refund` (value: `'REFUND'`)",
+    '',
+    'If you encounter `UNKNOWN_ENUM_VALUE`, upgrade.',
+  ].join('\n');
+  const pages = pagesFolder('indented', { 'TransactionTypes.md': ENUM });
+
+  it('quotes it as the code block it is, not as a list nested in its first line', async () => {
+    const kb = await pages.load();
+    const { answer } = composeAnswer([kb.passages[0]!], true);
+    const tokens = new Lexer({ gfm: true }).lex(answer).filter((t) => t.type !== 'space');
+    assert.deepEqual(tokens.map((t) => t.type), ['paragraph', 'code', 'paragraph']);
+    assert.equal((tokens[1] as Tokens.Code).text, "* `Payment` (value: `'PAYMENT'`)\n\n* `Refund` (value: `'REFUND'`)");
   });
 });
 

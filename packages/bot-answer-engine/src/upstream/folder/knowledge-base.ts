@@ -105,7 +105,7 @@ export class KnowledgeBaseError extends Error {
  * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
  * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
  * written as its value; 11: a navigation button alone on its line (`[[Back to README]](../README.md)`)
- * left out.
+ * left out, a section opening with an indented code block keeping its first line's indentation.
  */
 export const READER_VERSION = 11;
 
@@ -419,6 +419,9 @@ function readModifiedTime(value: unknown, path: string): number | undefined {
   throw new KnowledgeBaseError(`${path}: front-matter field "modified_time" must be Unix seconds (an integer) or an ISO date`);
 }
 
+// A line of an indented code block: four columns of indentation or more.
+const INDENTED_CODE = /^(?: {4}| {0,3}\t)/;
+
 /**
  * Splits a Markdown body at its headings (ignoring `#` lines inside code fences). Text before
  * the first heading, and under the document's own title heading, gets an empty heading trail.
@@ -432,7 +435,11 @@ export function splitSections(body: string, title: string): Array<{ headings: st
   let lines: string[] = [];
   let fence: string | undefined;
   const flush = (): void => {
-    const markdown = lines.join('\n').trim();
+    // A section opening with an indented code block keeps its first line's indentation: trimmed,
+    // that line would turn into text and the rest of the block into what follows it.
+    const text = lines.join('\n');
+    const opensWithCode = INDENTED_CODE.test(lines.find((line) => line.trim() !== '') ?? '');
+    const markdown = opensWithCode ? text.replace(/^(?:[ \t]*\n)+/, '').trimEnd() : text.trim();
     const last = trail[trail.length - 1];
     if (markdown) sections.push({ headings: trail.map((h) => h.text), markdown, ...(last ? { anchor: last.anchor } : {}) });
     lines = [];
