@@ -69,6 +69,13 @@ describe('knowledge-base documents', () => {
     assert.equal(body, '# Travel\n\nText.');
   });
 
+  it('reads a front matter whose opening line is indented, not quoting it as text', () => {
+    const page = '\t---\ntitle: hide-on-enter-vr\ntype: components\n---\n\nHides the entity in VR.\n\n## Example\n\nx';
+    const { source, body } = parseDocument(page, 'components/hide-on-enter-vr.md', { baseUrl: 'https://aframe.example/docs/' });
+    assert.equal(source.title, 'hide-on-enter-vr');
+    assert.equal(body, 'Hides the entity in VR.\n\n## Example\n\nx');
+  });
+
   it("reads an author written as a name (another site generator's front matter) as the author's name, and serves the page", () => {
     const author = (value: string) => parseDocument(`${FRONT.replace('---\n', `---\nauthor: ${value}\n`)}x`, 'a.md').source.author;
     assert.deepEqual(author('Eron Powell'), { name: 'Eron Powell' });

@@ -105,13 +105,15 @@ export class KnowledgeBaseError extends Error {
  * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
  * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
  * written as its value; 11: a navigation button alone on its line (`[[Back to README]](../README.md)`)
- * left out, a section opening with an indented code block keeping its first line's indentation.
+ * left out, a section opening with an indented code block keeping its first line's indentation, a
+ * front matter opened by an indented `---` read.
  */
 export const READER_VERSION = 11;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
-const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
+// Its opening line may be indented (A-Frame's `\t---`): a slip, the block is the page's front matter all the same.
+const FRONT_MATTER = /^[ \t]*---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
 const HTML_FILE = /\.html?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
