@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Lexer, type Tokens } from 'marked';
 import { BotsConfigError, loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { composeAnswer, snippetOf } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { checkUrlSettings, documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
@@ -66,6 +67,13 @@ describe('knowledge-base documents', () => {
       modified_time: 1730243482,
     });
     assert.equal(body, '# Travel\n\nText.');
+  });
+
+  it('reads a front matter whose opening line is indented, not quoting it as text', () => {
+    const page = '\t---\ntitle: hide-on-enter-vr\ntype: components\n---\n\nHides the entity in VR.\n\n## Example\n\nx';
+    const { source, body } = parseDocument(page, 'components/hide-on-enter-vr.md', { baseUrl: 'https://aframe.example/docs/' });
+    assert.equal(source.title, 'hide-on-enter-vr');
+    assert.equal(body, 'Hides the entity in VR.\n\n## Example\n\nx');
   });
 
   it("reads an author written as a name (another site generator's front matter) as the author's name, and serves the page", () => {
@@ -187,6 +195,14 @@ describe('knowledge-base documents', () => {
       { headings: ['Setup', 'Linux'], markdown: 'apt', anchor: 'linux' },
       { headings: ['Use'], markdown: 'Run it.', anchor: 'use' },
     ]);
+  });
+
+  it('keeps the indentation of a section that opens with an indented code block', () => {
+    const sections = splitSections(['## Install', '', '', '    npm i mock-request', '', 'Then enable it.', '## Next', '', '   Indented text.', '## Tab', '\tcode'].join('\n'), 'Doc');
+    assert.deepEqual(
+      sections.map((s) => s.markdown),
+      ['    npm i mock-request\n\nThen enable it.', 'Indented text.', '\tcode'],
+    );
   });
 
   it('gives sections the anchors docs generators give headings, repeated ones numbered', () => {
@@ -1020,6 +1036,63 @@ describe('navigation rows', () => {
         ],
       ],
     );
+  });
+});
+
+describe('a navigation button alone', () => {
+  // As OpenAPI Generator closes each model page of some clients (Xendit's).
+  const MODEL = [
+    '# Refund',
+    '',
+    '## Properties',
+    '',
+    '| Name | Type |',
+    '|---|---|',
+    '| **id** | string |',
+    '',
+    '',
+    '[[Back to README]](../../README.md)',
+    '',
+    '## Authorization',
+    '',
+    '[Apikey](../README.md#Apikey)',
+  ].join('\n');
+  const pages = pagesFolder('button', { 'Refund.md': MODEL });
+
+  it('leaves out one bracketed link back to an index on its line; a plain link alone stays', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(
+      kb.passages.map((p) => [p.headings, p.markdown]),
+      [
+        [['Properties'], '| Name | Type |\n|---|---|\n| **id** | string |'],
+        [['Authorization'], '[Apikey](../README.md#Apikey)'],
+      ],
+    );
+  });
+});
+
+describe('a section opening with an indented code block', () => {
+  // As the Xendit client's reference lists an enum's values: indented four spaces under the heading.
+  const ENUM = [
+    '# TransactionTypes',
+    '',
+    '## Enum',
+    '',
+    '',
+    "    * `Payment` (value: `'PAYMENT'`)",
+    '',
+    "    * `Refund` (value: `'REFUND'`)",
+    '',
+    'If you encounter `UNKNOWN_ENUM_VALUE`, upgrade.',
+  ].join('\n');
+  const pages = pagesFolder('indented', { 'TransactionTypes.md': ENUM });
+
+  it('quotes it as the code block it is, not as a list nested in its first line', async () => {
+    const kb = await pages.load();
+    const { answer } = composeAnswer([kb.passages[0]!], true);
+    const tokens = new Lexer({ gfm: true }).lex(answer).filter((t) => t.type !== 'space');
+    assert.deepEqual(tokens.map((t) => t.type), ['paragraph', 'code', 'paragraph']);
+    assert.equal((tokens[1] as Tokens.Code).text, "* `Payment` (value: `'PAYMENT'`)\n\n* `Refund` (value: `'REFUND'`)");
   });
 });
 

@@ -38,6 +38,13 @@ describe('renderMarkdown', () => {
     expect(items[0]!.textContent).to.contain('Gather what you need first.');
   });
 
+  it('shows a section the engine quotes opening with an indented code block as that block, not as a nested list', () => {
+    const el = render("**TransactionTypes › Enum**\n\n    * `Payment` (value: `'PAYMENT'`)\n\n    * `Refund` (value: `'REFUND'`)\n\nIf you encounter `UNKNOWN_ENUM_VALUE`, upgrade.");
+    expect(el.querySelector('ul')).to.equal(null);
+    expect(el.querySelector('pre code')!.textContent).to.equal("* `Payment` (value: `'PAYMENT'`)\n\n* `Refund` (value: `'REFUND'`)\n");
+    expect(el.querySelector('pre + p')!.textContent).to.equal('If you encounter UNKNOWN_ENUM_VALUE, upgrade.');
+  });
+
   it('keeps http(s) and mailto links, opening in a new tab; drops other schemes and relative URLs but keeps their text', () => {
     const el = render('[a](https://a.example/p?q=1&r=2) [b](http://b.example) [m](mailto:x@y.example) [r](/rel) [p](//evil.example) [j](javascript:alert(1)) <https://auto.example> www.bare.example');
     const links = [...el.querySelectorAll('a')];

@@ -104,13 +104,16 @@ export class KnowledgeBaseError extends Error {
  * label, an admonition in a list item kept in the item, an MDX expression over several lines
  * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
  * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
- * written as its value.
+ * written as its value; 11: a navigation button alone on its line (`[[Back to README]](../README.md)`)
+ * left out, a section opening with an indented code block keeping its first line's indentation, a
+ * front matter opened by an indented `---` read.
  */
-export const READER_VERSION = 10;
+export const READER_VERSION = 11;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
-const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
+// Its opening line may be indented (A-Frame's `\t---`): a slip, the block is the page's front matter all the same.
+const FRONT_MATTER = /^[ \t]*---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
 const HTML_FILE = /\.html?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -418,6 +421,9 @@ function readModifiedTime(value: unknown, path: string): number | undefined {
   throw new KnowledgeBaseError(`${path}: front-matter field "modified_time" must be Unix seconds (an integer) or an ISO date`);
 }
 
+// A line of an indented code block: four columns of indentation or more.
+const INDENTED_CODE = /^(?: {4}| {0,3}\t)/;
+
 /**
  * Splits a Markdown body at its headings (ignoring `#` lines inside code fences). Text before
  * the first heading, and under the document's own title heading, gets an empty heading trail.
@@ -431,7 +437,11 @@ export function splitSections(body: string, title: string): Array<{ headings: st
   let lines: string[] = [];
   let fence: string | undefined;
   const flush = (): void => {
-    const markdown = lines.join('\n').trim();
+    // A section opening with an indented code block keeps its first line's indentation: trimmed,
+    // that line would turn into text and the rest of the block into what follows it.
+    const text = lines.join('\n');
+    const opensWithCode = INDENTED_CODE.test(lines.find((line) => line.trim() !== '') ?? '');
+    const markdown = opensWithCode ? text.replace(/^(?:[ \t]*\n)+/, '').trimEnd() : text.trim();
     const last = trail[trail.length - 1];
     if (markdown) sections.push({ headings: trail.map((h) => h.text), markdown, ...(last ? { anchor: last.anchor } : {}) });
     lines = [];
