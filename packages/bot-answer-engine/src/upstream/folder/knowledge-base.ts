@@ -16,6 +16,7 @@ import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
+import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
 
@@ -104,9 +105,10 @@ export class KnowledgeBaseError extends Error {
  * label, an admonition in a list item kept in the item, an MDX expression over several lines
  * (`{components.map((comp) => (` ... `))}`) left out of prose, an author written as a name read
  * (the page was left out), a front-matter field's interpolation (`{{ $frontmatter.author }}`)
- * written as its value.
+ * written as its value; 11: a table of methods' description (`| [**cancelPayout()**](Payout.md#cancelpayout-function)
+ * | ... | API to cancel requested payouts |`) read as the first line of the section it links to.
  */
-export const READER_VERSION = 10;
+export const READER_VERSION = 11;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
@@ -282,7 +284,7 @@ export function parseHtmlDocument(
 /**
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
- * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; the front matter's `description` as its lead paragraph;
+ * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; a table of methods' descriptions read in the sections they link to; the front matter's `description` as its lead paragraph;
  * a tag-like name that is no HTML, `Array<Session>`, escaped as text). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
@@ -309,6 +311,7 @@ export function parseDocument(
   let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
   body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
+  body = withRowDescriptions(body, path);
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
   if (source.modified_time === undefined && mtimeMs !== undefined) source.modified_time = Math.floor(mtimeMs / 1000);
