@@ -1096,6 +1096,52 @@ describe('a section opening with an indented code block', () => {
   });
 });
 
+describe('a table of methods', () => {
+  const PAGE = [
+    '# Payout',
+    '',
+    '| Method | HTTP request | Description |',
+    '| ------------- | ------------- | ------------- |',
+    '| [**cancelPayout()**](Payout.md#cancelpayout-function) | **POST** /v2/payouts/{id}/cancel | API to cancel requested payouts |',
+    '| [**getPayout()**](#getpayout-function) | **GET** /v2/payouts/{id} | Get a payout by its id |',
+    '| [**getPayouts()**](Payout.md#getpayouts-function) | **GET** /v2/payouts | |',
+    '| [**listChannels()**](Other.md#listchannels-function) | **GET** /channels | List the channels |',
+    '| [**missing()**](#missing-function) | **GET** /missing | A section this page lacks |',
+    '| [split](#ids) | The coin to split from |',
+    '| [merge](#ids) | The coin to merge into |',
+    '',
+    '## `cancelPayout()` Function',
+    '',
+    '### Function Signature',
+    '',
+    '## `getPayout()` Function',
+    '',
+    'Get a payout by its id, as sent.',
+    '',
+    '## `getPayouts()` Function',
+    '',
+    '## Ids',
+    '',
+    'An object is named by its id.',
+    '',
+    '```md',
+    '| [**getPayouts()**](#getpayouts-function) | **GET** | Not this one |',
+    '```',
+  ].join('\n');
+  const pages = pagesFolder('methods', { 'Payout.md': PAGE });
+
+  it("reads a row's description as the first line of the section of this page it links to, if the section lacks it", async () => {
+    const kb = await pages.load();
+    const section = (heading: string): string | undefined => kb.passages.find((p) => p.headings.at(-1) === heading)?.markdown;
+    assert.equal(section('`cancelPayout()` Function'), 'API to cancel requested payouts');
+    // Said already, no description, another page, two rows to one section, a row in code: nothing added.
+    assert.equal(section('`getPayout()` Function'), 'Get a payout by its id, as sent.');
+    assert.equal(section('`getPayouts()` Function'), undefined);
+    assert.equal(section('Ids'), 'An object is named by its id.\n\n```md\n| [**getPayouts()**](#getpayouts-function) | **GET** | Not this one |\n```');
+    assert.match(kb.passages[0]!.markdown, /^\| Method \| HTTP request \| Description \|/);
+  });
+});
+
 describe('composing answers', () => {
   const passage = (markdown: string, headings: string[] = []): Passage => ({
     index: 0,
