@@ -27,7 +27,8 @@
  * nursery's, Quasar CLI's and the Ory Kratos client's until they were read once for its
  * seventeenth, the marina's, Zudoku's and the Cloudmersive Validate client's until they were read
  * once for its eighteenth, the self storage guide's, c15t's and the Xendit client's until they were
- * read once for its nineteenth (each file's `heldUntil` says which, and the label repeats it).
+ * read once for its nineteenth, the football club's, Video.js's and the Bandwidth client's until
+ * they were read once for its twentieth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
