@@ -1,4 +1,4 @@
-import { FENCE } from './markdown-text.js';
+import { fencedCode } from './markdown-text.js';
 
 /**
  * The body without the HTML comments that open a block (`<!-- ... -->` starting a line, indented
@@ -13,17 +13,14 @@ export function withoutBlockComments(markdown: string): string {
   if (!markdown.includes('<!--')) return markdown;
   const lines = markdown.split('\n');
   const out: string[] = [];
-  let fence: string | undefined;
+  const isCode = fencedCode();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const marker = FENCE.exec(line)?.[1];
-    if (marker) {
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    if (isCode(line)) {
       out.push(line);
       continue;
     }
-    const start = fence === undefined ? /^ {0,3}<!--/.exec(line) : null;
+    const start = /^ {0,3}<!--/.exec(line);
     if (!start) {
       out.push(line);
       continue;

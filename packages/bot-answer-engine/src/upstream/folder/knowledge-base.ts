@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Source } from '../../../../bot-answer/src/protocol/types.js';
 import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
-import { FENCE, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
+import { fencedCode, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
 import { withoutCodeNotation } from './code-notation.js';
 import { withoutBlockComments } from './html-comments.js';
@@ -438,7 +438,6 @@ export function splitSections(body: string, title: string): Array<{ headings: st
   const trail: Array<{ level: number; text: string; anchor: string }> = [];
   const slugger = new HeadingSlugger();
   let lines: string[] = [];
-  let fence: string | undefined;
   const flush = (): void => {
     // A section opening with an indented code block keeps its first line's indentation: trimmed,
     // that line would turn into text and the rest of the block into what follows it.
@@ -449,14 +448,9 @@ export function splitSections(body: string, title: string): Array<{ headings: st
     if (markdown) sections.push({ headings: trail.map((h) => h.text), markdown, ...(last ? { anchor: last.anchor } : {}) });
     lines = [];
   };
+  const isCode = fencedCode();
   for (const line of body.split('\n')) {
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
-    const heading = fence === undefined && !fenceMatch ? HEADING.exec(line) : null;
+    const heading = isCode(line) ? null : HEADING.exec(line);
     if (!heading) {
       lines.push(line);
       continue;

@@ -45,6 +45,24 @@ export class HeadingSlugger {
 }
 
 /**
+ * Follows fenced code blocks line by line: the function returned is called with each line in
+ * turn and says whether that line is code (a fence opening or closing a block, or a line inside
+ * one). A block closes on a fence of the same character at least as long as the one that opened
+ * it. `open` is what a fence line looks like (Markdown's, indented up to 3 spaces, by default).
+ */
+export function fencedCode(open: RegExp = FENCE): (line: string) => boolean {
+  let fence: string | undefined;
+  return (line) => {
+    const marker = open.exec(line)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === undefined ? marker : undefined;
+      return true;
+    }
+    return fence !== undefined || marker !== undefined;
+  };
+}
+
+/**
  * Calls `text` on every stretch of lines outside fenced code blocks and `code` on each fenced
  * block (fences included), and joins what they return. Used to rewrite prose without touching code.
  */

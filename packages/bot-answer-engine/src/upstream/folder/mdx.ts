@@ -1,6 +1,6 @@
 import { marked } from 'marked';
 import { componentText, type TagAttributes } from './component-props.js';
-import { mapOutsideFences } from './markdown-text.js';
+import { fencedCode, mapOutsideFences } from './markdown-text.js';
 
 // A code span (kept as is) or a JSX component tag: a capitalised or dotted name, attributes
 // that may hold `{...}` expressions (with `>` inside, as in arrow functions), over several lines.
@@ -215,15 +215,13 @@ function dropExpressionBlocks(text: string): string {
   const kept: string[] = [];
   let offset = 0;
   // A fence indented past what Markdown allows (inside a component: MDX reads it as a fence) is code too.
-  let fence = '';
+  const isCode = fencedCode(FENCE_MARKER);
   let budget = 4 * text.length;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const start = offset + line.length - line.trimStart().length;
     offset += line.length + 1;
-    const marker = FENCE_MARKER.exec(line)?.[1];
-    if (marker && (!fence || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence ? '' : marker;
-    if (fence || marker || text[start] !== '{') {
+    if (isCode(line) || text[start] !== '{') {
       kept.push(line);
       continue;
     }

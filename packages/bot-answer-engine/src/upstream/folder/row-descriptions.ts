@@ -1,4 +1,4 @@
-import { FENCE, HEADING, HeadingSlugger } from './markdown-text.js';
+import { fencedCode, HEADING, HeadingSlugger } from './markdown-text.js';
 
 // A table row whose first cell is one link (bold or code allowed) to a section of the same page:
 // a bare `#anchor` or the page's own file name with one.
@@ -26,14 +26,9 @@ export function withRowDescriptions(markdown: string, path: string): string {
   const headingLines: number[] = [];
   const rows = new Map<string, string | undefined>();
   const slugger = new HeadingSlugger();
-  let fence: string | undefined;
+  const isCode = fencedCode();
   lines.forEach((line, i) => {
-    const marker = FENCE.exec(line)?.[1];
-    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) {
-      fence = fence === undefined ? marker : undefined;
-      return;
-    }
-    if (fence !== undefined) return;
+    if (isCode(line)) return;
     const heading = HEADING.exec(line);
     if (heading) {
       headingLines.push(i);
