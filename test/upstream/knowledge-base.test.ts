@@ -314,7 +314,7 @@ describe("the front matter's description", () => {
     assert.deepEqual([lead('guide.md').headings, lead('guide.md').markdown], [[], 'Learn how to fill content in.\n\nBody.']);
     assert.equal(lead('guide.md').document.source.title, 'Guide');
     assert.equal(lead('same.md').markdown, 'Said once. Then more.');
-    assert.equal(lead('csp.md').markdown, 'Applies a nonce to inline \\<style> tags.\n\n> Read this first.');
+    assert.equal(lead('csp.md').markdown, 'Applies a nonce to inline \\<style\\> tags.\n\n> Read this first.');
     assert.equal(lead('number.md').markdown, 'Text.');
   });
 
@@ -875,7 +875,7 @@ describe('character references in prose', () => {
       page.markdown,
       [
         'Sails\u2019 blueprints \u2014 shortcut routes\u00a0\u2192 actions. It\'s \u201cfree\u201d; a < b && AT&T.',
-        'Write \\<div> as text, \\&hellip; as written, \\*not emphasis\\*.',
+        'Write \\<div\\> as text, \\&hellip; as written, \\*not emphasis\\*.',
         'Put `<ul>` after <code>nav</code>.',
         '',
         '| type | note |',
@@ -998,6 +998,40 @@ describe('tag-like names in prose', () => {
       const found = retriever.search('session');
       assert.ok(found.some((hit) => hit.passage.document.path === 'FrontendApi.md' && hit.passage.headings[0] === 'Return type'), 'the return type is found by its element type');
     });
+  });
+});
+
+describe('names escaped on their left only', () => {
+  // As a CLI reference writes a placeholder in prose, and as a generated client writes a type
+  // argument with character references.
+  const pages = pagesFolder('left-escaped', {
+    'test.md': '# Test\n\nSave test output to the \\<OUTPUT_FILE_PATH> file; a \\<div> is text too, and so is `\\<CODE>`.\n',
+    'MmsMessageContent.md': [
+      '# MmsMessageContent',
+      '',
+      '## Properties',
+      '',
+      'Name | Type | Description',
+      '------------ | ------------- | -------------',
+      '**media** | [**Array&lt;MmsMessageContentFile&gt;**](MmsMessageContentFile.md) | The files.',
+    ].join('\n'),
+  });
+
+  it('writes the name escaped on both sides, read and rendered as the same text', async () => {
+    const kb = await pages.load();
+    const markdownOf = (path: string): string => kb.passages.find((p) => p.document.path === path)!.markdown;
+    assert.equal(markdownOf('test.md'), 'Save test output to the \\<OUTPUT_FILE_PATH\\> file; a \\<div\\> is text too, and so is `\\<CODE>`.');
+    const row = markdownOf('MmsMessageContent.md').split('\n')[2];
+    assert.equal(row, '**media** | [**Array\\<MmsMessageContentFile\\>**](MmsMessageContentFile.md) | The files.');
+    // Read as CommonMark reads it (the element's renderer is marked): text, no tag.
+    const paragraph = new Lexer().lex(markdownOf('test.md'))[0] as Tokens.Paragraph;
+    assert.deepEqual(paragraph.tokens.filter((t) => t.type === 'html'), []);
+    assert.equal(paragraph.tokens.map((t) => ('text' in t ? t.text : '')).join(''), 'Save test output to the <OUTPUT_FILE_PATH> file; a <div> is text too, and so is \\<CODE>.');
+    const table = new Lexer().lex(markdownOf('MmsMessageContent.md')).find((t) => t.type === 'table') as Tokens.Table;
+    assert.equal(table.rows[0]![1]!.tokens[0]!.type, 'link');
+    assert.equal((table.rows[0]![1]!.tokens[0] as Tokens.Link).tokens.map((t) => t.type).join(), 'strong');
+    const { answer } = composeAnswer(kb.passages.filter((p) => p.document.path === 'test.md'), true);
+    assert.doesNotMatch(answer.replace(/`[^`\n]*`/g, ''), /<[A-Za-z]\w*>/);
   });
 });
 

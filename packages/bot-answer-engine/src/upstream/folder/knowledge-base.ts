@@ -108,9 +108,10 @@ export class KnowledgeBaseError extends Error {
  * written as its value; 11: a navigation button alone on its line (`[[Back to README]](../README.md)`)
  * left out, a section opening with an indented code block keeping its first line's indentation, a
  * front matter opened by an indented `---` read, a table of methods' description (`| [**cancelPayout()**](Payout.md#cancelpayout-function)
- * | ... | API to cancel requested payouts |`) read as the first line of the section it links to.
+ * | ... | API to cancel requested payouts |`) read as the first line of the section it links to; 12: a
+ * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides.
  */
-export const READER_VERSION = 11;
+export const READER_VERSION = 12;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;

@@ -5,9 +5,10 @@ import { HEADING, mapProse } from './markdown-text.js';
 // HTML's element names (a maintained list): `<name>` with one of these is taken for a tag, as a
 // browser would. An obsolete one (`<center>`, `<font>`) is still one when the page closes it.
 const HTML_ELEMENTS: ReadonlySet<string> = new Set(htmlTags);
-// In prose, what is skipped whole (a backslash escape) and what is looked at: a tag of a name
-// alone, with no attributes (`<Session>`), or a run of backticks.
-const PROSE = /\\[!-/:-@[-`{-~]|<([A-Za-z][\w-]*)>|`+/g;
+// In prose, what is looked at: a name alone escaped on its left only (`\<OUTPUT_FILE_PATH>`, as
+// written or as `&lt;Name&gt;` decodes); what is skipped whole (any other backslash escape); a
+// tag of a name alone, with no attributes (`<Session>`); or a run of backticks.
+const PROSE = /\\<([A-Za-z][\w-]*)>|\\[!-/:-@[-`{-~]|<([A-Za-z][\w-]*)>|`+/g;
 const TABLE_ROW = /^[ \t]*\|/;
 
 /**
@@ -20,7 +21,9 @@ const TABLE_ROW = /^[ \t]*\|/;
  * tag of the page names (`</Session>`, `<Session id="a">`, `<Session />`: a component the page
  * uses) is escaped. Code (fenced and indented blocks, code spans) and heading lines, which are
  * read as their plain text apart, are left as written; a table row is read alone, as GFM splits
- * rows before it reads code spans.
+ * rows before it reads code spans. A name already escaped on its left only (`\<Name>`, as a page
+ * writes it or `&lt;Name&gt;` decodes) gets its `>` escaped too: it renders the same, and reads
+ * as the same text in the raw Markdown of a quote.
  */
 export function withTagLikeText(markdown: string): string {
   if (!/<[A-Za-z][\w-]*>/.test(markdown)) return markdown;
@@ -39,8 +42,10 @@ export function withTagLikeText(markdown: string): string {
     let out = '';
     let from = 0;
     for (const found of outsideCodeSpans(text, PROSE)) {
-      const name = found[1];
-      if (!name || HTML_ELEMENTS.has(name.toLowerCase()) || isElement(name)) continue;
+      // Escaped on its left, the name is text already: its `>` is escaped too, so it is written as
+      // every such name is and no reader of the raw Markdown takes `Name>` for the end of a tag.
+      const name = found[1] ?? found[2];
+      if (!name || (!found[1] && (HTML_ELEMENTS.has(name.toLowerCase()) || isElement(name)))) continue;
       out += `${text.slice(from, found.index)}\\<${name}\\>`;
       from = found.index + found[0].length;
     }
