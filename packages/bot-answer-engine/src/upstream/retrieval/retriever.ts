@@ -419,8 +419,6 @@ export interface RetrievalSettings {
   yesNoTelling: number;
   /** The least confidence for a yes/no question's answer under `yesNoTelling` (the twins' bar, `twinConfidence`). */
   yesNoConfidence: number;
-  /** A question asked alone whose passage's heading path holds none of its telling words is "not sure" while the model is under this (0: off). */
-  headlessConfidence: number;
   /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
@@ -514,7 +512,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   numberedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
-  headlessConfidence: 0,
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
@@ -829,9 +826,8 @@ export class Retriever {
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
-    const headless = ownRules && judged !== undefined && candidate.headTelling <= 0 && judged.confidence < s.headlessConfidence;
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed && !headless ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
