@@ -52,6 +52,12 @@ const PAGE_COVER = 0.5;
 const TYPED_ENGLISH_RARITY = 3;
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * BM25's length normalisation (its b) for the heading path, more than the body's: a long heading
+ * path (a generated reference's type page under a long path, a section deep under long headings)
+ * saying a typed word once is less about it than a short title saying the same word.
+ */
+const HEADING_B = 0.95;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
 const EXCERPT_CHARS = 600;
 const EXCERPT_LEAD = 200;
@@ -328,8 +334,8 @@ function withoutCopies(ranked: Scored[]): Scored[] {
 function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (ids: number[]) => Scored[] {
   const averages = index.averageLengths();
   const groups = [
-    { fields: HEADING_FIELDS, boost: HEADING_BOOST, average: Math.max(1, HEADING_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
-    { fields: BODY_FIELDS, boost: 1, average: Math.max(1, BODY_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+    { fields: HEADING_FIELDS, boost: HEADING_BOOST, b: HEADING_B, average: Math.max(1, HEADING_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
+    { fields: BODY_FIELDS, boost: 1, b: B, average: Math.max(1, BODY_FIELDS.reduce((sum, f) => sum + averages[f], 0)) },
   ];
   return (ids) => {
     if (ids.length === 0) return [];
@@ -347,7 +353,7 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
             length += row.lengths[FIELDS.indexOf(field)] ?? 0;
             for (const { form, prefix } of word.forms) tf += SCORE_WEIGHTS[field] * countTerm(fields[field], form, prefix);
           }
-          if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / group.average));
+          if (tf > 0) wordScore += (group.boost * idf[w]! * tf * (K1 + 1)) / (tf + K1 * (1 - group.b + (group.b * length) / group.average));
         }
         if (wordScore > 0) {
           matched++;
