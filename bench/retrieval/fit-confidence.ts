@@ -63,7 +63,8 @@
  * `--follow-ups` fits the model judging follow-ups (`FOLLOW_UP_MODEL`, `followUpModel`) instead:
  * the rows are each half's follow-ups and its unanswerable questions asked after the half's
  * first three confident answers, judged on the passage as ranked with the conversation (see
- * `followUpRows`; only the model's features are made), and each model's figures are printed per
+ * `followUpRows`; every figure above is made, of the hits as ranked with the conversation, but
+ * `robust` and `searchAgree`, which search without it), and each model's figures are printed per
  * follow-up bar as the engine decides a follow-up: answered as ranked when the model is as sure,
  * else as its words asked alone (bench/README.md, "Follow-ups, round 17").
  */
@@ -391,22 +392,32 @@ function rareFigures(index: { documentFrequency(term: string): number; passages:
  * `--follow-ups`: a set's follow-ups as rows, each half's own: its answerable follow-ups (halves
  * by place in a set whose follow-ups are all `eval`), and its unanswerable questions asked as
  * follow-ups after each of the half's first three questions answered confidently (the
- * conversation made as the server makes it, `retrievalContext`). A row's features are those of
- * the passage as ranked with the conversation, when one passes the rules on the follow-up's own
- * words (the model's bar set at almost nothing to read it); right when an expected page is
+ * conversation made as the server makes it, `retrievalContext`). A row's features and figures
+ * are those of the passage as ranked with the conversation, when one passes the rules on the
+ * follow-up's own words (the model's bar set at almost nothing to read it); right when an expected page is
  * among the first three sources. Beside it, the same words decided asked alone, which answer a
  * follow-up the model is not sure of.
  */
 function followUpRows(set: QuestionSet, index: KbIndex, kbSettings: ReturnType<typeof resolveSettings>): void {
   const retriever = new Retriever(index, { ...settings, followUpConfidence: 1e-9 });
+  const folder = folderFigures(index.file, index.documents, index.passages);
+  const lm = folderModel(index.file);
   const inTop3 = (hits: SearchHit[], want: ReadonlySet<string>): boolean => hits.slice(0, 3).some((hit) => want.has(pageOf(hit.passage.url)));
   const row = (question: string, first: string, split: Row['split'], expected: Set<string> | undefined): void => {
     const alone = retriever.decide(question);
     const aloneAnswered = alone.outcome === 'answered';
-    const decision = retriever.decide(question, retrievalContext([{ role: 'user', content: first }]));
+    const context = retrievalContext([{ role: 'user', content: first }]);
+    const decision = retriever.decide(question, context);
     // Answered as its words alone are (the same first passage, scored alike): no passage passed the rules with the conversation.
     const same = aloneAnswered && decision.outcome === 'answered' && decision.hits[0]?.passage.index === alone.hits[0]?.passage.index && decision.hits[0]?.score === alone.hits[0]?.score;
     const judged = decision.outcome === 'answered' && !same ? decision.judged : undefined;
+    // The other figures as the questions' rows make them, of the hits as ranked with the conversation; not `robust` and `searchAgree`, which search without it.
+    const followUpFeatures = (hit: SearchHit, features: ConfidenceFeatures): number[] => {
+      const hits = retriever.search(question, context);
+      const qpp = qppFigures(retriever, index, lm, question, hits, hit);
+      qpp[5] = Number.NaN;
+      return [...FEATURE_NAMES.map((name) => features[name]), ...folder, ...scoreFigures(hits, hit), ...qpp, Number.NaN, ...typeFigures(question, hit), ...rareFigures(index, question, hits, hit)];
+    };
     rows.push({
       set: set.id,
       question: `${first} -> ${question}`,
@@ -414,7 +425,7 @@ function followUpRows(set: QuestionSet, index: KbIndex, kbSettings: ReturnType<t
       expected: [...(expected ?? [])],
       split,
       answerable: expected !== undefined,
-      features: judged ? [...FEATURE_NAMES.map((name) => judged.features[name]), ...Array<number>(COLUMNS.length - FEATURE_NAMES.length).fill(0)] : [],
+      features: judged ? followUpFeatures(judged.hit, judged.features) : [],
       right: judged !== undefined && expected !== undefined && inTop3(decision.hits, expected),
       followUp: { judged: judged !== undefined, aloneAnswered, aloneRight: aloneAnswered && expected !== undefined && inTop3(alone.hits, expected) },
     });
