@@ -336,7 +336,8 @@ export interface RetrievalSettings {
   /**
    * The `tellingEnough` bar for a question asked alone that does not ask yes or no (0: `tellingEnough`'s; `tellingEnough` 0 turns both off):
    * a yes/no question's word the docs lack is often the thing it asks about ("Can I bring my
-   * *dog* to the office?"), which a passage matching the rest cannot affirm.
+   * *dog* to the office?"), which a passage matching the rest cannot affirm. It holds while
+   * another page matches a word of the question (the pages were compared, as `tellingLone`).
    */
   tellingEnoughOpen: number;
   /**
@@ -808,9 +809,11 @@ export class Retriever {
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     // A name written in mixed case that no page holds whole: its parts matched speak of something else (`wholeNames`).
     const unheld = s.wholeNames && mixedCaseNames(question).some((forms) => forms.every((form) => this.#index.documentFrequency(form) === 0));
-    const enough = s.tellingEnough > 0 && s.tellingEnoughOpen > 0 && !followUp && !asksYesNo(question) ? s.tellingEnoughOpen : s.tellingEnough;
+    const open = s.tellingEnough > 0 && s.tellingEnoughOpen > 0 && !followUp && !asksYesNo(question);
+    // ...the lower bar only while another page matches a word of the question: compared and set aside, not absent ("Where do lions sleep at the zoo?" over one page on lions).
+    const enoughFor = (hit: ScoredHit): number => (open && hits.some((other) => other.docId !== hit.docId && other.matchedTerms.length > 0) ? s.tellingEnoughOpen : s.tellingEnough);
     const found = unheld ? undefined : passing.find(
-      (hit) => gateOnly || ((waived || (enough > 0 && hit.telling >= enough)) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
+      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
