@@ -303,10 +303,18 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
     const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
     // The controls keep a word the docs lack from being waived for the one page it relates to (`tellingLone`): each shows this rule alone.
-    const { bots } = suiteFolder([{}, { tellingEnough: 0, tellingLone: false }, { tellingEnough: 0.75, tellingLone: false }], {
-      ...steps,
-      'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
-    });
+    const { bots } = suiteFolder(
+      [
+        {},
+        { tellingEnough: 0, tellingEnoughOpen: 0, tellingLone: false },
+        { tellingEnough: 0.75, tellingEnoughOpen: 0, tellingLone: false },
+        { tellingEnough: 0.75, tellingEnoughOpen: 0.6, tellingLone: false },
+      ],
+      {
+        ...steps,
+        'troubleshooting.md': '# Troubleshooting\n\n## Reference already exists\n\nWhen the push of the new tag fails with "reference already exists", the remote holds a tag of that name: delete it and release again.\n',
+      },
+    );
 
     it('"reference already exists when it tries to push the new tag" is answered, "tries" aside', () => {
       const question = "I get 'reference already exists' when it tries to push the new tag";
@@ -322,6 +330,12 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(first(bots[0]!, question), 'troubleshooting.md');
       // Control: at three quarters (the bar before round 10), "robot" weighs too much of the rest, and it is only "not sure".
       assert.equal(bots[2]!.find(question).outcome, 'not_sure');
+    });
+
+    it('a yes/no question keeps the higher bar: the word it lacks may be what it asks about', () => {
+      // At six tenths for an open question and three quarters for a yes/no one (`tellingEnoughOpen`).
+      assert.equal(bots[3]!.find('reference already exists when the robot pushes the tag').outcome, 'answered');
+      assert.equal(bots[3]!.find('Does the reference already exist when the robot pushes the tag?').outcome, 'not_sure');
     });
 
     it('still refuses what the docs never name ("FIFA")', () => {

@@ -334,6 +334,13 @@ export interface RetrievalSettings {
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
+   * The `tellingEnough` bar for a question asked alone that does not ask yes or no (0: `tellingEnough`'s; `tellingEnough` 0 turns both off):
+   * a yes/no question's word the docs lack is often the thing it asks about ("Can I bring my
+   * *dog* to the office?"), which a passage matching the rest cannot affirm. It holds while
+   * another page matches a word of the question (the pages were compared, as `tellingLone`).
+   */
+  tellingEnoughOpen: number;
+  /**
    * A question asked alone that a telling word the docs lack left "not sure", with one page
    * only worth showing though its words find other pages too, is decided again with that word
    * waived (a name `lackedName` keeps is still not): when the related pages' rules set the
@@ -500,6 +507,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingCredit: 0.5,
   tellingLacking: true,
   tellingEnough: 0.6,
+  tellingEnoughOpen: 0.55,
   tellingLone: true,
   tellingMisspelt: true,
   tellingValues: false,
@@ -801,8 +809,11 @@ export class Retriever {
     const lacked = named && s.lackedName > 0 ? [...named].filter((term) => englishRarity(term) >= s.lackedName && this.#index.documentFrequency(term) === 0) : [];
     // A name written in mixed case that no page holds whole: its parts matched speak of something else (`wholeNames`).
     const unheld = s.wholeNames && mixedCaseNames(question).some((forms) => forms.every((form) => this.#index.documentFrequency(form) === 0));
+    const open = s.tellingEnough > 0 && s.tellingEnoughOpen > 0 && !followUp && !asksYesNo(question);
+    // ...the lower bar only while another page matches a word of the question: compared and set aside, not absent ("Where do lions sleep at the zoo?" over one page on lions).
+    const enoughFor = (hit: ScoredHit): number => (open && hits.some((other) => other.docId !== hit.docId && other.matchedTerms.length > 0) ? s.tellingEnoughOpen : s.tellingEnough);
     const found = unheld ? undefined : passing.find(
-      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= s.tellingEnough)) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
+      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
     );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
