@@ -28,7 +28,9 @@
  * seventeenth, the marina's, Zudoku's and the Cloudmersive Validate client's until they were read
  * once for its eighteenth, the self storage guide's, c15t's and the Xendit client's until they were
  * read once for its nineteenth, the football club's, Video.js's and the Bandwidth client's until
- * they were read once for its twentieth (each file's `heldUntil` says which, and the label repeats it).
+ * they were read once for its twentieth, the council tax guide's, Gravity UI's and the Kalshi
+ * client's until they were read once for its twenty-first (each file's `heldUntil` says which, and
+ * the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
