@@ -16,6 +16,7 @@ import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
+import { withOverflowingRowsJoined } from './overflowing-rows.js';
 import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
@@ -109,9 +110,11 @@ export class KnowledgeBaseError extends Error {
  * left out, a section opening with an indented code block keeping its first line's indentation, a
  * front matter opened by an indented `---` read, a table of methods' description (`| [**cancelPayout()**](Payout.md#cancelpayout-function)
  * | ... | API to cancel requested payouts |`) read as the first line of the section it links to; 12: a
- * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides.
+ * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides;
+ * 13: a table row overflowing its header by the bare pipes of a bracketed span (`[**'open' | 'closed'**]`)
+ * read with them escaped, its description in its cell.
  */
-export const READER_VERSION = 12;
+export const READER_VERSION = 13;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
@@ -289,7 +292,8 @@ export function parseHtmlDocument(
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
  * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; a table of methods' descriptions read in the sections they link to; the front matter's `description` as its lead paragraph;
- * a tag-like name that is no HTML, `Array<Session>`, escaped as text). Fields the front-matter
+ * a tag-like name that is no HTML, `Array<Session>`, escaped as text; a table row's bare pipes in a bracketed span,
+ * `[**'open' | 'closed'**]`, escaped where the row has one cell too many for each). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
@@ -314,7 +318,7 @@ export function parseDocument(
   }
   let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
+  body = withoutNavigationRows(withOverflowingRowsJoined(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))))).trim();
   body = withRowDescriptions(body, path);
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
