@@ -112,7 +112,8 @@ export class KnowledgeBaseError extends Error {
  * | ... | API to cancel requested payouts |`) read as the first line of the section it links to; 12: a
  * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides;
  * 13: a table row overflowing its header by the bare pipes of a bracketed span (`[**'open' | 'closed'**]`)
- * read with them escaped, its description in its cell.
+ * read with them escaped, its description in its cell; a page whose text opens above a first
+ * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name.
  */
 export const READER_VERSION = 13;
 
@@ -340,7 +341,8 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   if (url === undefined) url = documentUrl(path, settings);
   else if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: front-matter field "url" must be an http(s) URL`);
   if (url === undefined) throw noUrl(path, settings, 'give the file a "url" in its front-matter');
-  const title = field('title', meta.title) ?? firstHeading(body) ?? titleFromPath(path, settings.appName ?? 'index');
+  const named = titleFromPath(path, settings.appName ?? 'index');
+  const title = field('title', meta.title) ?? firstHeading(body, named) ?? named;
   const source: KbDocument['source'] = { title, url };
   const appName = field('app_name', meta.app_name) ?? settings.appName;
   if (appName) source.app_name = appName;
@@ -391,17 +393,25 @@ function withDescription(body: string, description: unknown, title: string): str
  * sections, as in a man page written in Markdown (`# NAME`, `# SYNOPSIS`, `# DESCRIPTION`) or an
  * oclif command's message file (`# summary`, `# description`, `# examples`, `# flags.wait.summary`):
  * the first is what the page's first section is, not what the page is called, so the file name
- * titles it.
+ * titles it. So does it a page with no level-1 heading whose text opens before its first heading,
+ * when that heading shares no word with the file's name (`useSelectOptions.md`: a paragraph on
+ * the hook, then `## Properties`): it is the first section's.
  */
-function firstHeading(body: string): string | undefined {
+function firstHeading(body: string, named: string): string | undefined {
   let first: string | undefined;
   let top: string | undefined;
   let levelOnes = 0;
   let deeper = false;
+  let textFirst = false;
   mapOutsideFences(body, (lines) => {
     for (const line of lines.split('\n')) {
       const heading = HEADING.exec(line);
-      if (!heading) continue;
+      if (!heading) {
+        // A banner in HTML (`<h1 align="center">Fastify</h1>` above each of Fastify's pages) or a
+        // directive's fence (`::: slot pause`) is no text of the page's.
+        if (first === undefined && line.trim() !== '' && !/^[ \t]*(?:<|:::)/.test(line)) textFirst = true;
+        continue;
+      }
       const text = plainHeading(headingText(heading[2]!).text);
       if (!text) continue;
       first ??= text;
@@ -413,7 +423,15 @@ function firstHeading(body: string): string | undefined {
     return lines;
   });
   if (levelOnes >= SECTIONS_NOT_TITLE && !deeper) return undefined;
+  if (top === undefined && first !== undefined && textFirst && !sharesWord(first, named)) return undefined;
   return top ?? first;
+}
+
+/** Whether two names share a word, case and camelCase aside (`useSelectOptions`, "Select options"). */
+function sharesWord(a: string, b: string): boolean {
+  const words = (text: string): string[] => text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const of = new Set(words(b));
+  return words(a).some((word) => of.has(word));
 }
 
 /** Unix seconds; also accepts milliseconds and ISO dates, since people write those by hand. */
