@@ -170,7 +170,7 @@ describe('knowledge-base documents', () => {
 
   it('titles a page by its file name when its text opens above a first heading naming something else', () => {
     const title = (text: string, path: string): string => parseDocument(text, path, { baseUrl: 'https://docs.example.com/' }).source.title;
-    // The hook's lead paragraph, then its first section: the section does not name the page.
+    // A paragraph on the hook, then its first section: the section does not name the page.
     assert.equal(title('The `useSelectOptions` hook prepares options.\n\n## Properties\n\n| Name |\n| --- |\n| options |', 'hooks/useSelectOptions.md'), 'useSelectOptions');
     assert.equal(title('test android\n\n### Options\n\n* `--watch`', 'testing/dev-test-android.md'), 'dev test android');
     // A first heading sharing a word with the file name, a page opening with it, a banner in HTML
@@ -179,7 +179,7 @@ describe('knowledge-base documents', () => {
     assert.equal(title('## Properties\n\nText.', 'hooks/useSelectOptions.md'), 'Properties');
     assert.equal(title('<h1 align="center">Fastify</h1>\n\n## Long Term Support\n\nText.', 'Reference/LTS.md'), 'Long Term Support');
     assert.equal(title('::: slot pause\n## Write a Test with Interactive Pause\n:::', 'index.md'), 'Write a Test with Interactive Pause');
-    assert.equal(title('Lead.\n\n## Properties\n\n# Select', 'hooks/useSelectOptions.md'), 'Select');
+    assert.equal(title('Intro.\n\n## Properties\n\n# Select', 'hooks/useSelectOptions.md'), 'Select');
   });
 
   it('forms URLs the way docs sites publish files', () => {
