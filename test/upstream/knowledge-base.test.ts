@@ -168,6 +168,20 @@ describe('knowledge-base documents', () => {
     assert.equal(parseDocument('---\n---\n# Empty front-matter', 'a.md', settings).source.title, 'Empty front-matter');
   });
 
+  it('titles a page by its file name when its text opens above a first heading naming something else', () => {
+    const title = (text: string, path: string): string => parseDocument(text, path, { baseUrl: 'https://docs.example.com/' }).source.title;
+    // A paragraph on the hook, then its first section: the section does not name the page.
+    assert.equal(title('The `useSelectOptions` hook prepares options.\n\n## Properties\n\n| Name |\n| --- |\n| options |', 'hooks/useSelectOptions.md'), 'useSelectOptions');
+    assert.equal(title('test android\n\n### Options\n\n* `--watch`', 'testing/dev-test-android.md'), 'dev test android');
+    // A first heading sharing a word with the file name, a page opening with it, a banner in HTML
+    // above it, or a level-1 heading anywhere: the heading titles the page, as before.
+    assert.equal(title('An article.\n\n## History behind prototype poisoning', 'Guides/Prototype-Poisoning.md'), 'History behind prototype poisoning');
+    assert.equal(title('## Properties\n\nText.', 'hooks/useSelectOptions.md'), 'Properties');
+    assert.equal(title('<h1 align="center">Fastify</h1>\n\n## Long Term Support\n\nText.', 'Reference/LTS.md'), 'Long Term Support');
+    assert.equal(title('::: slot pause\n## Write a Test with Interactive Pause\n:::', 'index.md'), 'Write a Test with Interactive Pause');
+    assert.equal(title('Intro.\n\n## Properties\n\n# Select', 'hooks/useSelectOptions.md'), 'Select');
+  });
+
   it('forms URLs the way docs sites publish files', () => {
     const url = (path: string, urlExtension?: string, baseUrl = 'https://docs.example.com/v2/'): string | undefined => documentUrl(path, { baseUrl, urlExtension });
     assert.equal(url('guide/setup.md'), 'https://docs.example.com/v2/guide/setup');
@@ -1032,6 +1046,42 @@ describe('names escaped on their left only', () => {
     assert.equal((table.rows[0]![1]!.tokens[0] as Tokens.Link).tokens.map((t) => t.type).join(), 'strong');
     const { answer } = composeAnswer(kb.passages.filter((p) => p.document.path === 'test.md'), true);
     assert.doesNotMatch(answer.replace(/`[^`\n]*`/g, ''), /<[A-Za-z]\w*>/);
+  });
+});
+
+describe('table rows with pipes in a link text', () => {
+  // As OpenAPI Generator's TypeScript clients write an enum parameter in a table of parameters.
+  const pages = pagesFolder('overflowing-rows', {
+    'OrdersApi.md': [
+      '# OrdersApi',
+      '',
+      '|Name | Type | Description  | Notes|',
+      '|------------- | ------------- | ------------- | -------------|',
+      "| **status** | [**&#39;resting&#39; | &#39;canceled&#39;**]**Array<&#39;resting&#39; &#124; &#39;canceled&#39;>** | Restricts the response to orders that have a certain status | (optional) defaults to undefined|",
+      '| **limit** | [**number**] | How many | (optional)|',
+      '| **kind** | [**a | b**] | one | two | three |',
+      '',
+      '```md',
+      '| **x** | [**a | b**] | code | as written |',
+      '```',
+    ].join('\n'),
+  });
+
+  it('escapes the pipes a row overflows its header by, so the description is read and rendered in its cell', async () => {
+    const kb = await pages.load();
+    const lines = kb.passages[0]!.markdown.split('\n');
+    assert.equal(lines[2], "| **status** | [**'resting' \\| 'canceled'**]**Array<'resting' \\| 'canceled'>** | Restricts the response to orders that have a certain status | (optional) defaults to undefined|");
+    assert.equal(lines[3], '| **limit** | [**number**] | How many | (optional)|');
+    // Two cells too many whatever is escaped: not the generator's slip, left as written; code too.
+    assert.equal(lines[4], '| **kind** | [**a | b**] | one | two | three |');
+    assert.equal(lines[7], '| **x** | [**a | b**] | code | as written |');
+    // Read as the element's renderer reads it (marked's lexer, GFM): four cells, the description third.
+    const table = new Lexer().lex(kb.passages[0]!.markdown).find((t) => t.type === 'table') as Tokens.Table;
+    assert.deepEqual(
+      table.rows[0]!.map((cell) => cell.text),
+      ['**status**', "[**'resting' | 'canceled'**]**Array<'resting' | 'canceled'>**", 'Restricts the response to orders that have a certain status', '(optional) defaults to undefined'],
+    );
+    assert.deepEqual(table.rows[0]![1]!.tokens.map((t) => t.type), ['text', 'strong', 'text', 'strong']);
   });
 });
 

@@ -16,6 +16,7 @@ import { withDefinitionLists } from './definition-lists.js';
 import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
+import { withOverflowingRowsJoined } from './overflowing-rows.js';
 import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
@@ -109,9 +110,12 @@ export class KnowledgeBaseError extends Error {
  * left out, a section opening with an indented code block keeping its first line's indentation, a
  * front matter opened by an indented `---` read, a table of methods' description (`| [**cancelPayout()**](Payout.md#cancelpayout-function)
  * | ... | API to cancel requested payouts |`) read as the first line of the section it links to; 12: a
- * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides.
+ * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides;
+ * 13: a table row overflowing its header by the bare pipes of a bracketed span (`[**'open' | 'closed'**]`)
+ * read with them escaped, its description in its cell; a page whose text opens above a first
+ * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name.
  */
-export const READER_VERSION = 12;
+export const READER_VERSION = 13;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
@@ -289,7 +293,8 @@ export function parseHtmlDocument(
  * Parses one document: optional YAML front-matter holding Source fields, then the Markdown body
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
  * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; a table of methods' descriptions read in the sections they link to; the front matter's `description` as its lead paragraph;
- * a tag-like name that is no HTML, `Array<Session>`, escaped as text). Fields the front-matter
+ * a tag-like name that is no HTML, `Array<Session>`, escaped as text; a table row's bare pipes in a bracketed span,
+ * `[**'open' | 'closed'**]`, escaped where the row has one cell too many for each). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
@@ -314,7 +319,7 @@ export function parseDocument(
   }
   let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = withoutNavigationRows(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))).trim();
+  body = withoutNavigationRows(withOverflowingRowsJoined(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))))).trim();
   body = withRowDescriptions(body, path);
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
@@ -336,7 +341,8 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   if (url === undefined) url = documentUrl(path, settings);
   else if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: front-matter field "url" must be an http(s) URL`);
   if (url === undefined) throw noUrl(path, settings, 'give the file a "url" in its front-matter');
-  const title = field('title', meta.title) ?? firstHeading(body) ?? titleFromPath(path, settings.appName ?? 'index');
+  const named = titleFromPath(path, settings.appName ?? 'index');
+  const title = field('title', meta.title) ?? firstHeading(body, named) ?? named;
   const source: KbDocument['source'] = { title, url };
   const appName = field('app_name', meta.app_name) ?? settings.appName;
   if (appName) source.app_name = appName;
@@ -387,17 +393,25 @@ function withDescription(body: string, description: unknown, title: string): str
  * sections, as in a man page written in Markdown (`# NAME`, `# SYNOPSIS`, `# DESCRIPTION`) or an
  * oclif command's message file (`# summary`, `# description`, `# examples`, `# flags.wait.summary`):
  * the first is what the page's first section is, not what the page is called, so the file name
- * titles it.
+ * titles it. So does it a page with no level-1 heading whose text opens before its first heading,
+ * when that heading shares no word with the file's name (`useSelectOptions.md`: a paragraph on
+ * the hook, then `## Properties`): it is the first section's.
  */
-function firstHeading(body: string): string | undefined {
+function firstHeading(body: string, named: string): string | undefined {
   let first: string | undefined;
   let top: string | undefined;
   let levelOnes = 0;
   let deeper = false;
+  let textFirst = false;
   mapOutsideFences(body, (lines) => {
     for (const line of lines.split('\n')) {
       const heading = HEADING.exec(line);
-      if (!heading) continue;
+      if (!heading) {
+        // A banner in HTML (`<h1 align="center">Fastify</h1>` above each of Fastify's pages) or a
+        // directive's fence (`::: slot pause`) is no text of the page's.
+        if (first === undefined && line.trim() !== '' && !/^[ \t]*(?:<|:::)/.test(line)) textFirst = true;
+        continue;
+      }
       const text = plainHeading(headingText(heading[2]!).text);
       if (!text) continue;
       first ??= text;
@@ -409,7 +423,15 @@ function firstHeading(body: string): string | undefined {
     return lines;
   });
   if (levelOnes >= SECTIONS_NOT_TITLE && !deeper) return undefined;
+  if (top === undefined && first !== undefined && textFirst && !sharesWord(first, named)) return undefined;
   return top ?? first;
+}
+
+/** Whether two names share a word, case and camelCase aside (`useSelectOptions`, "Select options"). */
+function sharesWord(a: string, b: string): boolean {
+  const words = (text: string): string[] => text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const of = new Set(words(b));
+  return words(a).some((word) => of.has(word));
 }
 
 /** Unix seconds; also accepts milliseconds and ISO dates, since people write those by hand. */
