@@ -299,6 +299,31 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe('the gate: words common in the docs pass a lower strength bar under a heading naming them', () => {
+    // "visitors" and "leave" each in eight of the notes, "marina" on one page: the visitors page
+    // matches the two common words, together about 0.9 of the rarest word's weight (under
+    // `minStrength` 1), one of them in its heading. The gate alone deciding: the model and the
+    // rules of the telling words' share (the unmatched "marina" weighs most) off.
+    const notes = Array.from({ length: 40 }, (_, i) => {
+      const text = i < 8 ? 'Visitors sign the book.' : i < 16 ? 'Staff may leave early.' : 'Nothing to see in this note.';
+      return `## Note ${i}\n\n${text}\n`;
+    }).join('\n');
+    const gateAlone = { minConfidence: 0, tellingWordShare: 0, confidentTelling: 0 };
+    const { bots } = suiteFolder([gateAlone, { ...gateAlone, headedStrength: 0 }], {
+      'notes.md': `# Notes\n\n${notes}`,
+      'visitors.md': '# Visitors\n\nVisitors leave by ten at night.\n',
+      'harbour.md': '# Harbour\n\nThe marina office sells fuel.\n',
+    });
+    const question = 'When do visitors leave the marina?';
+
+    it('the page whose heading names a common word the question asks about answers', () => {
+      assert.equal(bots[0]!.find(question).outcome, 'answered');
+      assert.equal(first(bots[0]!, question), 'visitors.md');
+      // Control: at the strength bar alone, it is not answered.
+      assert.notEqual(bots[1]!.find(question).outcome, 'answered');
+    });
+  });
+
   describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
     // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
     const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));

@@ -189,6 +189,14 @@ export interface RetrievalSettings {
    */
   minCoverage: number;
   minStrength: number;
+  /**
+   * A passage whose heading path (`headTelling`) matches a word of the question, and which
+   * matches two of its words as themselves (not by a prefix, a typo fixed or the lexicon),
+   * passes the gate's strength bar at this lower one (0: never): words common in the docs,
+   * under a heading naming what is asked, where a far-off question's common words ("How do I
+   * fix my car engine?") meet in a body alone.
+   */
+  headedStrength: number;
   fullCoverage: number;
   fullStrength: number;
   /** "All the question's words" means each matched as itself (or a joined form), not by a prefix, a typo fixed or the lexicon. */
@@ -481,6 +489,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   maxPassages: 3,
   minCoverage: 0.25,
   minStrength: 1,
+  headedStrength: 0.85,
   fullCoverage: 0.55,
   fullStrength: 0.5,
   fullExact: true,
@@ -788,7 +797,7 @@ export class Retriever {
     // The question decides: with none of its own words found anywhere, the conversation's words answer nothing.
     const ownMatched = hits.some((hit) => hit.matchedTerms.length > 0);
     const answers = (hit: ScoredHit): boolean =>
-      (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && hit.strength >= minStrength) ||
+      (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && (hit.strength >= minStrength || (s.headedStrength > 0 && hit.strength >= s.headedStrength && hit.headTelling > 0 && hit.exact >= Math.min(words, 2)))) ||
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
     const followUp = Boolean(context?.trim());
