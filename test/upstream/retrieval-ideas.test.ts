@@ -1306,37 +1306,4 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       });
     });
   });
-
-  describe("a page's short opening is quoted after the section that scores best, when it holds a word of the question", () => {
-    const question = 'How are the new bills posted?';
-    // The opening states the kind of mail in a line; the section scoring best (too long for `shortSection`) tells where bills are sent, not by what mail.
-    const suite = suiteFolder([{}, { openingSection: 0 }], {
-      'bills.md':
-        '# Your bill\n\nBills are posted by second class mail, new ones every spring, to every home.\n\n' +
-        '## Getting your bill\n\nNew bills are posted to the address we hold for you, or sent by email if you ask us to. ' +
-        'A bill that goes missing in the post can be sent again: tell us the address it should have reached. ' +
-        'Landlords who pay for their tenants get one bill for each of their homes, sent to the address they give us. Moving home? Tell us a week before, so the next bill follows you.\n\n' +
-        '## Paying\n\nPay by direct debit, online or by phone.\n',
-      'files.md': '# Files\n\nRead a file into memory with one call.\n',
-      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-    });
-    const { bots } = suite;
-
-    it('brings the opening after the section; not a third section', () => {
-      const found = bots[0]!.find(question);
-      assert.equal(found.outcome, 'answered');
-      assert.deepEqual(found.passages.map((p) => p.headings.join(' › ')), ['Getting your bill', '']);
-      // Control: without it, the section alone, which lacks the kind of mail.
-      const control = bots[1]!.find(question);
-      assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Getting your bill']);
-    });
-
-    it('quotes the kind of mail at the HTTP API', async () => {
-      await withApi(suite.root, async (answer) => {
-        const result = await answer(question);
-        assert.equal(result.answer_found, true);
-        assert.match(result.answer, /second class/);
-      });
-    });
-  });
 });

@@ -460,15 +460,6 @@ export interface RetrievalSettings {
    * fewer passages than it may. false: off.
    */
   codeSection: boolean;
-  /**
-   * The first page's opening (the text before its first heading), a candidate scoring at least
-   * this share of the first passage, holding a word of the question itself and at most
-   * `OPENING_CHARS` long, comes after the page's quoted sections while the answer cites fewer
-   * passages than it may: a page's opening often states in a line the fact its sections tell
-   * at length (the charge for an empty home, the protocol version supported; bench/README.md,
-   * "Quote the fact, round 23"). 0: off.
-   */
-  openingSection: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -540,7 +531,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   yesNoConfidence: 0.6,
   subsections: 1,
   shortSection: 0.5,
-  openingSection: 0.8,
   codeSection: true,
 };
 
@@ -549,8 +539,6 @@ const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
 // The first page's quoted sections this short in all leave the answer room for the page's next section (`shortSection`).
 const SHORT_SECTIONS_CHARS = 300;
-// A longer opening is an introduction to read, not a line stating a fact; it would take the answer's room (`openingSection`).
-const OPENING_CHARS = 600;
 // BM25's term-frequency saturation and length normalisation, the usual values.
 const K1 = 1.2;
 const B = 0.75;
@@ -758,11 +746,11 @@ export class Retriever {
     return this.#index.read(() => {
       const { outcome, hits, judged, samePage, asked } = this.#decision(question, context);
       const read = this.#withPassages(hits);
-      // The first page's other candidates, read once for its subsections, its section stating a figure, the section beside a short one and its opening.
+      // The first page's other candidates, read once for its subsections, its section stating a figure and the section beside a short one.
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withOpening(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, told, cleaned);
+      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1068,16 +1056,6 @@ export class Retriever {
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked, cleaned));
-    return found ? afterFirstPage(read, found) : read;
-  }
-
-  /** `read` with the first page's short opening after its quoted sections, when it scores near the first passage and holds a word of the question (`openingSection`). */
-  #withOpening(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
-    const share = this.#settings.openingSection;
-    const [first] = read;
-    if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    if (firstPage(read).some((hit) => hit.passage.headings.length === 0)) return read;
-    const found = samePage.find(({ passage, score }) => passage.headings.length === 0 && score >= first.score * share && cleaned(passage).length <= OPENING_CHARS && holdsOwnWord(passage, asked, cleaned));
     return found ? afterFirstPage(read, found) : read;
   }
 
