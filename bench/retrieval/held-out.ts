@@ -29,8 +29,9 @@
  * once for its eighteenth, the self storage guide's, c15t's and the Xendit client's until they were
  * read once for its nineteenth, the football club's, Video.js's and the Bandwidth client's until
  * they were read once for its twentieth, the council tax guide's, Gravity UI's and the Kalshi
- * client's until they were read once for its twenty-first (each file's `heldUntil` says which, and
- * the label repeats it).
+ * client's until they were read once for its twenty-first, the music school's, the Dash SDK's and
+ * the migration planner client's until they were read once for its twenty-second (each file's
+ * `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
