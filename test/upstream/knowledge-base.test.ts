@@ -8,6 +8,7 @@ import { BotsConfigError, loadBots } from '../../packages/bot-answer-engine/src/
 import { composeAnswer, snippetOf } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { checkUrlSettings, documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, resolveSettings, splitSections, type Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { plainHeading } from '../../packages/bot-answer-engine/src/upstream/folder/markdown-text.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { scanWords, stem } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
@@ -225,6 +226,21 @@ describe('knowledge-base documents', () => {
       'Guide',
     ).map((s) => s.anchor);
     assert.deepEqual(anchors, [undefined, 'options', 'redirectdest-code', 'options-1', 'custom', 'custom-1', 'ünïcode--ümlauts']);
+  });
+
+  it('keeps the underscores inside a heading\'s words, which are no emphasis, in its title, text and anchor', () => {
+    const page = parseDocument('# System Prompt (GEMINI_SYSTEM_MD)\n\n## get_run_details\n\nText.\n\n## _Emphasised_ and __strong__\n\nMore.', 'prompt.md', {
+      baseUrl: 'https://docs.example.com/',
+    });
+    assert.equal(page.source.title, 'System Prompt (GEMINI_SYSTEM_MD)');
+    const sections = splitSections(page.body, page.source.title);
+    assert.deepEqual(
+      sections.map((s) => [s.headings.map(plainHeading).join(' › '), s.anchor]),
+      [
+        ['get_run_details', 'get_run_details'],
+        ['Emphasised and strong', 'emphasised-and-strong'],
+      ],
+    );
   });
 
   it('loads a folder recursively in a stable order, skipping READMEs', async () => {

@@ -113,9 +113,10 @@ export class KnowledgeBaseError extends Error {
  * name escaped on its left only (`\<OUTPUT_FILE_PATH>`, `&lt;Name&gt;`) written escaped on both sides;
  * 13: a table row overflowing its header by the bare pipes of a bracketed span (`[**'open' | 'closed'**]`)
  * read with them escaped, its description in its cell; a page whose text opens above a first
- * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name.
+ * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name;
+ * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor.
  */
-export const READER_VERSION = 13;
+export const READER_VERSION = 14;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;

@@ -19,7 +19,9 @@ export function plainHeading(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]*>/g, '')
-    .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    // An underscore inside a word (`receive_payment_as_a_merchant`, `MAX_RETRIES`) is no emphasis
+    // (CommonMark): it is kept, as GitHub's anchors keep it.
+    .replace(/(\*\*|\*|`|~~)(?=\S)([\s\S]*?\S)\1|(?<![\p{L}\p{N}_])(__|_)(?=\S)([\s\S]*?\S)\3(?![\p{L}\p{N}_])/gu, (...groups: string[]) => groups[2] ?? groups[4]!)
     .replace(/`/g, '')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .trim();
