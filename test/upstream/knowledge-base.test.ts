@@ -241,6 +241,12 @@ describe('knowledge-base documents', () => {
         ['Emphasised and strong', 'emphasised-and-strong'],
       ],
     );
+    // As the element's renderer (marked) reads the heading: no emphasis inside the word.
+    for (const heading of ['get_run_details', 'System Prompt (GEMINI_SYSTEM_MD)']) {
+      const [token] = new Lexer().lex(`## ${heading}`) as [Tokens.Heading];
+      assert.deepEqual(token.tokens.map((t) => t.type), ['text']);
+      assert.equal(plainHeading(heading), token.text);
+    }
   });
 
   it('loads a folder recursively in a stable order, skipping READMEs', async () => {
@@ -1136,6 +1142,38 @@ describe('navigation rows', () => {
         ],
       ],
     );
+  });
+});
+
+describe("a site's navigation file", () => {
+  // docsify builds `_sidebar.md` into every page: a list of links and labels, no page of its own.
+  const SIDEBAR = [
+    '- Getting started',
+    '    - [Quick start](getting-started/quickstart.md)',
+    '',
+    '- Usage',
+    '    - **Identities**',
+    '        - [`.register()`](platform/identities/register.md)',
+    '- [License](LICENSE)',
+  ].join('\n');
+  const pages = pagesFolder('navigation-file', {
+    '_sidebar.md': SIDEBAR,
+    '_notes.md': '# Notes\n\n- [Quick start](quickstart.md) is short.\n- Register first.',
+    'guides.md': '# Guides\n\n- [Quick start](quickstart.md)\n- [Register](register.md)',
+    'quickstart.md': '# Quick start\n\nRegister an identity first.',
+  });
+
+  it('is left out, saying why; a partial that says something, and a page listing pages, are pages', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(kb.documents.map((d) => d.path), ['_notes.md', 'guides.md', 'quickstart.md']);
+    assert.deepEqual(kb.skipped, [{ path: '_sidebar.md', reason: "a site's navigation (a list of links the site builds into its pages), not a page" }]);
+    const index = await KbIndex.open({ dir: pages.dir, settings: resolveSettings(pages.dir, SITE), folder: pages.folder, botId: 'navigation-file' });
+    try {
+      await index.sync();
+      assert.deepEqual(index.skipped().map((f) => f.path), ['_sidebar.md']);
+    } finally {
+      index.close();
+    }
   });
 });
 

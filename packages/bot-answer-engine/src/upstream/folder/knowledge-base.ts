@@ -20,6 +20,7 @@ import { withOverflowingRowsJoined } from './overflowing-rows.js';
 import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
+import { isNavigationFile } from './navigation-file.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
 export interface KbDocument {
@@ -114,7 +115,8 @@ export class KnowledgeBaseError extends Error {
  * 13: a table row overflowing its header by the bare pipes of a bracketed span (`[**'open' | 'closed'**]`)
  * read with them escaped, its description in its cell; a page whose text opens above a first
  * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name;
- * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor.
+ * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor;
+ * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped.
  */
 export const READER_VERSION = 14;
 
@@ -211,6 +213,7 @@ export async function readDocumentFile(listed: DocumentFile, settings: Knowledge
   const { source, body, anchors, ids }: ReturnType<typeof parseDocument> & { ids?: ReadonlySet<string> } = HTML_FILE.test(listed.path)
     ? parseHtmlDocument(text, listed.path, settings, listed.mtimeMs)
     : parseDocument(text, listed.path, settings, listed.mtimeMs);
+  if (!ids && isNavigationFile(listed.path, body)) throw new KnowledgeBaseError("a site's navigation (a list of links the site builds into its pages), not a page");
   const sections = splitSections(body, source.title).map(({ anchor, headings, markdown }) => ({
     headings,
     markdown,
