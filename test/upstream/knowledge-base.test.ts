@@ -261,7 +261,7 @@ describe('knowledge-base documents', () => {
       dir = await mkdtemp(join(tmpdir(), 'answer-kb-'));
       await mkdir(join(dir, 'empty'));
       await mkdir(join(dir, 'docs'));
-      await writeFile(join(dir, 'docs', 'README.md'), `${FRONT}# About this folder\n`);
+      await writeFile(join(dir, 'docs', 'README.md'), `${FRONT}# About this folder\n\nWhat is here.`);
       await writeFile(join(dir, 'docs', 'a.md'), `${FRONT}# Doc\n\nHello.`);
       await writeFile(join(dir, 'docs', 'notes.txt'), 'not Markdown');
     });
@@ -270,6 +270,24 @@ describe('knowledge-base documents', () => {
     it("a README is a document (its folder's page), other files are ignored", async () => {
       const kb = await loadKnowledgeBase(join(dir, 'docs'));
       assert.deepEqual(kb.documents.map((d) => d.path), ['README.md', 'a.md']);
+    });
+
+    it('a page with no text under its title, and the shell a site renders its pages into, are left out, saying why', async () => {
+      await mkdir(join(dir, 'shells'));
+      await writeFile(join(dir, 'shells', 'a.md'), `${FRONT}# Doc\n\nHello.`);
+      await writeFile(join(dir, 'shells', 'later.md'), '### Receive a payment as a merchant\n');
+      await writeFile(join(dir, 'shells', 'headings.md'), '# Security\n\n## HTTPS\n\n## Rate limiting\n');
+      // docsify's page: a script renders the Markdown pages into it in the browser.
+      const shell = '<!DOCTYPE html><html><head><title>Dash SDK</title></head><body><div id="app"></div><script>window.$docsify = { loadSidebar: true }</script></body></html>';
+      await writeFile(join(dir, 'shells', 'index.html'), shell);
+      const kb = await loadKnowledgeBase(join(dir, 'shells'), { baseUrl: 'https://docs.example.com/' });
+      assert.deepEqual(kb.documents.map((d) => d.path), ['a.md']);
+      const reason = 'holds no text under its title: nothing to answer from';
+      assert.deepEqual(kb.skipped, [
+        { path: 'headings.md', reason },
+        { path: 'index.html', reason },
+        { path: 'later.md', reason },
+      ]);
     });
 
     it('an empty or missing folder is a clear error', async () => {

@@ -116,7 +116,8 @@ export class KnowledgeBaseError extends Error {
  * read with them escaped, its description in its cell; a page whose text opens above a first
  * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name;
  * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor;
- * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped.
+ * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped; a page
+ * with no text under its title (a title alone, headings alone, docsify's `index.html` shell) skipped.
  */
 export const READER_VERSION = 14;
 
@@ -221,6 +222,9 @@ export async function readDocumentFile(listed: DocumentFile, settings: Knowledge
     // page's sections link only to the ids it has.
     url: anchors && anchor && !source.url.includes('#') && (!ids || ids.has(anchor)) ? `${source.url}#${anchor}` : source.url,
   }));
+  // A title alone (a page not written yet), headings alone, or the shell a site renders its pages
+  // into in the browser (docsify's `index.html`): nothing to answer from, and no page to count.
+  if (sections.length === 0) throw new KnowledgeBaseError('holds no text under its title: nothing to answer from');
   return { source, body, anchors, links: linkDefinitions(body), sections };
 }
 
