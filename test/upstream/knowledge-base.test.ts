@@ -243,7 +243,7 @@ describe('knowledge-base documents', () => {
     );
     // As the element's renderer (marked) reads the heading: no emphasis inside the word.
     for (const heading of ['get_run_details', 'System Prompt (GEMINI_SYSTEM_MD)']) {
-      const [token] = new Lexer().lex(`## ${heading}`) as [Tokens.Heading];
+      const token = new Lexer().lex(`## ${heading}`)[0] as Tokens.Heading;
       assert.deepEqual(token.tokens.map((t) => t.type), ['text']);
       assert.equal(plainHeading(heading), token.text);
     }
@@ -1086,6 +1086,40 @@ describe('names escaped on their left only', () => {
     assert.equal((table.rows[0]![1]!.tokens[0] as Tokens.Link).tokens.map((t) => t.type).join(), 'strong');
     const { answer } = composeAnswer(kb.passages.filter((p) => p.document.path === 'test.md'), true);
     assert.doesNotMatch(answer.replace(/`[^`\n]*`/g, ''), /<[A-Za-z]\w*>/);
+  });
+});
+
+describe('a tab in a table\'s delimiter row', () => {
+  // As the Dash SDK's tables of parameters write it: GitHub shows the table, marked read text.
+  const pages = pagesFolder('delimiter-tabs', {
+    'get.md': [
+      '# get',
+      '',
+      '| parameters        | type    | required            | Description   |  ',
+      '|-------------------|---------|------------------\t| -------------\t|',
+      '| **identifier**    | string  | yes                 | Will fetch back the contract matching the identifier |',
+      '',
+      'Not a table:',
+      '',
+      '| one cell |',
+      '|---\t|---|',
+      '',
+      '```md',
+      '| a | b |',
+      '|---|---\t|',
+      '```',
+    ].join('\n'),
+  });
+
+  it('is read as a space, so the element renders the table; other lines and code stay as written', async () => {
+    const kb = await pages.load();
+    const markdown = kb.passages[0]!.markdown;
+    const tokens = new Lexer().lex(markdown);
+    const table = tokens.find((t) => t.type === 'table') as Tokens.Table;
+    assert.deepEqual(table.header.map((cell) => cell.text), ['parameters', 'type', 'required', 'Description']);
+    assert.equal(table.rows[0]![3]!.text, 'Will fetch back the contract matching the identifier');
+    assert.ok(markdown.includes('|---\t|---|'), 'a row under a header of other cells is no delimiter row');
+    assert.ok(markdown.endsWith('```md\n| a | b |\n|---|---\t|\n```'), 'code is never touched');
   });
 });
 

@@ -17,6 +17,7 @@ import { withPlainCodeInfo } from './code-info.js';
 import { withTagLikeText } from './tag-like-text.js';
 import { withoutNavigationRows } from './navigation-rows.js';
 import { withOverflowingRowsJoined } from './overflowing-rows.js';
+import { withDelimiterTabsSpaced } from './table-delimiters.js';
 import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
@@ -117,7 +118,8 @@ export class KnowledgeBaseError extends Error {
  * heading (no level 1) naming something else than its file (`## Properties`) titled by its file name;
  * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor;
  * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped; a page
- * with no text under its title (a title alone, headings alone, docsify's `index.html` shell) skipped.
+ * with no text under its title (a title alone, headings alone, docsify's `index.html` shell) skipped;
+ * a tab in a table's delimiter row (`|---\t|`) read as a space, so marked shows the table.
  */
 export const READER_VERSION = 14;
 
@@ -327,7 +329,7 @@ export function parseDocument(
   }
   let body = withFrontMatterValues((match ? normalised.slice(match[0].length) : normalised).trim(), meta as Record<string, unknown>);
   if (/\.mdx$/i.test(path)) body = mdxToMarkdown(body).trim();
-  body = withoutNavigationRows(withOverflowingRowsJoined(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body))))))).trim();
+  body = withoutNavigationRows(withOverflowingRowsJoined(withDelimiterTabsSpaced(decodeCharacterReferences(withPlainCodeInfo(withoutCodeNotation(withoutBlockComments(withDefinitionLists(body)))))))).trim();
   body = withRowDescriptions(body, path);
   const { source, formedUrl } = readSource(meta as Record<string, unknown>, path, body, settings);
   body = withTagLikeText(withDescription(body, (meta as Record<string, unknown>).description, source.title));
