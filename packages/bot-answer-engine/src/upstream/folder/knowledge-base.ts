@@ -196,7 +196,8 @@ export async function listKnowledgeBase(dir: string): Promise<DocumentFile[]> {
 /**
  * Reads one listed file into a document: UTF-8 text (a file holding NUL bytes is binary, not
  * text), optional front-matter, sections. Throws a KnowledgeBaseError saying why it cannot be
- * used (`skippedFile` turns it into the reason logged); `settings.appName` should already be resolved.
+ * used (`skippedFile` turns it into the reason logged): among them a site's navigation file
+ * (`isNavigationFile`) and a file with no text under its title; `settings.appName` should already be resolved.
  */
 export async function readDocumentFile(listed: DocumentFile, settings: KnowledgeBaseSettings): Promise<ReadDocument> {
   if (listed.error) throw new KnowledgeBaseError(listed.error);
@@ -304,7 +305,7 @@ export function parseHtmlDocument(
  * (template tags that write nothing left out; MDX made plain for `.mdx` files; definition lists as lists; HTML comments opening a block and
  * highlighters' notation comments left out; character references in prose decoded; navigation rows of links back to the top or an index left out; a table of methods' descriptions read in the sections they link to; the front matter's `description` as its lead paragraph;
  * a tag-like name that is no HTML, `Array<Session>`, escaped as text; a table row's bare pipes in a bracketed span,
- * `[**'open' | 'closed'**]`, escaped where the row has one cell too many for each). Fields the front-matter
+ * `[**'open' | 'closed'**]`, escaped where the row has one cell too many for each; a tab in a table's delimiter row read as a space). Fields the front-matter
  * leaves out come from the file: the title from the first level-1 heading, else the first
  * heading, else the file name (also when every heading is level 1: the page's sections), the URL from `settings.baseUrl` and the
  * path, the modified time from `mtimeMs`, the app name from `settings.appName`.
