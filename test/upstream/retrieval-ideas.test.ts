@@ -1243,7 +1243,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe("a short section is quoted with its page's next best section", () => {
     const question = 'Can I leave my bag in a locker?';
     // Sections of a line each: the one scoring best names bags; the fact (the coin) is in the next.
-    const suite = suiteFolder([{}, { shortSection: 0 }], {
+    const suite = suiteFolder([{}, { shortSection: 0 }, { maxPassages: 1 }, { maxPassages: 1, shortSectionFull: 0 }, { maxPassages: 1, shortSectionFull: 1.01 }], {
       'visiting.md':
         '# Visiting\n\n## Lockers\n\nLockers by the entrance take a £1 coin, returned when you open the locker.\n\n' +
         '## Bags\n\nBags up to 40 cm by 30 cm can be carried round the galleries; larger bags go in a locker.\n\n' +
@@ -1261,6 +1261,14 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       // Control: without it, the short section alone, which lacks the coin.
       const control = bots[1]!.find(question);
       assert.deepEqual(control.passages.map((p) => p.headings.join(' › ')), ['Bags']);
+    });
+
+    it('brings it too where the answer cites all it may (`shortSectionFull`), at its share', () => {
+      // One passage cited: the answer cites all it may from the start.
+      assert.deepEqual(bots[2]!.find(question).passages.map((p) => p.headings.join(' › ')), ['Bags', 'Lockers']);
+      // Control: off, the short section alone; and a share no other section reaches, the same.
+      assert.deepEqual(bots[3]!.find(question).passages.map((p) => p.headings.join(' › ')), ['Bags']);
+      assert.deepEqual(bots[4]!.find(question).passages.map((p) => p.headings.join(' › ')), ['Bags']);
     });
 
     it('quotes the fact at the HTTP API, both sections among the sources (in page order, as the answer quotes them)', async () => {

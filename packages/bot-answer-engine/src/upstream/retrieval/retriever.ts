@@ -445,9 +445,9 @@ export interface RetrievalSettings {
    * A confident answer whose first page's quoted sections are short (their cleaned text under
    * 300 characters in all) also quotes that page's best other candidate holding a word of the
    * question in its own heading or text, linked as itself, when it scores at least this share of
-   * the first passage and the answer cites fewer passages than it may (`maxPassages`): on a page
-   * of short sections the fact asked for often sits in the section next to the one that names
-   * the topic, and the answer has room for it. It reads the page's candidates `subsections`
+   * the first passage and the answer cites fewer passages than it may (`maxPassages`; else see
+   * `shortSectionFull`): on a page of short sections the fact asked for often sits in the section
+   * next to the one that names the topic, and the answer has room for it. It reads the page's candidates `subsections`
    * reads (none when that is 0). 0: off.
    */
   shortSection: number;
@@ -460,6 +460,13 @@ export interface RetrievalSettings {
    * fewer passages than it may. false: off.
    */
   codeSection: boolean;
+  /**
+   * `shortSection` also where the answer already cites all it may (`maxPassages`), for a
+   * candidate scoring at least this share of the first passage (and `shortSection`'s): the
+   * section added is the first page's, so no other page loses its place among the sources, and
+   * the first page's quoted sections are short, so it has room beside them. 0: off.
+   */
+  shortSectionFull: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -532,6 +539,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
+  shortSectionFull: 0.5,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -1044,18 +1052,21 @@ export class Retriever {
    * all), its best other candidate not quoted yet, scoring at least `shortSection` of the first
    * passage, whose own heading or text holds a word of the question (`asked`; not only the
    * headings above it, as for `subsections`): it comes after the first page's passages, linked
-   * as itself, and only while the answer cites fewer passages than it may, so no other page
-   * loses its place among the sources.
+   * as itself, while the answer cites fewer passages than it may, or whatever it cites under
+   * `shortSectionFull`: no other page loses its place among the sources.
    */
   #withShortSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
     const share = this.#settings.shortSection;
     const [first] = read;
-    if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
+    // An answer citing all it may takes the section only under `shortSectionFull`, at its share.
+    const full = read.length >= this.#settings.maxPassages;
+    const bar = full ? (this.#settings.shortSectionFull > 0 ? Math.max(share, this.#settings.shortSectionFull) : Infinity) : share;
+    if (share <= 0 || !first || samePage.length === 0 || bar === Infinity) return read;
     const length = firstPage(read).reduce((sum, hit) => sum + cleaned(hit.passage).length, 0);
     if (length >= SHORT_SECTIONS_CHARS) return read;
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
-    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && holdsOwnWord(passage, asked, cleaned));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * bar && holdsOwnWord(passage, asked, cleaned));
     return found ? afterFirstPage(read, found) : read;
   }
 
