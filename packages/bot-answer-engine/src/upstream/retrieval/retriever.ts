@@ -435,16 +435,6 @@ export interface RetrievalSettings {
   /** The least confidence for a yes/no question's answer under `yesNoTelling` (the twins' bar, `twinConfidence`). */
   yesNoConfidence: number;
   /**
-   * An answer the model is less sure of than this, whose page holds none of the rarest word of
-   * the question the docs hold, and whose passage says fewer than `scatteredShare` of the words
-   * it matched in any one sentence, is "not sure": the passage speaks around the question. 0: off.
-   */
-  scatteredConfidence: number;
-  /** See `scatteredConfidence`. */
-  scatteredShare: number;
-  /** `scatteredConfidence` reads the question's most telling held word (its rarity in the docs and in English), not its rarest in the docs. */
-  scatteredMostTelling: boolean;
-  /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
    * heading or text, under its link: the fact often sits a level below the heading that names
@@ -539,9 +529,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   numberedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
-  scatteredConfidence: 0.8,
-  scatteredShare: 0.4,
-  scatteredMostTelling: false,
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
@@ -859,9 +846,8 @@ export class Retriever {
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
-    const scattered = ownRules && judged !== undefined && judged.confidence < s.scatteredConfidence && this.#scattered(candidate, hits, topical, s.scatteredShare);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed && !scattered ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -970,24 +956,6 @@ export class Retriever {
     if (!lacking.length) return false;
     const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
-  }
-
-  /** Whether the candidate's page lacks the question's rarest held word and its passage's matched words meet in no one sentence (`scatteredConfidence`). */
-  #scattered(candidate: ScoredHit, hits: ScoredHit[], topical: string[], share: number): boolean {
-    const held = topical.filter((term) => this.#index.documentFrequency(term) > 0);
-    const df = (term: string): number => this.#index.documentFrequency(term);
-    const weight = (term: string): number => idf(this.#index.passages, df(term)) * englishRarity(term);
-    const rarest = this.#settings.scatteredMostTelling ? held.sort((a, b) => weight(b) - weight(a))[0] : held.sort((a, b) => df(a) - df(b) || englishRarity(b) - englishRarity(a))[0];
-    if (!rarest || hits.some((hit) => hit.docId === candidate.docId && hit.matchedTerms.includes(rarest))) return false;
-    const words = candidate.matchedTerms.filter((term) => !FRAME_WORDS.has(term));
-    if (words.length < 2) return false;
-    const [own] = this.#index.passagesById([candidate.id]);
-    if (!own) return false;
-    const most = Math.max(0, ...own.markdown.split(/(?<=[.!?])\s+|\n+/).map((sentence) => {
-      const said = new Set(analyze(sentence));
-      return words.filter((term) => said.has(term)).length;
-    }));
-    return most / words.length < share;
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
