@@ -163,6 +163,16 @@ describe('cleaning Markdown: links, badges and HTML', () => {
     assert.equal(cleanInline('fastify< [RawServer][RawServerGeneric]>', new Map([['rawservergeneric', { url: '#rawserver' }]])), 'fastify< [RawServer](#rawserver)>');
   });
 
+  it('drops the component tags a site renders inside a line, and keeps types in angle brackets', () => {
+    // VuePress' and VitePress' badge in a heading of a `.md` page (CodeceptJS' docs).
+    assert.equal(cleanInline('Run Rerun <Badge text="Since 3.3.6" type="warning"/>'), 'Run Rerun');
+    assert.equal(cleanInline('My Page <Badge>New</Badge>'), 'My Page New');
+    assert.equal(cleanMarkdown('Pause a test <Tip id="x" /> and go on.'), 'Pause a test  and go on.');
+    assert.equal(cleanInline('semanticRelease([options]) => Promise<Result>'), 'semanticRelease([options]) => Promise<Result>');
+    assert.equal(cleanInline('Map<K, V> or Schedule<T = string>'), 'Map<K, V> or Schedule<T = string>');
+    assert.equal(cleanInline('Use `<Image src="a" />` here'), 'Use `<Image src="a" />` here');
+  });
+
   it('drops badges, linked or not, inline or by reference, and keeps other images', () => {
     const text = clean(
       '[![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x) [![CI](https://github.com/o/r/actions/workflows/ci.yml/badge.svg)](https://github.com/o/r/actions)',

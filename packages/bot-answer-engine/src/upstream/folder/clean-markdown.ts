@@ -72,6 +72,10 @@ const HTML_TAG = new RegExp(`</?(?:${HTML_TAGS})(?=[ \\t\\n/>])${ATTRIBUTES}/?>`
 const DROPPED_ELEMENT = /<(script|style|svg|template)(?=[ \t\n>])[\s\S]*?<\/\1[ \t]*>/gi;
 const HREF = /\bhref[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)')/i;
 const CODE_ELEMENT = /<code(?:[ \t][^<>]*)?>([^<>`\n]*)<\/code>/gi;
+// A capitalised tag inside a line: a component a site generator renders (VuePress' and VitePress'
+// `<Badge text="Since 3.3" type="warning"/>` in a heading), or a type (`Promise<Result>`).
+const CAPITALISED_TAG = /<(\/?)([A-Z][\w.]*)((?:[ \t][^<>\n]*?)?)[ \t]*(\/?)>/g;
+const ATTRIBUTE = /[ \t][\w:.-]+=["'{]/;
 // Hosts and paths that serve status badges (build, coverage, version, downloads, licence).
 const BADGE_URL =
   /^(?:https?:)?\/\/(?:[\w-]+\.)*(?:shields\.io|badgen\.net|badge\.fury\.io|travis-ci\.(?:org|com)|circleci\.com|codecov\.io|coveralls\.io|snyk\.io|nodei\.co|david-dm\.org|img\.badgesize\.io|packagephobia\.com|bundlephobia\.com|app\.fossa\.(?:com|io)|api\.securityscorecards\.dev|bestpractices\.coreinfrastructure\.org|www\.bestpractices\.dev|deepscan\.io|codeclimate\.com|app\.codacy\.com|api\.codacy\.com|ci\.appveyor\.com|dev\.azure\.com|gitter\.im|badges\.gitter\.im|opencollective\.com\/[^/]+\/(?:backers|sponsors)\/badge)\/|\/badges?\/|[/.]badge(?:\.svg)?(?:[?#]|$)|\/workflows\/[^/]+\/badge\.svg/i;
@@ -314,10 +318,25 @@ function cleanText(text: string, definitions: LinkDefinitions, linkTarget?: Clea
       .replace(CODE_ELEMENT, (_, code: string) => mask(`\`${decodeEntities(code)}\``))
       .replace(/<br[ \t]*\/?>/gi, ' ')
       .replace(HTML_TAG, '');
+    if (/<\/?[A-Z]/.test(masked)) masked = dropComponentTags(masked);
   }
   if (masked.includes('[')) masked = dropBadges(resolveReferences(masked, definitions, unmask));
   if (linkTarget && masked.includes('](')) masked = relink(masked, linkTarget, unmask);
   return unmask(masked);
+}
+
+/**
+ * The text without the component tags a site would render: a capitalised tag with an attribute
+ * (`name="..."`), closing itself, or one of a pair around text (`<Badge>New</Badge>`); their
+ * text is kept. A bare capitalised name in angle brackets with no closing tag is a type
+ * (`Promise<Result>`, `Array<T>`) and stays.
+ */
+function dropComponentTags(text: string): string {
+  return text.replace(CAPITALISED_TAG, (tag: string, closing: string, name: string, attributes: string, selfClosing: string, at: number) => {
+    if (selfClosing || ATTRIBUTE.test(attributes)) return '';
+    const paired = closing ? text.lastIndexOf(`<${name}`, at) >= 0 : text.includes(`</${name}>`, at);
+    return paired ? '' : tag;
+  });
 }
 
 /**

@@ -119,7 +119,8 @@ export class KnowledgeBaseError extends Error {
  * 14: an underscore inside a heading's word (`get_run_details`) kept in its title, text and anchor;
  * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped; a page
  * with no text under its title (a title alone, headings alone, docsify's `index.html` shell) skipped;
- * a tab in a table's delimiter row (`|---\t|`) read as a space, so marked shows the table.
+ * a tab in a table's delimiter row (`|---\t|`) read as a space, so marked shows the table; a component
+ * tag inside a line (`<Badge text="Since 3.3"/>` in a `.md` heading) dropped from the indexed text.
  */
 export const READER_VERSION = 14;
 
