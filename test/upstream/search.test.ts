@@ -79,6 +79,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // The same words on two pages, next to each other on one (the page later by path).
     await writeFile(join(dir, 'lanes-east.md'), '# Lanes east\n\nSwimwear belongs downstairs where lifeguards distribute kickboards.\n');
     await writeFile(join(dir, 'lanes-west.md'), '# Lanes west\n\nSwimwear and kickboards belongs downstairs where lifeguards distribute.\n');
+    // A page whose title is one word, and a page saying the word more under a longer title.
+    await writeFile(join(dir, 'aquarium.md'), '# Aquarium\n\nThe tank holds tropical fish, and a filter keeps the water clean.\n');
+    await writeFile(join(dir, 'aquarium-lamps.md'), '# Aquarium lamps and heaters\n\nWhich lamp an aquarium needs, and how warm to keep an aquarium.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -196,6 +199,12 @@ describe('GET /v1/search (local Answer API)', () => {
     // Without nearness the two tie, and the page first by path ("lanes-east", the words a sentence apart) would come first.
     const hits = await results('bot_id=demo&q=swimwear%20kickboards%20');
     assert.deepEqual(hits.map((hit) => hit.title), ['Lanes west', 'Lanes east']);
+  });
+
+  it('ranks a page whose title is the typed word before one saying it more under a longer title', async () => {
+    // Without the title's share typed, the lamps page (the word twice in its text) would come first.
+    assert.deepEqual((await results('bot_id=demo&q=aquarium%20')).map((hit) => hit.title), ['Aquarium', 'Aquarium lamps and heaters']);
+    assert.deepEqual((await results('bot_id=demo&q=lamp%20aquar')).map((hit) => hit.title), ['Aquarium lamps and heaters', 'Aquarium']);
   });
 
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {

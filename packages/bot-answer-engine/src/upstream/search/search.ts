@@ -58,6 +58,12 @@ const B = 0.75;
  * saying a typed word once is less about it than a short title saying the same word.
  */
 const HEADING_B = 0.95;
+/**
+ * Share a section's rank gains when its page's title is all typed words ("Button" for "button stretches full"),
+ * a part of it for a title partly typed: a page whose whole title the visitor typed is about what they typed,
+ * where a long title holding the same words is about more (a twin's, an API page's).
+ */
+const TITLE_BONUS = 0.25;
 /** Markdown characters a snippet is made from, and most of them before the first typed word. */
 const EXCERPT_CHARS = 600;
 const EXCERPT_LEAD = 200;
@@ -161,6 +167,8 @@ interface Scored {
   /** Whether it holds each typed word, in order. */
   held: boolean[];
   score: number;
+  /** Share of its page's title terms that are typed words. */
+  titleTyped: number;
   place: string;
   /** Its text's terms as stored (code and body), to know a copy of another section's text. */
   text: string;
@@ -173,8 +181,9 @@ interface Scored {
  * those holding fewer ("sure tests neve": only "tests" is the docs' word), from each word's best
  * candidates. Ranked by score times the square of the share of the words' weight (their rarity
  * in the docs, the word being typed's over pages, times their rarity in English) a section covers, a word held only by another matching section of its page counting
- * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones; of the
- * first `NEAR_RANKED`, a section saying the typed words close together gains up to `NEAR_BONUS`.
+ * `PAGE_COVER`: a section holding a rare word goes before one holding two common ones; a section
+ * of a page whose title is typed words gains up to `TITLE_BONUS`; of the first `NEAR_RANKED`, a
+ * section saying the typed words close together gains up to `NEAR_BONUS`.
  */
 function rank(index: KbIndex, typed: TypedWord[]): number[] {
   const expansions = new Map<string, string[]>();
@@ -226,7 +235,7 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
     const page = byPage.get(hit.docId)!;
     let covered = 0;
     for (const [w, weight] of weights.entries()) covered += hit.held[w] ? weight : page.held[w] ? PAGE_COVER * weight : 0;
-    rankOf.set(hit, (hit.score + PAGE_WEIGHT * (page.score - hit.score)) * (covered / total) ** 2);
+    rankOf.set(hit, (hit.score + PAGE_WEIGHT * (page.score - hit.score)) * (covered / total) ** 2 * (1 + TITLE_BONUS * hit.titleTyped));
   }
   const order = (a: Scored, b: Scored): number => rankOf.get(b)! - rankOf.get(a)! || (a.place < b.place ? -1 : 1);
   kept.sort(order);
@@ -361,9 +370,22 @@ function scorer(index: KbIndex, typed: TypedWord[], idf: readonly number[]): (id
         }
         score += wordScore;
       }
-      return { id: row.id, docId: row.docId, matched, held, score, place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`, text: `${fields.code}\n${fields.body}` };
+      return { id: row.id, docId: row.docId, matched, held, score, titleTyped: typedShare(fields.title, typed), place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`, text: `${fields.code}\n${fields.body}` };
     });
   };
+}
+
+/** Share of a stored field's terms ("term" or "term:count", apart) that are one of the typed words. */
+function typedShare(field: string, typed: readonly TypedWord[]): number {
+  const terms = field.split(' ').filter((entry) => entry !== '');
+  if (terms.length === 0) return 0;
+  let typedTerms = 0;
+  for (const entry of terms) {
+    const colon = entry.indexOf(':');
+    const term = colon < 0 ? entry : entry.slice(0, colon);
+    if (typed.some((word) => word.forms.some(({ form, prefix }) => (prefix ? term.startsWith(form) : term === form)))) typedTerms++;
+  }
+  return typedTerms / terms.length;
 }
 
 /**
