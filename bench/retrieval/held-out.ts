@@ -30,8 +30,9 @@
  * read once for its nineteenth, the football club's, Video.js's and the Bandwidth client's until
  * they were read once for its twentieth, the council tax guide's, Gravity UI's and the Kalshi
  * client's until they were read once for its twenty-first, the music school's, the Dash SDK's and
- * the migration planner client's until they were read once for its twenty-second (each file's
- * `heldUntil` says which, and the label repeats it).
+ * the migration planner client's until they were read once for its twenty-second, the hotel's,
+ * the Teemill warehouse client's and Modern.js Builder's until they were read once for its
+ * twenty-third (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
