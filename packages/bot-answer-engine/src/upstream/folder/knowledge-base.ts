@@ -22,7 +22,6 @@ import { withRowDescriptions } from './row-descriptions.js';
 import { withFrontMatterValues } from './frontmatter-values.js';
 import { readHtmlPage } from './html-page.js';
 import { isNavigationFile } from './navigation-file.js';
-import { importedFiles, withImportedFiles } from './imported-files.js';
 
 /** A knowledge-base document: its Source fields (from the front-matter or the file) and its Markdown body. */
 export interface KbDocument {
@@ -216,11 +215,9 @@ export async function readDocumentFile(listed: DocumentFile, settings: Knowledge
   } catch {
     throw new KnowledgeBaseError('not valid UTF-8 text');
   }
-  const root = listed.file.slice(0, listed.file.length - listed.path.length);
-  if (!HTML_FILE.test(listed.path) && importedFiles(root).has(listed.path)) throw new KnowledgeBaseError('a part of the pages that import it, read there');
   const { source, body, anchors, ids }: ReturnType<typeof parseDocument> & { ids?: ReadonlySet<string> } = HTML_FILE.test(listed.path)
     ? parseHtmlDocument(text, listed.path, settings, listed.mtimeMs)
-    : parseDocument(withImportedFiles(root, listed.path, text), listed.path, settings, listed.mtimeMs);
+    : parseDocument(text, listed.path, settings, listed.mtimeMs);
   if (!ids && isNavigationFile(listed.path, body)) throw new KnowledgeBaseError("a site's navigation (a list of links the site builds into its pages), not a page");
   const sections = splitSections(body, source.title).map(({ anchor, headings, markdown }) => ({
     headings,
