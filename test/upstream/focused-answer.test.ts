@@ -203,7 +203,7 @@ describe('focused answers', () => {
       doc(''),
       0,
       ['Tours'],
-      `Quokka tours leave from the north gate every morning with a guide who knows each quokka on the island by name.\n\n${LONG_PROSE}\n\nA tour lasts **90 minutes**, and walkers should bring water, a hat and sturdy shoes for the rocky paths along the shore.\n\n${LONG_PROSE}`,
+      `Quokka tours leave from the north gate every morning with a guide who knows each quokka on the island by name, who walks the group past the salt lake and the old chapel, who tells the story of the island and of the settlers who farmed it, who points out the nests of the terns in the dunes and the seals on the rocks below the cliffs, and who stops at the lookout above the bay where the whole coast can be seen on a clear day, from the harbour in the south to the reef in the north.\n\n${LONG_PROSE}\n\nA tour lasts **90 minutes**, and walkers should bring water, a hat and sturdy shoes for the rocky paths along the shore.\n\n${LONG_PROSE}`,
     );
     const ferry = passage(
       doc('', 1, 'Ferry'),
@@ -242,6 +242,24 @@ describe('focused answers', () => {
     const variables = passage(d, 1, ['Variables'], ['| Name | Meaning |', '|---|---|', '| `$nav.current` | The quokka page now shown |', '| `$nav.layout` | The layout of the page |', '| `$nav.total` | Total slides |', ...others].join('\n'));
     const { answer } = composeAnswer([counter, variables], false, 'show the quokka page counter out of total');
     assert.ok(answer.includes('`$nav.total`'), answer);
+  });
+
+  it('quotes more of the best page while its own quote is short, whatever other pages quote: the sentence with the fine', () => {
+    const alarms = passage(
+      doc(''),
+      0,
+      ['False alarms'],
+      `Most quokka alarms go off because of burnt toast or steam from a shower.\n\n${LONG_PROSE}\n\nEach false alarm costs the flat **£150**, shared between everyone living in it.`,
+    );
+    const rules = passage(
+      doc('', 1, 'Rules'),
+      1,
+      ['Damage'],
+      'The quokka flat pays when someone sets off the alarm by burning toast, and the hall pays when the alarm itself is faulty, which the warden checks within a week of the report by reading the panel log, the sensor readings for the time of the alarm and the weather that day, since steam and heat from a shower or a kettle can trip a sensor without any smoke at all, and the warden writes to everyone in the flat with what was found and who pays.',
+    );
+    const { answer } = composeAnswer([alarms, rules], false, 'who pays when burnt toast sets off the quokka alarm');
+    assert.ok(answer.includes('The quokka flat pays'), answer);
+    assert.ok(answer.includes('**£150**'), answer);
   });
 
   it('quotes first the rows holding a question word of a table too long to quote whole after the sentence that answers', () => {

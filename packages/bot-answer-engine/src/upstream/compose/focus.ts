@@ -39,8 +39,8 @@ const WHOLE_SECTION_CHARS = 400;
 /** A paragraph whose chosen sentences make up this share of it is quoted whole. */
 const WHOLE_PARAGRAPH_SHARE = 0.6;
 /**
- * Excerpts shorter than this in all, once every other step is done, quote more of the best
- * passage: the rest of what holds the question's words, up to this length.
+ * A best page whose excerpts are shorter than this in all, once every other step is done, is
+ * quoted more: the rest of what holds the question's words, up to this length of its own.
  */
 const SHORT_ANSWER_CHARS = 500;
 /** Leaves quoted last must be worth this share of the best leaf. */
@@ -274,23 +274,26 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     });
   }
 
-  // An answer still short quotes more of its best page's passages, most worth first, up to
-  // SHORT_ANSWER_CHARS: the sentence, item or row that answers often holds one word of the
-  // question ("Only Google Fonts are supported") while the section's opening holds them all.
+  // A best page still quoted short quotes more of its passages, most worth first, up to
+  // SHORT_ANSWER_CHARS of its own: the sentence, item or row that answers often holds one word of
+  // the question ("Only Google Fonts are supported") while the section's opening holds them all.
+  // Other pages' quotes keep their room and do not count: they can take the answer past that
+  // length while the best page's quote is one sentence.
   const short = Math.min(options.budget, SHORT_ANSWER_CHARS);
   const bestPage = passages.find((passage) => passage.rank === 0)?.page;
+  const bestPageChars = (): number => renders.reduce((sum, text, i) => sum + (passages[i]!.page === bestPage ? text.length : 0), 0);
   const onBestPage = candidates.filter((c) => passages[c.passage]!.page === bestPage && !selections[c.passage]!.has(c.leaf.id) && !duplicate(c.passage, c.leaf));
   for (const c of byValue(onBestPage)) {
-    if (total() >= short) break;
-    tryAdd(c.passage, [c.leaf.id], false, false, short);
+    if (bestPageChars() >= short) break;
+    tryAdd(c.passage, [c.leaf.id], false, false, Math.min(options.budget, total() - bestPageChars() + short));
   }
 
-  // An answer still short fills the holes in its best passage's quote with the units between
-  // quoted ones that state a fact (code, a number, a bold name), shortest first, while they fit:
+  // A best page still quoted short fills the holes in its best passage's quote with the units
+  // between quoted ones that state a fact (code, a number, a bold name), shortest first, while they fit:
   // the sentence or item that answers often sits between those holding the question's words and
   // holds none of them ("Things found are taken to the **Harbour Road depot**", Stage 1 before
   // the Stage 2 that says "answer"). A table's other rows are other cases, not more of this one.
-  if (total() < short) {
+  if (bestPageChars() < short) {
     passages.forEach((passage, i) => {
       if (passage.rank !== 0) return;
       const { leaves } = passage.parts;
