@@ -14,11 +14,13 @@ import { snippetFor } from './snippet.js';
  * Candidates read from each full-text query: the sections whose heading path holds every typed
  * word (the title weighing most, so no query of the titles alone: it found no other page and cost
  * a query's fixed part, counting every typed term's passages), those whose text does, and (for
- * each word) those whose heading path, then text, holds all the others; the best by BM25 among
- * the first `SCAN` matches, so a query costs no more in a large folder than in a small one
- * (ranking reads every match).
+ * each word) those whose heading path, then text, holds all the others, and when few hold all
+ * but one, each word's own (`single`: more than `mixed`, as one word matches more sections and
+ * the right one is often not among its first 10); the best by BM25 among the first `SCAN`
+ * matches, so a query costs no more in a large folder than in a small one (ranking reads every
+ * match).
  */
-const CANDIDATES = { headings: 60, body: 30, mixed: 10 };
+const CANDIDATES = { headings: 60, body: 30, mixed: 10, single: 20 };
 const SCAN = 400;
 /**
  * Sections holding every typed word below which the search widens to those holding all but one
@@ -215,7 +217,7 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
   // Few sections hold all the words but one ("long take drippi", "sure tests neve"): those holding fewer too, each word's best heading paths, then texts.
   if (least > 1 && scored.filter((hit) => hit.matched >= least).length < ENOUGH) {
     const seen = new Set(scored.map((hit) => hit.id));
-    const more = typed.flatMap((word) => [...best('headings', query([word], 'headings'), CANDIDATES.mixed), ...best('body', query([word], 'body'), CANDIDATES.mixed)]);
+    const more = typed.flatMap((word) => [...best('headings', query([word], 'headings'), CANDIDATES.single), ...best('body', query([word], 'body'), CANDIDATES.single)]);
     scored.push(...score([...new Set(more)].filter((id) => !seen.has(id))));
     least = scored.some((hit) => hit.matched >= least) ? least - 1 : 1;
   }
