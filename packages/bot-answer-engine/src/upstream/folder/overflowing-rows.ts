@@ -1,17 +1,8 @@
+import { cellCount, DELIMITER_ROW } from './gfm-table.js';
 import { mapProse } from './markdown-text.js';
 
-// A table's delimiter row: `|---|:---:|`, `------|-------`.
-const DELIMITER_ROW = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 // A link's text (or any bracketed span) holding a pipe not escaped: `[**'open' | 'closed'**]`.
 const BRACKETED_PIPES = /\[[^[\]\n]*(?<!\\)\|[^[\]\n]*\]/g;
-
-/** How many cells GFM reads in a table line: split at pipes not escaped, the outer ones dropped. */
-function cellCount(line: string): number {
-  let row = line.trim();
-  if (row.startsWith('|')) row = row.slice(1);
-  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1);
-  return row.split(/(?<!\\)\|/).length;
-}
 
 /**
  * The Markdown with each table row that has more cells than its header only because a bracketed

@@ -1,15 +1,5 @@
+import { cellCount, DELIMITER_ROW } from './gfm-table.js';
 import { mapProse } from './markdown-text.js';
-
-// A table's delimiter row as GFM reads it, tabs among its whitespace: `|------|---\t|`.
-const DELIMITER_ROW = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-
-/** How many cells GFM reads in a table line: split at pipes not escaped, the outer ones dropped. */
-function cellCount(line: string): number {
-  let row = line.trim();
-  if (row.startsWith('|')) row = row.slice(1);
-  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1);
-  return row.split(/(?<!\\)\|/).length;
-}
 
 /**
  * The Markdown with the tabs of each table's delimiter row written as spaces, outside code. GFM
