@@ -32,7 +32,8 @@
  * client's until they were read once for its twenty-first, the music school's, the Dash SDK's and
  * the migration planner client's until they were read once for its twenty-second, the hotel's,
  * the Teemill warehouse client's and Modern.js Builder's until they were read once for its
- * twenty-third (each file's `heldUntil` says which, and the label repeats it).
+ * twenty-third, the kennels' guide's, Haraka's and Agent-Native's until they were read once for its
+ * twenty-fourth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
