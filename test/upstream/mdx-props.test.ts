@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { mdxToMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/mdx.js';
+import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
 
 /** An MDX page as a reader gets it: MDX made plain at ingest, then cleaned as every quote is. */
 const read = (...lines: string[]): string => cleanMarkdown(mdxToMarkdown(lines.join('\n')));
@@ -174,6 +175,23 @@ describe("MDX: reference components' data as text", () => {
     );
     assert.equal(text, '- `html` (`string`): Shown bold new here.\n- `note` (`Array<string>`): Kept.');
     assert.doesNotMatch(text, /<\/?(?:b|Badge|script)\b|alert|comment/);
+  });
+});
+
+describe("MDX: a component's text written as a string expression", () => {
+  it('reads `title={"..."}` as the same attribute in quotes, escapes decoded; an interpolating template stays out', () => {
+    const text = read(
+      '<Diagram id="d1" title={"One definition, seven consumers"}>',
+      '',
+      'The body.',
+      '',
+      '</Diagram>',
+      '',
+      "<Card title={'Single \\'quotes\\''} description={`A template without substitutions.`} />",
+      '',
+      '<Card title={`Made of ${parts}`} description={"Shown only under a title."} />',
+    );
+    assert.equal(text, ['One definition, seven consumers', '', 'The body.', '', "Single 'quotes'", '', 'A template without substitutions.'].join('\n'));
   });
 });
 

@@ -58,6 +58,25 @@ export function componentText(attributes: TagAttributes): { block?: string; lead
   return { ...(lines.length ? { block: lines.slice(0, MAX_ROWS).join('\n') } : {}), ...(lead ? { lead } : {}) };
 }
 
+/**
+ * The string a `{...}` attribute expression spells when it is one string literal (`{"text"}`,
+ * `{'text'}`, or a template literal without `${}`): JSX reads it as the same attribute written
+ * in quotes (`summary={"..."}` is `summary="..."`), escapes decoded. Undefined for anything else.
+ */
+export function expressionString(source: string): string | undefined {
+  if (!/^\s*["'`]/.test(source)) return undefined;
+  let program: Program;
+  try {
+    program = parse(`(${source}\n)`, { ecmaVersion: 'latest', sourceType: 'module' });
+  } catch {
+    return undefined;
+  }
+  const statement = program.body.length === 1 ? program.body[0] : undefined;
+  if (statement?.type !== 'ExpressionStatement') return undefined;
+  const value = literalValue(statement.expression, 0);
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** A `{...}` expression's value when it is an object or array literal of plain data with safe keys; undefined for anything else. */
 function readExpression(source: string): unknown {
   if (!/^\s*[[{]/.test(source)) return undefined;

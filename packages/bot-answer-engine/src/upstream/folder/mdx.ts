@@ -1,5 +1,5 @@
 import { marked } from 'marked';
-import { componentText, type TagAttributes } from './component-props.js';
+import { componentText, expressionString, type TagAttributes } from './component-props.js';
 import { fencedCode, mapOutsideFences } from './markdown-text.js';
 
 // A code span (kept as is) or a JSX component tag: a capitalised or dotted name, attributes
@@ -169,7 +169,9 @@ function readTag(text: string, i: number): { attributes: TagAttributes; end: num
     } else if (quote === '{') {
       const end = expressionEnd(text, i, limit);
       if (end < 0) return undefined;
-      attributes.set(found[0], { expression: text.slice(i + 1, end - 1) });
+      const source = text.slice(i + 1, end - 1);
+      const string = expressionString(source);
+      attributes.set(found[0], string === undefined ? { expression: source } : { text: string });
       i = end;
     } else {
       return undefined;
