@@ -193,6 +193,19 @@ describe("MDX: a component's text written as a string expression", () => {
     );
     assert.equal(text, ['One definition, seven consumers', '', 'The body.', '', "Single 'quotes'", '', 'A template without substitutions.'].join('\n'));
   });
+
+  it("puts a field tag's own field on a line of its own before the data it holds (an endpoint's path, then its parameters)", () => {
+    const text = read(
+      '<Endpoint title="Primary endpoint" method="POST" path="/api/rpc" summary={"All methods are POSTed here."} params={[',
+      "  { name: 'id', in: 'body', type: 'string', required: true, description: 'Task id.' },",
+      ']}>',
+      '',
+      'Pass `async: true` to return at once.',
+      '',
+      '</Endpoint>',
+    );
+    assert.equal(text, ['Primary endpoint', '', '`/api/rpc`: All methods are POSTed here.', '', '- `id` (`string`, required): Task id.', '', 'Pass `async: true` to return at once.'].join('\n'));
+  });
 });
 
 describe('MDX: expressions over several lines', () => {

@@ -79,12 +79,16 @@ function renderComponentData(text: string): string {
     // A card's description is shown under its title (Fumadocs' and Starlight's cards); a field
     // tag's description is its lead already.
     const caption = label && !data?.lead ? literalText(tag.attributes, 'description') : undefined;
-    const block = [label, caption, data?.block].filter(Boolean).join('\n\n');
+    // A field tag that also holds a table of data (an endpoint's path and summary, then its
+    // parameters) leads with its field, on a line of its own: after the list it would run on
+    // into the list's last item.
+    const leadOwnLine = data?.lead && data.block ? data.lead : undefined;
+    const block = [label, leadOwnLine, caption, data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
     const after = text.slice(tag.end).trim() === '' ? 2 : (/^(?:[ \t]*\n){0,2}/.exec(text.slice(tag.end, tag.end + 200))![0].match(/\n/g)?.length ?? 0);
-    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead ? `${data.lead} ` : ''];
+    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead && !leadOwnLine ? `${data.lead} ` : ''];
     out += text.slice(from, match.index) + parts.join('');
     from = tag.end;
   }
