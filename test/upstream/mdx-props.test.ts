@@ -206,6 +206,31 @@ describe("MDX: a component's text written as a string expression", () => {
     );
     assert.equal(text, ['Primary endpoint', '', '`/api/rpc`: All methods are POSTed here.', '', '- `id` (`string`, required): Task id.', '', 'Pass `async: true` to return at once.'].join('\n'));
   });
+
+  it('reads a `note` as the text of a row (a file tree, a data model)', () => {
+    const text = read(
+      '<FileTree title="Project layout" entries={[',
+      "  { path: 'app/', note: 'React frontend' },",
+      "  { path: 'actions/', note: 'operations shared by the agent and the UI' },",
+      ']} />',
+      '',
+      "<DataModel title=\"Resources\" entities={[{ id: 'r', name: 'resource', note: 'One file.', fields: [{ name: 'path', type: 'string', note: 'Where it lives' }] }]} />",
+    );
+    assert.equal(
+      text,
+      [
+        'Project layout',
+        '',
+        '- `app/`: React frontend',
+        '- `actions/`: operations shared by the agent and the UI',
+        '',
+        'Resources',
+        '',
+        '- `resource`: One file.',
+        '  - `path` (`string`): Where it lives',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('MDX: expressions over several lines', () => {

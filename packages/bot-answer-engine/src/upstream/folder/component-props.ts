@@ -7,7 +7,8 @@
  * They are read by the shape of their data, not by component name:
  *
  * - an attribute holding an array of objects with a name-like key (`name`, `path`, `key`, ...)
- *   and a type or description: one list item per object, `` `name` (type, optional): text``,
+ *   and a type or description (or a `note`: a file tree's `{ path, note }`, a data model's
+ *   entities and fields): one list item per object, `` `name` (type, optional): text``,
  *   nested arrays of the same shape (`properties`, `parameters`) as nested items, two levels down;
  * - an attribute holding an object whose values are such objects (keyed by name): the same;
  * - a tag whose own attributes name a field and its type: `` `limit` (number, required):``
@@ -27,7 +28,7 @@ export type TagAttributes = Map<string, { text: string } | { expression: string 
 // Keys naming a field, by the frameworks' spellings (Mintlify's ParamField names the field by where it goes).
 const NAME_KEYS = ['name', 'path', 'query', 'body', 'header', 'key', 'prop', 'property', 'param', 'parameter', 'field', 'option'];
 const TYPE_KEYS = ['type'];
-const TEXT_KEYS = ['description', 'desc', 'summary', 'doc', 'details'];
+const TEXT_KEYS = ['description', 'desc', 'summary', 'doc', 'details', 'note'];
 const DEFAULT_KEYS = ['default', 'defaultValue'];
 // A key is a field's name as the table shows it: an identifier, or a quoted one naming a path or a
 // call (Fumadocs' `'options.fallbackToDM'`, `'event.user'`, `'fetchMessage()'`); one line, not long.
