@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { mdxToMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/mdx.js';
 import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
+import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
 
 /** An MDX page as a reader gets it: MDX made plain at ingest, then cleaned as every quote is. */
 const read = (...lines: string[]): string => cleanMarkdown(mdxToMarkdown(lines.join('\n')));
@@ -230,6 +231,12 @@ describe("MDX: a component's text written as a string expression", () => {
         '  - `path` (`string`): Where it lives',
       ].join('\n'),
     );
+  });
+
+  it('shows a tag named in a title as text, as React shows an attribute string; code spans in it kept as written', () => {
+    const markdown = mdxToMarkdown(['<Step title={"Wrapping the layout with <AgentSidebar>"} />', '', '<Step title="<script> Processing" />', '', 'Transpiles TypeScript.'].join('\n'));
+    assert.equal(plainText(markdown), 'Wrapping the layout with <AgentSidebar> <script> Processing Transpiles TypeScript.');
+    assert.equal(read('<Step title="Add `<Provider>` here" />'), 'Add `<Provider>` here');
   });
 });
 

@@ -83,7 +83,9 @@ function renderComponentData(text: string): string {
     // parameters) leads with its field, on a line of its own: after the list it would run on
     // into the list's last item.
     const leadOwnLine = data?.lead && data.block ? data.lead : undefined;
-    const block = [label, leadOwnLine, caption, data?.block].filter(Boolean).join('\n\n');
+    // An attribute's string is text, as React shows it: a tag named in a title (`title="Wrapping
+    // the layout with <Sidebar>"`) is shown as written, not read as markup to drop.
+    const block = [label && asText(label), leadOwnLine, caption && asText(caption), data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
@@ -128,6 +130,11 @@ function withoutColumns(line: string, columns: number): string {
 function visibleLabel(name: string, attributes: TagAttributes): string | undefined {
   const text = (key: string): string | undefined => literalText(attributes, key);
   return text('title') ?? text('label') ?? (/(?:^|\.)Tab(?:Item)?$/.test(name) ? text('value') : undefined);
+}
+
+/** Text with each `<` before a tag name, outside code spans, written as a character reference: no later rule reads a tag there. */
+function asText(text: string): string {
+  return text.replace(/(`+)[\s\S]*?\1|<(?=[A-Za-z/])/g, (found) => (found === '<' ? '&lt;' : found));
 }
 
 /** An attribute's literal string on one line; undefined for an expression, a bare name or white space. */
