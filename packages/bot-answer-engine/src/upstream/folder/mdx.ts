@@ -76,10 +76,9 @@ function renderComponentData(text: string): string {
     // A tag read whole goes whole, whatever its attributes hold (code too deep in braces for the pattern below included).
     const data = componentText(tag.attributes);
     const label = visibleLabel(match[0].slice(1), tag.attributes);
-    // A card's description is shown under its title (Fumadocs' and Starlight's cards), and so is a
-    // figure's summary (Agent-Native's `<Diagram title summary>`); a field
+    // A card's description is shown under its title (Fumadocs' and Starlight's cards); a field
     // tag's description is its lead already.
-    const caption = label && !data?.lead ? (literalText(tag.attributes, 'description') ?? literalText(tag.attributes, 'summary')) : undefined;
+    const caption = label && !data?.lead ? literalText(tag.attributes, 'description') : undefined;
     // A field tag that also holds a table of data (an endpoint's path and summary, then its
     // parameters) leads with its field, on a line of its own: after the list it would run on
     // into the list's last item.
