@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { marked, type Tokens } from 'marked';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { mdxToMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/mdx.js';
 import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
@@ -231,6 +232,24 @@ describe("MDX: a component's text written as a string expression", () => {
         '  - `path` (`string`): Where it lives',
       ].join('\n'),
     );
+  });
+
+  it('reads a grid written as data (`columns` and `rows` of as many cells) as a table marked reads as one', () => {
+    const text = read(
+      '<Table',
+      '  title="Routes"',
+      '  columns={["Route", "Renders"]}',
+      '  rows={[',
+      '    ["/", "ChatRoute (`app/routes/_index.tsx`)"],',
+      '    ["/a|b", 2],',
+      '  ]}',
+      '/>',
+      '',
+      '<Table columns={["One", "Two"]} rows={[["a"], ["b", "c"]]} />',
+    );
+    assert.equal(text, ['Routes', '', '| Route | Renders |', '| --- | --- |', '| / | ChatRoute (`app/routes/_index.tsx`) |', '| /a\\|b | 2 |'].join('\n'));
+    const table = marked.lexer(text).find((token): token is Tokens.Table => token.type === 'table');
+    assert.deepEqual(table?.rows.map((row) => row.map((cell) => cell.text)), [['/', 'ChatRoute (`app/routes/_index.tsx`)'], ['/a|b', '2']]);
   });
 
   it('shows a tag named in a title as text, as React shows an attribute string; code spans in it kept as written', () => {

@@ -12,7 +12,9 @@
  *   nested arrays of the same shape (`properties`, `parameters`) as nested items, two levels down;
  * - an attribute holding an object whose values are such objects (keyed by name): the same;
  * - a tag whose own attributes name a field and its type: `` `limit` (number, required):``
- *   in its place, before the text it wraps.
+ *   in its place, before the text it wraps;
+ * - a grid: an attribute holding rows of cells and one holding as many headers
+ *   (`<Table columns={[...]} rows={[[...]]} />`): a GFM table.
  *
  * Attribute expressions are parsed as JavaScript (`acorn`) and only a literal's syntax tree is
  * read: objects, arrays, strings, numbers, booleans. What is more than a literal (a variable, a
@@ -46,14 +48,19 @@ const MAX_ROWS = 500;
 export function componentText(attributes: TagAttributes): { block?: string; lead?: string } | undefined {
   const own: Record<string, unknown> = {};
   const lines: string[] = [];
+  const values: unknown[] = [];
   for (const [key, value] of attributes) {
     if (value === true) own[key] = true;
     else if ('text' in value) own[key] = value.text;
     else {
       const data = readExpression(value.expression);
-      if (data !== undefined) lines.push(...rows(data, 0));
+      if (data !== undefined) {
+        values.push(data);
+        lines.push(...rows(data, 0));
+      }
     }
   }
+  if (lines.length === 0) lines.push(...gridTable(values));
   const lead = isField(own) ? fieldLine(own) : undefined;
   if (!lead && lines.length === 0) return undefined;
   return { ...(lines.length ? { block: lines.slice(0, MAX_ROWS).join('\n') } : {}), ...(lead ? { lead } : {}) };
@@ -171,6 +178,23 @@ function rows(data: unknown, depth: number): string[] {
     return typed.flatMap(([name, item]) => itemRows(item, depth, name));
   }
   return [];
+}
+
+/**
+ * A grid written as data: an attribute holding rows of cells (an array of arrays of strings or
+ * numbers) and one holding as many headers (an array of strings), as a GFM table, each cell
+ * Markdown on one line (`<Table columns={["Case", "Outcome"]} rows={[["a", "b"]]} />`). Empty
+ * when the tag holds no such pair.
+ */
+function gridTable(values: unknown[]): string[] {
+  const isRow = (row: unknown): row is Array<string | number> => Array.isArray(row) && row.length > 0 && row.every((cell) => typeof cell === 'string' || typeof cell === 'number');
+  const body = values.find((value): value is Array<Array<string | number>> => Array.isArray(value) && value.length > 0 && value.every(isRow));
+  const width = body?.[0]?.length;
+  if (!body || !body.every((row) => row.length === width)) return [];
+  const header = values.find((value): value is string[] => value !== body && Array.isArray(value) && value.length === width && value.every((cell) => typeof cell === 'string'));
+  if (!header) return [];
+  const line = (cells: Array<string | number>): string => `| ${cells.map((cell) => oneLine(String(cell)).replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), `|${' --- |'.repeat(header.length)}`, ...body.slice(0, MAX_ROWS).map(line)];
 }
 
 /** One list item for a field, then its nested fields (`properties`, `parameters`, ...) indented under it. */
