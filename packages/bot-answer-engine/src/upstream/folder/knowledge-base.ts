@@ -120,9 +120,12 @@ export class KnowledgeBaseError extends Error {
  * a site's navigation file (`_sidebar.md`: a partial holding only a list of links) skipped; a page
  * with no text under its title (a title alone, headings alone, docsify's `index.html` shell) skipped;
  * a tab in a table's delimiter row (`|---\t|`) read as a space, so marked shows the table; a component
- * tag inside a line (`<Badge text="Since 3.3"/>` in a `.md` heading) dropped from the indexed text.
+ * tag inside a line (`<Badge text="Since 3.3"/>` in a `.md` heading) dropped from the indexed text;
+ * 15: a component attribute written `{"..."}` read as its text; a field tag's own field before the
+ * data it holds; a row's `note` read as its text (file trees, data models); a tag named in a
+ * component's title shown as text; a grid written as data (`columns`, `rows`) read as a table.
  */
-export const READER_VERSION = 14;
+export const READER_VERSION = 15;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;
