@@ -4,7 +4,6 @@ import { marked, type Tokens } from 'marked';
 import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/clean-markdown.js';
 import { mdxToMarkdown } from '../../packages/bot-answer-engine/src/upstream/folder/mdx.js';
 import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
-import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
 
 /** An MDX page as a reader gets it: MDX made plain at ingest, then cleaned as every quote is. */
 const read = (...lines: string[]): string => cleanMarkdown(mdxToMarkdown(lines.join('\n')));
