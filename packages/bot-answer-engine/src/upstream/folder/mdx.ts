@@ -80,17 +80,17 @@ function renderComponentData(text: string): string {
     // tag's description is its lead already.
     const caption = label && !data?.lead ? literalText(tag.attributes, 'description') : undefined;
     // A field tag that also holds a table of data (an endpoint's path and summary, then its
-    // parameters) leads with its field, on a line of its own: after the list it would run on
+    // parameters) shows its field first, on a line of its own: after the list it would run on
     // into the list's last item.
-    const leadOwnLine = data?.lead && data.block ? data.lead : undefined;
+    const fieldFirst = data?.lead && data.block ? data.lead : undefined;
     // An attribute's string is text, as React shows it: a tag named in a title (`title="Wrapping
     // the layout with <Sidebar>"`) is shown as written, not read as markup to drop.
-    const block = [label && asText(label), leadOwnLine, caption && asText(caption), data?.block].filter(Boolean).join('\n\n');
+    const block = [label && asText(label), fieldFirst, caption && asText(caption), data?.block].filter(Boolean).join('\n\n');
     // The list stands apart from the text around it: one blank line before and after, not two (a
     // stretch's start or end is a line break already: the stretches are joined with one).
     const before = text.slice(0, match.index).trim() === '' ? 2 : (/(?:\n[ \t]*){0,2}$/.exec(text.slice(Math.max(0, match.index - 200), match.index))![0].match(/\n/g)?.length ?? 0);
     const after = text.slice(tag.end).trim() === '' ? 2 : (/^(?:[ \t]*\n){0,2}/.exec(text.slice(tag.end, tag.end + 200))![0].match(/\n/g)?.length ?? 0);
-    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead && !leadOwnLine ? `${data.lead} ` : ''];
+    const parts = [block ? `${'\n'.repeat(2 - before)}${block}${'\n'.repeat(2 - after)}` : '', data?.lead && !fieldFirst ? `${data.lead} ` : ''];
     out += text.slice(from, match.index) + parts.join('');
     from = tag.end;
   }
