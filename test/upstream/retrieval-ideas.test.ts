@@ -1221,9 +1221,9 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
 
   describe('a question asking a price whose passage states no figure makes the answer not sure', () => {
     const question = 'How much does the council charge to collect an old fridge?';
-    // The bins page names the council, collections and old fridges, and no price: the answer is elsewhere, or nowhere.
+    // The bins page names the council, collections and old fridges, and no price ("step-free" is none): the answer is elsewhere, or nowhere.
     const suite = suiteFolder([{}, { pricedInPassage: false }], {
-      'bins.md': '# Bins and recycling\n\nThe council collects bulky waste such as an old fridge or sofa: book a collection with the council and leave the item by the bin store.\n',
+      'bins.md': '# Bins and recycling\n\nThe council collects bulky waste such as an old fridge or sofa: book a collection with the council and leave the item by the bin store, on its step-free path.\n',
       'parking.md': '# Parking\n\nA parking permit costs £40 a year. Ask the office for a visitor permit.\n',
       'files.md': '# Files\n\nRead a file into memory with one call.\n',
       'dates.md': '# Dates\n\nDates are written in ISO format.\n',

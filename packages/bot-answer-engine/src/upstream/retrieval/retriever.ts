@@ -977,12 +977,12 @@ export class Retriever {
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
   }
 
-  /** Whether the candidate's passage (its title, headings and text, not a link's target or a tag) states a figure or "free" (`pricedInPassage`). */
+  /** Whether the candidate's passage (its title, headings and text, not a link's target or a tag) states a figure or "free", not in a compound ("step-free") (`pricedInPassage`). */
   #statesPrice(candidate: ScoredHit): boolean {
     const [own] = this.#index.passagesById([candidate.id]);
     if (!own) return true;
     const text = [own.document.source.title, ...own.headings, own.markdown].join('\n').replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, '');
-    return /\d|\bfree\b/i.test(text);
+    return /\d|(?<!-)\bfree\b(?!-)/i.test(text);
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */
