@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { asksYesNo, mixedCaseNames, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksPrice, asksYesNo, mixedCaseNames, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -1215,6 +1215,48 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         const range = await answer('Does the server run on Node 9?');
         assert.equal(range.answer_found, true);
         assert.equal(range.sources[0]!.title, 'Engines');
+      });
+    });
+  });
+
+  describe('a question asking a price whose passage states no figure makes the answer not sure', () => {
+    const question = 'How much does the council charge to collect an old fridge?';
+    // The bins page names the council, collections and old fridges, and no price ("step-free" is none): the answer is elsewhere, or nowhere.
+    const suite = suiteFolder([{}, { pricedInPassage: false }], {
+      'bins.md': '# Bins and recycling\n\nThe council collects bulky waste such as an old fridge or sofa: book a collection with the council and leave the item by the bin store, on its step-free path.\n',
+      'parking.md': '# Parking\n\nA parking permit costs £40 a year. Ask the office for a visitor permit.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('reads a price asked from the question words, not a quantity of a noun', () => {
+      assert.equal(asksPrice('How much is a day pass?'), true);
+      assert.equal(asksPrice('how much to hire the hall'), true);
+      assert.equal(asksPrice('What does a permit cost?'), true);
+      assert.equal(asksPrice('How much notice do I have to give?'), false);
+      assert.equal(asksPrice('How much memory does a task get?'), false);
+    });
+
+    it('is not sure of the bins page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'bins.md');
+      // Control: without the rule, the bins page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'bins.md');
+    });
+
+    it('says so at the HTTP API, and still answers a price the passage states', async () => {
+      await withApi(suite.root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
+        assert.equal(unsure.sources[0]!.title, 'Bins and recycling');
+        const sure = await answer('How much does a parking permit cost?');
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'Parking');
+        assert.ok(sure.answer.includes('£40'), sure.answer);
       });
     });
   });

@@ -8,7 +8,7 @@ import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
-import { asksYesNo, holdsNumber, holdsRange, mixedCaseNames, namedTerms, numberedWords, numbersAfter } from './terms.js';
+import { asksPrice, asksYesNo, holdsNumber, holdsRange, mixedCaseNames, namedTerms, numberedWords, numbersAfter } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -425,6 +425,14 @@ export interface RetrievalSettings {
    */
   numberedInPassage: boolean;
   /**
+   * A confident answer to a question asking a price (`asksPrice`: "How much is a day pass?",
+   * "What does it cost?") must quote a passage stating a figure or "free": a passage about the
+   * thing that names no price speaks around it ("How much does the council charge to collect an
+   * old fridge?" over the bulky-waste note), and the docs that state a price state it with the
+   * thing. Else the answer is "not sure", its page shown.
+   */
+  pricedInPassage: boolean;
+  /**
    * A yes/no question (`asksYesNo`: "Can I get a discount on Flex...?") whose passage judged
    * matches under this share of its telling weight is answered confidently only when the model
    * is at least `yesNoConfidence` sure: a passage holding some of the thing asked about seldom
@@ -534,6 +542,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinConfidence: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
+  pricedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
   subsections: 1,
@@ -852,10 +861,12 @@ export class Retriever {
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    // A price asked that the passage judged states no figure for (`pricedInPassage`).
+    const unpriced = ownRules && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(candidate);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -964,6 +975,14 @@ export class Retriever {
     if (!lacking.length) return false;
     const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
+  }
+
+  /** Whether the candidate's passage (its title, headings and text, not a link's target or a tag) states a figure or "free", not in a compound ("step-free") (`pricedInPassage`). */
+  #statesPrice(candidate: ScoredHit): boolean {
+    const [own] = this.#index.passagesById([candidate.id]);
+    if (!own) return true;
+    const text = [own.document.source.title, ...own.headings, own.markdown].join('\n').replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, '');
+    return /\d|(?<!-)\bfree\b(?!-)/i.test(text);
   }
 
   /** The candidate's confidence features (`confidence.ts`) and score. */

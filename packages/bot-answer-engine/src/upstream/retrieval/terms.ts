@@ -67,6 +67,15 @@ export function asksYesNo(question: string): boolean {
   return /^(?:do|does|did|is|are|can|should|will|would|could|must|may|might|was|were|am|has|have)\b/i.test(question.trim());
 }
 
+/**
+ * Whether a question asks a price: "how much" before a verb or "to" ("How much is a day pass?",
+ * "how much to hire the hall"; not "how much notice", which asks a quantity of the noun after
+ * it), or the word "cost" ("what does that cost?").
+ */
+export function asksPrice(question: string): boolean {
+  return /\bhow\s+much\s+(?:is|are|was|were|does|do|did|will|would|should|to|for)\b|\bcosts?\b/i.test(question);
+}
+
 /** A number the question writes right after a word: a version or a name's number ("HTTP/3", "Node 14", "IE 8", "Year 6"). */
 export interface NumberedWord {
   /** The word as written (not a stop word). */
