@@ -79,6 +79,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // The same words on two pages, next to each other on one (the page later by path).
     await writeFile(join(dir, 'lanes-east.md'), '# Lanes east\n\nSwimwear belongs downstairs where lifeguards distribute kickboards.\n');
     await writeFile(join(dir, 'lanes-west.md'), '# Lanes west\n\nSwimwear and kickboards belongs downstairs where lifeguards distribute.\n');
+    // The same words close together on two pages, one after the other in the order typed on one (the page later by path).
+    await writeFile(join(dir, 'pool-a.md'), '# Pool a\n\nSunbeds beside parasols stay shaded.\n');
+    await writeFile(join(dir, 'pool-b.md'), '# Pool b\n\nParasols sunbeds beside shaded stay.\n');
     // A page whose title is one word, and a page saying the word more under a longer title.
     await writeFile(join(dir, 'aquarium.md'), '# Aquarium\n\nThe tank holds tropical fish, and a filter keeps the water clean.\n');
     await writeFile(join(dir, 'aquarium-lamps.md'), '# Aquarium lamps and heaters\n\nWhich lamp an aquarium needs, and how warm to keep an aquarium.\n');
@@ -199,6 +202,12 @@ describe('GET /v1/search (local Answer API)', () => {
     // Without nearness the two tie, and the page first by path ("lanes-east", the words a sentence apart) would come first.
     const hits = await results('bot_id=demo&q=swimwear%20kickboards%20');
     assert.deepEqual(hits.map((hit) => hit.title), ['Lanes west', 'Lanes east']);
+  });
+
+  it('of sections saying the same words close together, ranks first the one saying them one after the other as typed', async () => {
+    // Without the words' order the two tie, and the page first by path ("pool-a", "sunbeds beside parasols") would come first.
+    const hits = await results('bot_id=demo&q=parasols%20sunbeds%20');
+    assert.deepEqual(hits.map((hit) => hit.title), ['Pool b', 'Pool a']);
   });
 
   it('ranks a page whose title is the typed word before one saying it more under a longer title', async () => {

@@ -248,7 +248,8 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
     const byId = new Map(top.map((hit) => [hit.id, hit]));
     for (const passage of index.passagesById(top.filter((hit) => hit.matched > 1).map((hit) => hit.id))) {
       const hit = byId.get(passage.index)!;
-      rankOf.set(hit, rankOf.get(hit)! * (1 + NEAR_BONUS * nearness(passage.markdown, typed)));
+      const { near, adjacent } = nearness(passage.markdown, typed);
+      rankOf.set(hit, rankOf.get(hit)! * (1 + NEAR_BONUS * near + ADJACENT_BONUS * adjacent));
     }
     top.sort(order);
     kept.splice(0, top.length, ...top);
@@ -267,10 +268,19 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
  * for the typed words), fewer breaks fewer ties (10: one question less of the tune half).
  */
 const NEAR_RANKED = 20;
-/** Words apart at most (NEAR_WINDOW consecutive words, stop words counted) for typed words to be close together. */
-const NEAR_WINDOW = 5;
+/**
+ * Words apart at most (NEAR_WINDOW consecutive words, stop words counted) for typed words to be close together:
+ * 6, one more than before words said one after the other gained apart (`ADJACENT_BONUS`), which tells a phrase from a sentence.
+ */
+const NEAR_WINDOW = 6;
 /** Share a section's rank gains when it says every typed word within `NEAR_WINDOW` words; a part of it for some of them. */
 const NEAR_BONUS = 1;
+/**
+ * Share a section's rank gains, beside `NEAR_BONUS`, when its text says each typed word right after
+ * the one typed before it ("chat history" for "chat history stor"); a part of it for some of them:
+ * words in the visitor's order, one after the other, are most often one phrase of the page's.
+ */
+const ADJACENT_BONUS = 1;
 
 // A word as `scanWords` makes them, near enough: a camelCase word's parts apart ("firstName": first, Name).
 const WORD = /\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{N}]+|\p{Lu}+/uy;
@@ -287,14 +297,15 @@ function beginsWord(text: string, at: number): boolean {
 }
 
 /**
- * How close together a section's text says the typed words: the most different typed words
- * within `NEAR_WINDOW` consecutive words, beyond one, as a share of the typed words beyond one
- * (0: none two close; 1: all of them). Only the words beginning with a typed word's form less
- * its last letter (a stem is a word's beginning, but for its last letter: "happi", happy) are
+ * How close together a section's text says the typed words: `near`, the most different typed
+ * words within `NEAR_WINDOW` consecutive words, beyond one, as a share of the typed words beyond
+ * one (0: none two close; 1: all of them); `adjacent`, the typed words said right after the one
+ * typed before them, as a share of the same. Only the words beginning with a typed word's form
+ * less its last letter (a stem is a word's beginning, but for its last letter: "happi", happy) are
  * found and matched, and the words between two of them counted when they are near: the text is
  * not analysed whole.
  */
-function nearness(markdown: string, typed: readonly TypedWord[]): number {
+function nearness(markdown: string, typed: readonly TypedWord[]): { near: number; adjacent: number } {
   const lower = markdown.toLowerCase();
   const heads = new Set(typed.flatMap((word) => word.forms.map(({ form }) => form.slice(0, Math.max(1, form.length - 1)))));
   const found = new Map<number, number>();
@@ -317,13 +328,16 @@ function nearness(markdown: string, typed: readonly TypedWord[]): number {
     const [before, at] = [places[i - 1]![0], places[i]![0]];
     count[i] = count[i - 1]! + (at - before > NEAR_CHARS ? NEAR_WINDOW : (markdown.slice(before, at).match(WORDS)?.length ?? 0));
   }
+  // Each typed word said right after the one typed before it, once however often.
+  const follows = new Set<number>();
+  for (let i = 1; i < places.length; i++) if (count[i]! - count[i - 1]! === 1 && places[i]![1] === places[i - 1]![1] + 1) follows.add(places[i]![1]);
   let most = 1;
   for (let i = 0; i < places.length; i++) {
     const words = new Set<number>();
     for (let j = i; j < places.length && count[j]! - count[i]! < NEAR_WINDOW; j++) words.add(places[j]![1]);
     most = Math.max(most, words.size);
   }
-  return (most - 1) / (typed.length - 1);
+  return { near: (most - 1) / (typed.length - 1), adjacent: follows.size / (typed.length - 1) };
 }
 
 /**
