@@ -467,6 +467,16 @@ export interface RetrievalSettings {
    * the first page's quoted sections are short, so it has room beside them. 0: off.
    */
   shortSectionFull: number;
+  /**
+   * A question writing a number ("my 16 year old", "do I still pay for 7?") that no quoted
+   * section of the first page holds brings that page's best other candidate holding it, scoring
+   * at least this share of the first passage, after the first page's passages, linked as itself:
+   * the section stating the rule for that number. While the answer cites fewer passages than it
+   * may, or whatever it cites under `numberSectionFull`. 0: off.
+   */
+  numberSection: number;
+  /** `numberSection` also where the answer already cites all it may (`maxPassages`). */
+  numberSectionFull: boolean;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -540,6 +550,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   shortSection: 0.5,
   codeSection: true,
   shortSectionFull: 0.5,
+  numberSection: 0.5,
+  numberSectionFull: true,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -547,6 +559,8 @@ const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
 // The first page's quoted sections this short in all leave the answer room for the page's next section (`shortSection`).
 const SHORT_SECTIONS_CHARS = 300;
+// A number a question writes, standing alone ("16", "5.5", "130" of "130g/km").
+const QUESTION_NUMBER = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)*(?![\p{N}]|\.\d)/gu;
 // BM25's term-frequency saturation and length normalisation, the usual values.
 const K1 = 1.2;
 const B = 0.75;
@@ -758,7 +772,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned);
+      const quoted = this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1067,6 +1081,27 @@ export class Retriever {
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * bar && holdsOwnWord(passage, asked, cleaned));
+    return found ? afterFirstPage(read, found) : read;
+  }
+
+  /**
+   * For a question writing a number that no quoted section of the first page holds in its own
+   * heading or text, that page's best other candidate not quoted yet holding it, scoring at least
+   * `numberSection` of the first passage: after the first page's passages, linked as itself.
+   */
+  #withNumberSection(read: SearchHit[], samePage: SearchHit[], question: string, cleaned: Cleaned): SearchHit[] {
+    const share = this.#settings.numberSection;
+    const [first] = read;
+    if (share <= 0 || !first || samePage.length === 0) return read;
+    if (read.length >= this.#settings.maxPassages && !this.#settings.numberSectionFull) return read;
+    const numbers = [...new Set(mapped([...question.matchAll(QUESTION_NUMBER)], (match) => match[0]))];
+    if (!numbers.length) return read;
+    const own = (passage: Passage): string => `${passage.headings[passage.headings.length - 1] ?? ''}\n${cleaned(passage)}`;
+    const quoted = mapped(firstPage(read), (hit) => own(hit.passage));
+    const lacking = numbers.filter((number) => !quoted.some((text) => holdsNumber(text, number)));
+    if (!lacking.length) return read;
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && lacking.some((number) => holdsNumber(own(passage), number)));
     return found ? afterFirstPage(read, found) : read;
   }
 
