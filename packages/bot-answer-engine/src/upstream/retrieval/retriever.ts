@@ -477,6 +477,20 @@ export interface RetrievalSettings {
   numberSection: number;
   /** `numberSection` also where the answer already cites all it may (`maxPassages`). */
   numberSectionFull: boolean;
+  /**
+   * The first page's best other candidate whose own heading holds a telling word of the question
+   * (in at most half the passages) that no quoted section of the page holds in its own heading,
+   * scoring at least this share of the first passage and short (`headedSectionChars`): after the
+   * first page's passages, linked as itself, while the answer cites fewer passages than it may,
+   * or whatever it cites under `headedSectionFull`. A heading names what its section tells: the
+   * sibling headed by the question's word ("Step 3: an appeal", "Exporting") states the fact
+   * where the section quoted names the topic. 0: off.
+   */
+  headedSection: number;
+  /** `headedSection` also where the answer already cites all it may (`maxPassages`). */
+  headedSectionFull: boolean;
+  /** `headedSection`'s candidate at most this many characters of cleaned text. 0: any length. */
+  headedSectionChars: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -552,6 +566,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   shortSectionFull: 0.5,
   numberSection: 0.5,
   numberSectionFull: true,
+  headedSection: 0.95,
+  headedSectionFull: true,
+  headedSectionChars: 600,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -772,7 +789,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned);
+      const quoted = this.#withHeadedSection(this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1102,6 +1119,25 @@ export class Retriever {
     if (!lacking.length) return read;
     const shown = new Set(read.map((hit) => hit.passage.index));
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && lacking.some((number) => holdsNumber(own(passage), number)));
+    return found ? afterFirstPage(read, found) : read;
+  }
+
+  /**
+   * The first page's best other candidate not quoted yet whose own heading holds a telling word
+   * of the question that no quoted section of the page holds in its own heading, scoring at least
+   * `headedSection` of the first passage, its cleaned text at most `headedSectionChars`.
+   */
+  #withHeadedSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
+    const share = this.#settings.headedSection;
+    const [first] = read;
+    if (share <= 0 || !first || samePage.length === 0 || (read.length >= this.#settings.maxPassages && !this.#settings.headedSectionFull)) return read;
+    const headed = (passage: Passage): string[] => analyze(passage.headings[passage.headings.length - 1] ?? '');
+    const have = new Set(firstPage(read).flatMap((hit) => headed(hit.passage)));
+    const count = this.#index.passages;
+    const lacking = new Set([...asked].filter((term) => !have.has(term) && this.#index.documentFrequency(term) <= count * COMMON_SHARE));
+    if (!lacking.size) return read;
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && headed(passage).some((term) => lacking.has(term)) && (this.#settings.headedSectionChars <= 0 || cleaned(passage).length <= this.#settings.headedSectionChars));
     return found ? afterFirstPage(read, found) : read;
   }
 
