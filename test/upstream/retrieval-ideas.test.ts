@@ -1323,6 +1323,78 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe("a section holding the number a question writes is quoted with its page's best section", () => {
+    const question = 'Does my 16 year old need a parent with him at the check-up?';
+    // The section scoring best is about a parent coming with a child; the rule for 16 is in another section of the page.
+    const base = { shortSection: 0 };
+    const suite = suiteFolder([base, { ...base, numberSection: 0 }, { ...base, maxPassages: 1 }, { ...base, maxPassages: 1, numberSectionFull: false }, { ...base, maxPassages: 1, numberSection: 1.01 }], {
+      'children.md':
+        '# Children\n\n## A parent at the check-up\n\nA parent or carer comes with a child to each check-up and signs the consent form; the dentist talks the parent through the check-up and any treatment before it starts, and the parent may stay in the room throughout. A parent can also book the next check-up at the desk, and we send a reminder to the parent a week before it.\n\n' +
+        '## Coming alone\n\nPatients aged 16 and 17 may come on their own if they are happy to.\n\n' +
+        '## Fees\n\nCheck-ups for children are free.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+    const headings = (bot: Bot): string[] => bot.find(question).passages.map((p) => p.headings.join(' › '));
+
+    it('brings the section holding the number, linked as itself', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(headings(bots[0]!), ['A parent at the check-up', 'Coming alone']);
+      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
+      // Control: without it, the section about a parent alone, which lacks the rule for 16.
+      assert.deepEqual(headings(bots[1]!), ['A parent at the check-up']);
+    });
+
+    it('brings it too where the answer cites all it may (`numberSectionFull`), at its share', () => {
+      assert.deepEqual(headings(bots[2]!), ['A parent at the check-up', 'Coming alone']);
+      // Control: only with room, and a share no other section reaches: the first section alone.
+      assert.deepEqual(headings(bots[3]!), ['A parent at the check-up']);
+      assert.deepEqual(headings(bots[4]!), ['A parent at the check-up']);
+    });
+
+    it('quotes the rule for the number at the HTTP API', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assert.equal(result.answer_found, true);
+        assert.match(result.answer, /16 and 17/);
+      });
+    });
+  });
+
+  describe("a section headed by a word of the question the quoted ones' headings lack is quoted with them", () => {
+    const question = 'Do children need swimming caps for lessons?';
+    // The section scoring best is headed by the caps; the one headed by the lessons says what a child brings to them.
+    const base = { shortSection: 0 };
+    const suite = suiteFolder([base, { ...base, headedSection: 0 }, { ...base, maxPassages: 1 }, { ...base, maxPassages: 1, headedSectionFull: false }, { ...base, headedSectionChars: 50 }], {
+      'pool.md':
+        '# Pool\n\n## Swimming lessons\n\nSwimming lessons for children run on Saturday mornings in the small pool; children bring a towel and a swimming cap, and a parent stays on the poolside.\n\n' +
+        '## Lockers\n\nLockers take a £1 coin, returned when you open the locker.\n\n' +
+        '## Swimming caps\n\nChildren with long hair need a swimming cap in every lesson; we sell them at reception for £3.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+    const headings = (bot: Bot): string[] => bot.find(question).passages.map((p) => p.headings.join(' › '));
+
+    it('brings the section headed by the lessons, linked as itself', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.deepEqual(headings(bots[0]!), ['Swimming caps', 'Swimming lessons']);
+      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
+      // Control: without it, the section headed by the caps alone.
+      assert.deepEqual(headings(bots[1]!), ['Swimming caps']);
+    });
+
+    it('brings it too where the answer cites all it may (`headedSectionFull`), and only a short section', () => {
+      assert.deepEqual(headings(bots[2]!), ['Swimming caps', 'Swimming lessons']);
+      // Control: only with room; and a length bar the section passes over.
+      assert.deepEqual(headings(bots[3]!), ['Swimming caps']);
+      assert.deepEqual(headings(bots[4]!), ['Swimming caps']);
+    });
+  });
+
   describe('a section naming the option beside the question\'s word is quoted with the one that names the topic', () => {
     const question = 'How do I keep more than one panel open?';
     // The section scoring best names panels and opening them; the option that answers is a code span in another section, beside "open".

@@ -475,6 +475,30 @@ export interface RetrievalSettings {
    * the first page's quoted sections are short, so it has room beside them. 0: off.
    */
   shortSectionFull: number;
+  /**
+   * A question writing a number ("my 16 year old", "do I still pay for 7?") that no quoted
+   * section of the first page holds brings that page's best other candidate holding it, scoring
+   * at least this share of the first passage, after the first page's passages, linked as itself:
+   * the section stating the rule for that number. While the answer cites fewer passages than it
+   * may, or whatever it cites under `numberSectionFull`. 0: off.
+   */
+  numberSection: number;
+  /** `numberSection` also where the answer already cites all it may (`maxPassages`). */
+  numberSectionFull: boolean;
+  /**
+   * The first page's best other candidate whose own heading holds a telling word of the question
+   * (in at most half the passages) that no quoted section of the page holds in its own heading,
+   * scoring at least this share of the first passage and short (`headedSectionChars`): after the
+   * first page's passages, linked as itself, while the answer cites fewer passages than it may,
+   * or whatever it cites under `headedSectionFull`. A heading names what its section tells: the
+   * sibling headed by the question's word ("Step 3: an appeal", "Exporting") states the fact
+   * where the section quoted names the topic. 0: off.
+   */
+  headedSection: number;
+  /** `headedSection` also where the answer already cites all it may (`maxPassages`). */
+  headedSectionFull: boolean;
+  /** `headedSection`'s candidate at most this many characters of cleaned text. 0: any length. */
+  headedSectionChars: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -549,6 +573,11 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   shortSection: 0.5,
   codeSection: true,
   shortSectionFull: 0.5,
+  numberSection: 0.5,
+  numberSectionFull: true,
+  headedSection: 0.95,
+  headedSectionFull: true,
+  headedSectionChars: 600,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -556,6 +585,8 @@ const COMMON_SHARE = 0.5;
 const MIN_PREFIX = 4;
 // The first page's quoted sections this short in all leave the answer room for the page's next section (`shortSection`).
 const SHORT_SECTIONS_CHARS = 300;
+// A number a question writes, standing alone ("16", "5.5", "130" of "130g/km").
+const QUESTION_NUMBER = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)*(?![\p{N}]|\.\d)/gu;
 // BM25's term-frequency saturation and length normalisation, the usual values.
 const K1 = 1.2;
 const B = 0.75;
@@ -767,7 +798,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned);
+      const quoted = this.#withHeadedSection(this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1086,6 +1117,46 @@ export class Retriever {
     const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
     const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * bar && holdsOwnWord(passage, asked, cleaned));
+    return found ? afterFirstPage(read, found) : read;
+  }
+
+  /**
+   * For a question writing a number that no quoted section of the first page holds in its own
+   * heading or text, that page's best other candidate not quoted yet holding it, scoring at least
+   * `numberSection` of the first passage: after the first page's passages, linked as itself.
+   */
+  #withNumberSection(read: SearchHit[], samePage: SearchHit[], question: string, cleaned: Cleaned): SearchHit[] {
+    const share = this.#settings.numberSection;
+    const [first] = read;
+    if (share <= 0 || !first || samePage.length === 0) return read;
+    if (read.length >= this.#settings.maxPassages && !this.#settings.numberSectionFull) return read;
+    const numbers = [...new Set(mapped([...question.matchAll(QUESTION_NUMBER)], (match) => match[0]))];
+    if (!numbers.length) return read;
+    const own = (passage: Passage): string => `${passage.headings[passage.headings.length - 1] ?? ''}\n${cleaned(passage)}`;
+    const quoted = mapped(firstPage(read), (hit) => own(hit.passage));
+    const lacking = numbers.filter((number) => !quoted.some((text) => holdsNumber(text, number)));
+    if (!lacking.length) return read;
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && lacking.some((number) => holdsNumber(own(passage), number)));
+    return found ? afterFirstPage(read, found) : read;
+  }
+
+  /**
+   * The first page's best other candidate not quoted yet whose own heading holds a telling word
+   * of the question that no quoted section of the page holds in its own heading, scoring at least
+   * `headedSection` of the first passage, its cleaned text at most `headedSectionChars`.
+   */
+  #withHeadedSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
+    const share = this.#settings.headedSection;
+    const [first] = read;
+    if (share <= 0 || !first || samePage.length === 0 || (read.length >= this.#settings.maxPassages && !this.#settings.headedSectionFull)) return read;
+    const headed = (passage: Passage): string[] => analyze(passage.headings[passage.headings.length - 1] ?? '');
+    const have = new Set(firstPage(read).flatMap((hit) => headed(hit.passage)));
+    const count = this.#index.passages;
+    const lacking = new Set([...asked].filter((term) => !have.has(term) && this.#index.documentFrequency(term) <= count * COMMON_SHARE));
+    if (!lacking.size) return read;
+    const shown = new Set(read.map((hit) => hit.passage.index));
+    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && headed(passage).some((term) => lacking.has(term)) && (this.#settings.headedSectionChars <= 0 || cleaned(passage).length <= this.#settings.headedSectionChars));
     return found ? afterFirstPage(read, found) : read;
   }
 
