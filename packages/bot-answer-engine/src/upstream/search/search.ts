@@ -268,11 +268,8 @@ function rank(index: KbIndex, typed: TypedWord[]): number[] {
  * for the typed words), fewer breaks fewer ties (10: one question less of the tune half).
  */
 const NEAR_RANKED = 20;
-/**
- * Words apart at most (NEAR_WINDOW consecutive words, stop words counted) for typed words to be close together:
- * 6, one more than before words said one after the other gained apart (`ADJACENT_BONUS`), which tells a phrase from a sentence.
- */
-const NEAR_WINDOW = 6;
+/** Words apart at most (NEAR_WINDOW consecutive words, stop words counted) for typed words to be close together. */
+const NEAR_WINDOW = 5;
 /** Share a section's rank gains when it says every typed word within `NEAR_WINDOW` words; a part of it for some of them. */
 const NEAR_BONUS = 1;
 /**
