@@ -443,14 +443,6 @@ export interface RetrievalSettings {
   /** The least confidence for a yes/no question's answer under `yesNoTelling` (the twins' bar, `twinConfidence`). */
   yesNoConfidence: number;
   /**
-   * A yes/no question whose passage judged matches under this share of its telling weight (less
-   * than `yesNoTelling`: it holds little of the thing asked about) needs the model at least
-   * `yesNoScantConfidence` sure. Else the answer is "not sure", its page shown. 0: off.
-   */
-  yesNoScant: number;
-  /** The least confidence for a yes/no question's answer under `yesNoScant`. */
-  yesNoScantConfidence: number;
-  /**
    * A confident answer's best section is quoted with at most this many of its subsections
    * among the candidates (best score first) that hold a word of the question in their own
    * heading or text, under its link: the fact often sits a level below the heading that names
@@ -577,8 +569,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   pricedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
-  yesNoScant: 0.5,
-  yesNoScantConfidence: 0.7,
   subsections: 1,
   shortSection: 0.5,
   codeSection: true,
@@ -905,11 +895,7 @@ export class Retriever {
     // A price asked that the passage judged states no figure for (`pricedInPassage`).
     const unpriced = ownRules && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(candidate);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
-    const unaffirmed =
-      ownRules &&
-      judged !== undefined &&
-      ((candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence) || (candidate.telling < s.yesNoScant && judged.confidence < s.yesNoScantConfidence)) &&
-      asksYesNo(question);
+    const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
     const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
