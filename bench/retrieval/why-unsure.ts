@@ -14,7 +14,7 @@
  * - `named`: the model is sure, but the answer stays unsure without the rival rule: the page lacks
  *   a name asked about (`namedOnPage`), a number asked (`numberedInPassage`) or a price asked
  *   (`pricedInPassage`), another page is its twin while the model is only just sure
- *   (`twinMargin`) or its headless twin at any confidence (`twinHeadless`), or a yes/no question's passage holds
+ *   (`twinMargin`), or a yes/no question's passage holds
  *   too little of it while the model is only just sure (`yesNoTelling`).
  * It prints the counts; `--list` also each not-sure question whose first link is right, each
  * wrong-page confident answer and each unanswerable question answered, with the figures of

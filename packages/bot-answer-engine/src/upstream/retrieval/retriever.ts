@@ -409,13 +409,6 @@ export interface RetrievalSettings {
   /** With a twin (`twinMargin`), the least confidence a confident answer needs (0: a twin always makes it not sure). */
   twinConfidence: number;
   /**
-   * A headless twin: a passage of another page matching the very same words of the question
-   * within this margin (ln of the score ratio), none of their telling weight in its heading path,
-   * while the answer's passage has some there. The answer wins on a heading naming the words, the
-   * other page says them in its text: "not sure" at any confidence, both pages counted. 0: off.
-   */
-  twinHeadless: number;
-  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -571,7 +564,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
-  twinHeadless: 0.25,
   namedOnPage: 0.5,
   numberedInPassage: true,
   pricedInPassage: true,
@@ -897,11 +889,6 @@ export class Retriever {
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
       ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    // ...or, whatever the model's confidence, one whose text alone says them while the answer's heading names them (`twinHeadless`).
-    const headlessTwin =
-      ownRules && judged && s.twinHeadless > 0 && !outmatched && !twin && candidate.headTelling > 0
-        ? this.#twinOf(candidate, hits.filter((hit) => hit.headTelling === 0), s.twinHeadless)
-        : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
@@ -910,7 +897,7 @@ export class Retriever {
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !headlessTwin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -919,7 +906,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? headlessTwin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
