@@ -9,6 +9,7 @@ import { composeAnswer, snippetOf } from '../../packages/bot-answer-engine/src/u
 import { checkUrlSettings, documentUrl } from '../../packages/bot-answer-engine/src/upstream/folder/document-url.js';
 import { KnowledgeBaseError, loadKnowledgeBase, parseDocument, resolveSettings, splitSections, type Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { plainHeading } from '../../packages/bot-answer-engine/src/upstream/folder/markdown-text.js';
+import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import { scanWords, stem } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
@@ -607,6 +608,46 @@ describe('MDX indentation', () => {
     assert.match(markdown, /^      code under the item stays as the list has it$/m);
     const { answer } = composeAnswer([kb.passages[0]!], true);
     assert.doesNotMatch(answer, /<\/?p>/);
+  });
+});
+
+describe('a line opening with three backticks that is no fence', () => {
+  // A backtick fence's info string holds no backtick (CommonMark): Chance's pages write an example
+  // inline as ```` ```chance.natural({min: 1, max: 3});``` ````, a code span in a paragraph.
+  const pages = pagesFolder('inline-backticks', {
+    'natural.md': [
+      '# natural',
+      '',
+      'These are inclusive. This means',
+      '```chance.natural({min: 1, max: 3});``` would return either 1, 2, or 3 or:',
+      '',
+      '```js',
+      'min <= random number <= max',
+      '```',
+      '',
+      '## Excluding numbers',
+      '',
+      'Pass `exclude`.',
+    ].join('\n'),
+  });
+
+  it('reads it as prose, whole, and the fences and headings after it as written', async () => {
+    const kb = await pages.load();
+    assert.deepEqual(
+      kb.passages.map((p) => p.headings),
+      [[], ['Excluding numbers']],
+    );
+    const [first] = kb.passages;
+    assert.match(first!.markdown, /^```chance\.natural\(\{min: 1, max: 3\}\);``` would return either 1, 2, or 3 or:$/m);
+    assert.match(plainText(first!.markdown), /This means chance\.natural\(\{min: 1, max: 3\}\); would return either 1, 2, or 3 or: min <= random number <= max$/);
+    // As the element's renderer reads it: a paragraph holding a code span, then the js block.
+    const tokens = new Lexer().lex(first!.markdown).filter((t) => t.type !== 'space');
+    assert.deepEqual(
+      tokens.map((t) => t.type),
+      ['paragraph', 'code'],
+    );
+    assert.ok((tokens[0] as Tokens.Paragraph).tokens.some((t) => t.type === 'codespan' && t.raw.startsWith('```chance')));
+    assert.equal((tokens[1] as Tokens.Code).lang, 'js');
   });
 });
 

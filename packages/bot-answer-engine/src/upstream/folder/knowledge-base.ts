@@ -123,9 +123,11 @@ export class KnowledgeBaseError extends Error {
  * tag inside a line (`<Badge text="Since 3.3"/>` in a `.md` heading) dropped from the indexed text;
  * 15: a component attribute written `{"..."}` read as its text; a field tag's own field before the
  * data it holds; a row's `note` read as its text (file trees, data models); a tag named in a
- * component's title shown as text; a grid written as data (`columns`, `rows`) read as a table.
+ * component's title shown as text; a grid written as data (`columns`, `rows`) read as a table;
+ * 16: a line opening with three backticks whose info string holds a backtick read as prose (a code
+ * span), not as a fence.
  */
-export const READER_VERSION = 15;
+export const READER_VERSION = 16;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;

@@ -2,8 +2,12 @@ import GithubSlugger from 'github-slugger';
 
 /** An ATX heading line: `## Text`, optionally closed by `#`s. */
 export const HEADING = /^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
-/** The opening or closing line of a fenced code block. */
-export const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
+/**
+ * The opening or closing line of a fenced code block. A backtick fence's info string holds no
+ * backtick (CommonMark): a line such as ```` ```f({min: 1})``` would return 1 ```` is prose
+ * starting with a code span.
+ */
+export const FENCE = /^[ \t]{0,3}(`{3,}(?![^`]*`)|~{3,})/;
 // `## Text {#custom-id}`: an explicit id, as Docusaurus, VitePress and MkDocs (attr_list) accept,
 // and as built HTML pages' heading ids are carried (Sphinx's may hold `.` and `:`).
 const EXPLICIT_ID = /[ \t]*\{[ \t]*#([\w.:-]+)[^}]*\}[ \t]*$/;
