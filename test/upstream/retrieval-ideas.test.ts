@@ -1282,6 +1282,9 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       assert.equal(holdsWritten('Can I publish non-JavaScript packages?', 'JavaScript'), true);
       assert.equal(holdsWritten('Call `app.param()` first.', 'app.param'), true);
       assert.equal(holdsWritten('A regular expression.', 'express'), false);
+      assert.equal(holdsWritten('Swimwear only: no T-shirts in the pool.', 't-shirt'), true);
+      assert.equal(holdsWritten('No stopping on the zig-zag lines.', 'zig-zags'), true);
+      assert.equal(holdsWritten('Set shirtless to true.', 't-shirt'), false);
     });
 
     it('is not sure of the retries page, and shows it first', () => {

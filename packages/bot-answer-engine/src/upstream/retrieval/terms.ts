@@ -81,10 +81,12 @@ export function writtenNames(question: string): string[] {
 /**
  * Whether a text holds the name as written, in any case, as a word of its own: not inside a
  * longer word or identifier, nor at the head of a dotted or hyphenated one ("pnpm" in
- * `pnpm-lock.yaml`); after a prefix ("non-JavaScript") it is the name still.
+ * `pnpm-lock.yaml`); after a prefix ("non-JavaScript") it is the name still, and so is its
+ * plural or singular ("t-shirt" in "T-shirts", "zig-zags" in "zig-zag lines").
  */
 export function holdsWritten(text: string, name: string): boolean {
-  return new RegExp(`(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}]\\.)${escaped(name)}(?![\\p{L}\\p{N}_]|[-.][\\p{L}\\p{N}])`, 'iu').test(text);
+  const stem = /\p{Ll}s$/u.test(name) ? name.slice(0, -1) : name;
+  return new RegExp(`(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}]\\.)${escaped(stem)}(?:e?s)?(?![\\p{L}\\p{N}_]|[-.][\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 /**
