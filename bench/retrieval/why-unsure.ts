@@ -12,10 +12,10 @@
  * - `model`: the passage judged is below the least confidence (`minConfidence`);
  * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`);
  * - `named`: the model is sure, but the answer stays unsure without the rival rule: the page lacks
- *   a name asked about (`namedOnPage`), a number asked (`numberedInPassage`) or a price asked
- *   (`pricedInPassage`), another page is its twin while the model is only just sure
- *   (`twinMargin`), or a yes/no question's passage holds
- *   too little of it while the model is only just sure (`yesNoTelling`).
+ *   a name asked about (`namedOnPage`), a name as written (`writtenOnPage`), a number asked
+ *   (`numberedInPassage`) or a price asked (`pricedInPassage`), another page is its twin while
+ *   the model is only just sure (`twinMargin`), or a yes/no question's passage holds too little
+ *   of it while the model is only just sure (`yesNoTelling`).
  * It prints the counts; `--list` also each not-sure question whose first link is right, each
  * wrong-page confident answer and each unanswerable question answered, with the figures of
  * the best-scoring passage, the question's words the docs lack (with their English rarity),

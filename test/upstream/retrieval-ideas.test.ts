@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
-import { asksPrice, asksYesNo, mixedCaseNames, namedTerms, numberedWords } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksPrice, asksYesNo, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -1140,7 +1140,8 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe('a name written in mixed case that no page holds whole makes the answer not sure, whatever its parts match', () => {
     const question = 'How do I send a WhatsApp message to a contact?';
     // The analyser splits "WhatsApp" into "whats", a stop word, and "app": the messages page matches every word it keeps.
-    const suite = suiteFolder([{}, { wholeNames: false }], {
+    // (The control turns off the page's own check of the name as written too, `writtenOnPage`, which would stop it as well.)
+    const suite = suiteFolder([{}, { wholeNames: false, writtenOnPage: false }], {
       'messages.md': '# Sending messages\n\nSend a message to a contact from the app: open the contact, write the message and press send.\n',
       'contacts.md': '# Contacts\n\nImport your contacts from iCloud or from a CSV file, or add a contact by hand in the app.\n',
       'sms.md': '# SMS\n\nSend an SMS to a contact with a mobile number. An SMS holds up to 160 characters.\n',
@@ -1257,6 +1258,53 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Parking');
         assert.ok(sure.answer.includes('£40'), sure.answer);
+      });
+    });
+  });
+
+  describe("a name written as a package or an identifier that the page does not write makes the answer not sure", () => {
+    const question = 'How do I configure retries in node-fetch?';
+    // The client page matches "node", "fetch" and "retries", and never writes node-fetch: another library, which the docs do not document.
+    const suite = suiteFolder([{}, { writtenOnPage: false }], {
+      'retries.md': '# Retries\n\nConfigure retries for each fetch with the `retry` option. On Node, the client retries a fetch that fails with a network error.\n',
+      'agent.md': '# Agent\n\nThe agent keeps connections open. Use `agent.close()` to close them.\n',
+      'files.md': '# Files\n\nRead a file into memory with one call.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+    });
+    const { bots } = suite;
+
+    it('reads the names written as packages and identifiers, and finds them as written', () => {
+      assert.deepEqual(writtenNames("How does Express's router run app.param callbacks?"), ['app.param']);
+      assert.deepEqual(writtenNames('old orders are missing from getOrders'), ['getOrders']);
+      assert.deepEqual(writtenNames("How do I configure pnpm's public-hoist-pattern?"), ['public-hoist-pattern']);
+      assert.deepEqual(writtenNames('Which port does the built-in server listen on?'), []);
+      assert.equal(holdsWritten('Commit `pnpm-lock.yaml` too.', 'pnpm'), false);
+      assert.equal(holdsWritten('Can I publish non-JavaScript packages?', 'JavaScript'), true);
+      assert.equal(holdsWritten('Call `app.param()` first.', 'app.param'), true);
+      assert.equal(holdsWritten('A regular expression.', 'express'), false);
+      assert.equal(holdsWritten('Swimwear only: no T-shirts in the pool.', 't-shirt'), true);
+      assert.equal(holdsWritten('No stopping on the zig-zag lines.', 'zig-zags'), true);
+      assert.equal(holdsWritten('Set shirtless to true.', 't-shirt'), false);
+    });
+
+    it('is not sure of the retries page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'retries.md');
+      // Control: without the rule, the retries page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'retries.md');
+    });
+
+    it('says so at the HTTP API, and still answers a name the page writes', async () => {
+      await withApi(suite.root, async (answer) => {
+        const unsure = await answer(question);
+        assertNotSure(unsure);
+        assert.equal(unsure.sources[0]!.title, 'Retries');
+        const sure = await answer('How do I close connections with agent.close?');
+        assert.equal(sure.answer_found, true);
+        assert.equal(sure.sources[0]!.title, 'Agent');
       });
     });
   });

@@ -8,7 +8,7 @@ import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
-import { asksPrice, asksYesNo, holdsNumber, holdsRange, mixedCaseNames, namedTerms, numberedWords, numbersAfter } from './terms.js';
+import { asksPrice, asksYesNo, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, writtenNames } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -425,6 +425,15 @@ export interface RetrievalSettings {
    */
   numberedInPassage: boolean;
   /**
+   * A confident answer's page must write each name the question writes as a package or an
+   * identifier is written (in mixed case or with a dot, "generateText", "app.param"; hyphenated
+   * words ending a clause, "retries in node-fetch?": `writtenNames`) as written, in any case, in
+   * the passages found for it: a page matching only the name's parts ("generate", "text",
+   * "node", "fetch") or its stem ("param") is about something else. Else the answer is "not
+   * sure", its page shown.
+   */
+  writtenOnPage: boolean;
+  /**
    * A confident answer to a question asking a price (`asksPrice`: "How much is a day pass?",
    * "What does it cost?") must quote a passage stating a figure or "free": a passage about the
    * thing that names no price speaks around it ("How much does the council charge to collect an
@@ -566,6 +575,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   twinConfidence: 0.6,
   namedOnPage: 0.5,
   numberedInPassage: true,
+  writtenOnPage: true,
   pricedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
@@ -892,12 +902,14 @@ export class Retriever {
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
+    // A name written as a package or an identifier that the page's passages found do not write (`writtenOnPage`).
+    const unwritten = ownRules && s.writtenOnPage && this.#lacksWritten(question, candidate, hits);
     // A price asked that the passage judged states no figure for (`pricedInPassage`).
     const unpriced = ownRules && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(candidate);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unwritten && !unpriced && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -1006,6 +1018,15 @@ export class Retriever {
     if (!lacking.length) return false;
     const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
+  }
+
+  /** Whether the passages found of the candidate's page (titles, headings, text) lack a name the question writes (`writtenOnPage`). */
+  #lacksWritten(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
+    const names = writtenNames(question);
+    if (!names.length) return false;
+    const ids = mapped(hits.filter((hit) => hit.docId === candidate.docId), (hit) => hit.id);
+    const text = mapped(this.#index.passagesById(ids), (passage) => [passage.document.source.title, ...passage.headings, passage.markdown].join('\n')).join('\n');
+    return names.some((name) => !holdsWritten(text, name));
   }
 
   /** Whether the candidate's passage (its title, headings and text, not a link's target or a tag) states a figure or "free", not in a compound ("step-free") (`pricedInPassage`). */

@@ -60,6 +60,36 @@ export function mixedCaseNames(question: string): string[][] {
 }
 
 /**
+ * The names a question writes as a package or an identifier is written, to be found as written:
+ * in mixed case or joined by a dot between letters ("generateText", "getOrders", "app.param",
+ * "package.json"), and lower-case words joined by hyphens that end a clause or own something
+ * ("How do I configure retries in *node-fetch*?", "pnpm's *public-hoist-pattern*?"). A page
+ * about them writes them so, while their parts or stems ("get", "orders", "node", "fetch") are
+ * on many pages about something else.
+ */
+export function writtenNames(question: string): string[] {
+  const names = new Set<string>();
+  for (const [word] of question.matchAll(/[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)*/gu)) {
+    const dotted = /\p{L}\.\p{L}/u.test(word);
+    if (dotted || word.split(/[._]/).some((part) => MIXED_CASE.test(part) && !PLURAL_ACRONYM.test(part))) names.add(word);
+  }
+  // A hyphenated word ending a clause or owning something names a thing ("retries in node-fetch?", "node-fetch's agent"); before a word it mostly describes it ("a built-in server").
+  for (const [word] of question.matchAll(/(?<![\p{L}\p{N}_.-])\p{Ll}+(?:-\p{Ll}+)+(?=['’]s\b|[?!,;:)]|\.(?![\p{L}\p{N}])|\s*$)/gu)) names.add(word);
+  return [...names];
+}
+
+/**
+ * Whether a text holds the name as written, in any case, as a word of its own: not inside a
+ * longer word or identifier, nor at the head of a dotted or hyphenated one ("pnpm" in
+ * `pnpm-lock.yaml`); after a prefix ("non-JavaScript") it is the name still, and so is its
+ * plural or singular ("t-shirt" in "T-shirts", "zig-zags" in "zig-zag lines").
+ */
+export function holdsWritten(text: string, name: string): boolean {
+  const stem = /\p{Ll}s$/u.test(name) ? name.slice(0, -1) : name;
+  return new RegExp(`(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}]\\.)${escaped(stem)}(?:e?s)?(?![\\p{L}\\p{N}_]|[-.][\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/**
  * Whether a question asks yes or no: it opens with an auxiliary verb ("Can I...?", "Does it...?",
  * "Is there...?"). The benchmark's answer types (`why-type.ts`) read it here too.
  */
