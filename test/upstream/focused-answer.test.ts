@@ -270,14 +270,6 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
-  it('quotes the row giving the range a number of the question falls in', () => {
-    const bands = ['| 1 | up to 100 | £90 |', '| 2 | 101 to 150 | £140 |', '| 3 | 151 to 200 | £210 |', '| 4 | 201 to 250 | £280 |', '| 5 | 251 to 300 | £350 |', '| 6 | over 300 | £420 |'].join('\n');
-    const p = passage(doc(''), 0, ['What a quokka permit costs'], `The price of a quokka permit depends on the car's emissions.\n\n${LONG_PROSE}\n\n| Band | g/km | 12 months |\n|---|---|---|\n${bands}`);
-    const { answer } = composeAnswer([p], false, 'My car does 130g/km, what will a quokka permit cost?');
-    assert.ok(answer.includes('| 2 | 101 to 150 | £140 |'), answer);
-    assert.ok(!answer.includes('£280'), answer);
-  });
-
   it('is deterministic, and without a question quotes each passage from its start', () => {
     const p = passage(doc(''), 0, ['Part'], `${LONG_PROSE}\n\nQuokka.`);
     const first = composeAnswer([p], true, 'weather quokka');

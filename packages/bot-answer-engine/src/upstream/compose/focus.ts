@@ -151,7 +151,7 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
 
   const asked = questionTerms(question);
   const type = answerType(question);
-  const candidates = scoreLeaves(passages, asked, type, numbersOf(question ?? ''));
+  const candidates = scoreLeaves(passages, asked, type);
   const weights = termWeights(passages, candidates);
   const byPassage = passages.map((_, i) => candidates.filter((c) => c.passage === i));
   const rankFactor = (c: Candidate): number => 1 / (1 + RANK_DISCOUNT * passages[c.passage]!.rank);
@@ -190,20 +190,6 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     caps.set(deferred.leaf, Math.min(maxCode, Math.max(MIN_CODE_CHARS, (options.budget - total()) / 2)));
     add(deferred, true);
   }
-
-  // The best passage quoted by leaves stating no fact: its best leaf that states one (code, a number,
-  // a bold name) and holds every question word they hold, while it fits. Two sentences often say
-  // the same words, one of them with the name that answers ("print the level value instead of the
-  // string name" and "use the `formatters` option ... to print the string name instead").
-  passages.forEach((passage, i) => {
-    if (passage.rank !== 0) return;
-    const chosen = byPassage[i]!.filter((c) => selections[i]!.has(c.leaf.id));
-    if (chosen.length === 0 || chosen.some((c) => FACT.test(c.leaf.markdown))) return;
-    const terms = new Set(chosen.flatMap((c) => [...c.matches.keys()]));
-    const twins = byPassage[i]!.filter((c) => !selections[i]!.has(c.leaf.id) && !duplicate(i, c.leaf) && FACT.test(c.leaf.markdown) && [...terms].every((t) => c.matches.has(t)));
-    const twin = byValue(twins)[0];
-    if (twin) add(twin);
-  });
 
   // Leaves that show question terms no chosen leaf shows yet, most telling first.
   const shown = new Set<string>();
@@ -347,7 +333,7 @@ function questionTerms(question: string | undefined): Set<string> {
 }
 
 /** Each leaf holding question terms, with its score: the weights of the terms it holds. */
-function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string>, type?: AnswerType, numbers: number[] = []): Candidate[] {
+function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string>, type?: AnswerType): Candidate[] {
   const asked = [...questionTerms];
   if (asked.length === 0) return [];
   const found: Candidate[] = [];
@@ -359,8 +345,6 @@ function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string
         if (terms.has(term)) matches.set(term, 1);
         else if (term.length >= 5 && [...terms].some((t) => t.startsWith(term))) matches.set(term, PREFIX_CREDIT);
       }
-      // A leaf giving a range the question's number falls in ("101 to 150" for "130g/km") holds it.
-      if (numbers.length && inRange(leaf.markdown, numbers)) matches.set(IN_RANGE, 1);
       if (matches.size) found.push({ passage: i, leaf, matches, score: 0 });
     }
   });
@@ -373,29 +357,6 @@ function scoreLeaves(passages: FocusPassage[], questionTerms: ReadonlySet<string
     ) * (type && leafStatesType(type, c.leaf) ? TYPE_WEIGHT : 1);
   }
   return found;
-}
-
-/** A number as written: digits, with thousands commas and decimals. */
-const NUMBER = /\d[\d,]*(?:\.\d+)?/g;
-/** A range of numbers: "101 to 150", "5-10", "£20–£40". */
-const RANGE = /(\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–|—)\s*[£$€]?(\d[\d,]*(?:\.\d+)?)/g;
-/** The term a leaf holds when it gives a range one of the question's numbers falls in. */
-const IN_RANGE = '#in-range';
-const numeric = (text: string): number => Number(text.replace(/,/g, ''));
-
-/** The numbers the question writes. */
-function numbersOf(question: string): number[] {
-  return [...question.matchAll(NUMBER)].map((m) => numeric(m[0]));
-}
-
-/** Whether the text gives a range with one of the numbers strictly inside it (an end the question writes matches as a word already). */
-function inRange(text: string, numbers: number[]): boolean {
-  for (const m of text.matchAll(RANGE)) {
-    const low = numeric(m[1]!);
-    const high = numeric(m[2]!);
-    if (low < high && numbers.some((n) => n > low && n < high)) return true;
-  }
-  return false;
 }
 
 /** How telling each question term is among the passages' leaves: the rarer, the more (an IDF over leaves). */
