@@ -73,32 +73,29 @@ export function componentText(attributes: TagAttributes): { block?: string; lead
  */
 export function expressionString(source: string): string | undefined {
   if (!/^\s*["'`]/.test(source)) return undefined;
-  let program: Program;
-  try {
-    program = parse(`(${source}\n)`, { ecmaVersion: 'latest', sourceType: 'module' });
-  } catch {
-    return undefined;
-  }
-  const statement = program.body.length === 1 ? program.body[0] : undefined;
-  if (statement?.type !== 'ExpressionStatement') return undefined;
-  const value = literalValue(statement.expression, 0);
+  const value = literalOf(source);
   return typeof value === 'string' ? value : undefined;
 }
 
 /** A `{...}` expression's value when it is an object or array literal of plain data with safe keys; undefined for anything else. */
 function readExpression(source: string): unknown {
   if (!/^\s*[[{]/.test(source)) return undefined;
+  const value = literalOf(source);
+  return value === NOT_DATA ? undefined : value;
+}
+
+/** An attribute expression's value when it is one JavaScript literal of plain data; `NOT_DATA` for anything else. */
+function literalOf(source: string): unknown {
   let program: Program;
   try {
     // Wrapped in parentheses so an object literal is an expression, not a block; the line break ends a trailing `//` comment.
     program = parse(`(${source}\n)`, { ecmaVersion: 'latest', sourceType: 'module' });
   } catch {
-    return undefined;
+    return NOT_DATA;
   }
   const statement = program.body.length === 1 ? program.body[0] : undefined;
-  if (statement?.type !== 'ExpressionStatement') return undefined;
-  const value = literalValue(statement.expression, 0);
-  return value === NOT_DATA ? undefined : value;
+  if (statement?.type !== 'ExpressionStatement') return NOT_DATA;
+  return literalValue(statement.expression, 0);
 }
 
 const NOT_DATA = Symbol('not data');
