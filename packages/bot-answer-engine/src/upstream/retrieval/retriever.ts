@@ -642,6 +642,18 @@ function afterFirstPage(read: SearchHit[], found: SearchHit): SearchHit[] {
   return [...ofPage, found, ...read.slice(ofPage.length)];
 }
 
+/** `read` with the first of the page's other candidates (best first) not quoted yet that `takes`, after the first page's hits; `read` when none does. */
+function withSamePage(read: SearchHit[], samePage: SearchHit[], takes: (hit: SearchHit) => boolean): SearchHit[] {
+  const shown = new Set(read.map((hit) => hit.passage.index));
+  const found = samePage.find((hit) => !shown.has(hit.passage.index) && takes(hit));
+  return found ? afterFirstPage(read, found) : read;
+}
+
+/** A passage's page title, headings and Markdown, as the rules reading a passage's own words see it. */
+function passageText(passage: Passage): string {
+  return [passage.document.source.title, ...passage.headings, passage.markdown].join('\n');
+}
+
 /** Full-text matches' passage ids by table, limit and query, within one snapshot of the index. */
 type Matches = Map<string, number[]>;
 
@@ -1011,12 +1023,12 @@ export class Retriever {
   #lacksNumber(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
     const numbered = numberedWords(question);
     if (!numbered.length) return false;
-    const textOf = (passage: Passage): string => [passage.document.source.title, ...passage.headings, passage.markdown].join('\n');
     const [own] = this.#index.passagesById([candidate.id]);
+    const ownText = own ? passageText(own) : undefined;
     // A passage writing a range ("Versions 9+") answers for the numbers it leaves out.
-    const lacking = own && !holdsRange(textOf(own)) ? numbered.filter(({ number }) => !holdsNumber(textOf(own), number)) : [];
+    const lacking = ownText !== undefined && !holdsRange(ownText) ? numbered.filter(({ number }) => !holdsNumber(ownText, number)) : [];
     if (!lacking.length) return false;
-    const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), textOf);
+    const texts = mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), passageText);
     return lacking.some(({ word, number }) => texts.some((text) => numbersAfter(text, word).some((other) => other !== number)));
   }
 
@@ -1025,7 +1037,7 @@ export class Retriever {
     const names = writtenNames(question);
     if (!names.length) return false;
     const ids = mapped(hits.filter((hit) => hit.docId === candidate.docId), (hit) => hit.id);
-    const text = mapped(this.#index.passagesById(ids), (passage) => [passage.document.source.title, ...passage.headings, passage.markdown].join('\n')).join('\n');
+    const text = mapped(this.#index.passagesById(ids), passageText).join('\n');
     return names.some((name) => !holdsWritten(text, name));
   }
 
@@ -1033,7 +1045,7 @@ export class Retriever {
   #statesPrice(candidate: ScoredHit): boolean {
     const [own] = this.#index.passagesById([candidate.id]);
     if (!own) return true;
-    const text = [own.document.source.title, ...own.headings, own.markdown].join('\n').replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, '');
+    const text = passageText(own).replace(/\]\([^)]*\)/g, ']').replace(/<[^>]*>/g, '');
     return /\d|(?<!-)\bfree\b(?!-)/i.test(text);
   }
 
@@ -1113,9 +1125,7 @@ export class Retriever {
     // A candidate's typed units must hold a word asked that the quoted ones lack: with none left, none can.
     const lacking = new Set([...asked].filter((term) => !have.has(term)));
     if (lacking.size === 0) return read;
-    const shown = new Set(read.map((hit) => hit.passage.index));
-    const found = samePage.find((hit) => !shown.has(hit.passage.index) && typedTerms(type, hit.passage.markdown, lacking, cleaned(hit.passage)).size > 0);
-    return found ? afterFirstPage(read, found) : read;
+    return withSamePage(read, samePage, (hit) => typedTerms(type, hit.passage.markdown, lacking, cleaned(hit.passage)).size > 0);
   }
 
   /**
@@ -1135,10 +1145,8 @@ export class Retriever {
     if (share <= 0 || !first || samePage.length === 0 || bar === Infinity) return read;
     const length = firstPage(read).reduce((sum, hit) => sum + cleaned(hit.passage).length, 0);
     if (length >= SHORT_SECTIONS_CHARS) return read;
-    const shown = new Set(read.map((hit) => hit.passage.index));
     // Best first, each analysed only when it scores enough, until one holds a word of the question itself.
-    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * bar && holdsOwnWord(passage, asked, cleaned));
-    return found ? afterFirstPage(read, found) : read;
+    return withSamePage(read, samePage, ({ passage, score }) => score >= first.score * bar && holdsOwnWord(passage, asked, cleaned));
   }
 
   /**
@@ -1157,9 +1165,7 @@ export class Retriever {
     const quoted = mapped(firstPage(read), (hit) => own(hit.passage));
     const lacking = numbers.filter((number) => !quoted.some((text) => holdsNumber(text, number)));
     if (!lacking.length) return read;
-    const shown = new Set(read.map((hit) => hit.passage.index));
-    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && lacking.some((number) => holdsNumber(own(passage), number)));
-    return found ? afterFirstPage(read, found) : read;
+    return withSamePage(read, samePage, ({ passage, score }) => score >= first.score * share && lacking.some((number) => holdsNumber(own(passage), number)));
   }
 
   /**
@@ -1176,9 +1182,7 @@ export class Retriever {
     const count = this.#index.passages;
     const lacking = new Set([...asked].filter((term) => !have.has(term) && this.#index.documentFrequency(term) <= count * COMMON_SHARE));
     if (!lacking.size) return read;
-    const shown = new Set(read.map((hit) => hit.passage.index));
-    const found = samePage.find(({ passage, score }) => !shown.has(passage.index) && score >= first.score * share && headed(passage).some((term) => lacking.has(term)) && (this.#settings.headedSectionChars <= 0 || cleaned(passage).length <= this.#settings.headedSectionChars));
-    return found ? afterFirstPage(read, found) : read;
+    return withSamePage(read, samePage, ({ passage, score }) => score >= first.score * share && headed(passage).some((term) => lacking.has(term)) && (this.#settings.headedSectionChars <= 0 || cleaned(passage).length <= this.#settings.headedSectionChars));
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
