@@ -13,9 +13,10 @@ const FOLDER_ROOT = 'http://folder.invalid/';
  * Makes a document's links work where its passages are read: in an answer on another site, a
  * relative link (`./Server.md#close`, `../guide/`, `#options`) would resolve against the
  * visitor's page. A link to another Markdown file of the folder points at that file's published
- * URL (the same mapping of base URL and extension its own citations get), with its fragment; a
- * fragment alone points into the document's own URL; other relative targets (images, files)
- * resolve against the base URL. A target above the folder's root is as far above the base URL
+ * URL (the same mapping of base URL and extension its own citations get), with its fragment,
+ * whether written from the document (`./burrows.md`) or from the site's root to a file under the
+ * base URL (`/docs/burrows.md`); a fragment alone points into the document's own URL; other
+ * relative targets (images, files) resolve against the base URL. A target above the folder's root is as far above the base URL
  * (a generated client's `../README.md`). Absolute URLs are kept. Without a base URL, what cannot
  * be placed is undefined.
  */
@@ -26,7 +27,7 @@ export function linkResolver(document: KbDocument, settings: DocumentUrlSettings
     if (target.startsWith('#')) return own ? `${own.replace(/#.*$/, '')}${target}` : undefined;
     if (!settings.baseUrl) return undefined;
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
-    if (target.startsWith('/')) return new URL(target, base).href;
+    if (target.startsWith('/')) return rootRelative(new URL(target, base), base, settings);
     try {
       const resolved = new URL(target, new URL(document.path.split('/').map(encodeURIComponent).join('/'), FOLDER_ROOT));
       // The URL parser stops `..` at the folder's root; a target above it (`../README.md` of a
@@ -56,4 +57,16 @@ function levelsAbove(path: string, target: string): number {
     } else if (part !== '.' && part !== '') depth++;
   }
   return above;
+}
+
+/**
+ * A root-relative target (`/guide/burrows.md#night`): a Markdown file under the base URL is a
+ * file of the folder, published as its relative links' targets are (a site's generator rewrites
+ * both ways of writing the link alike); any other target is the site's own address.
+ */
+function rootRelative(url: URL, base: string, settings: DocumentUrlSettings): string {
+  const root = new URL(base);
+  if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) return url.href;
+  const path = decodeURIComponent(url.pathname.slice(root.pathname.length));
+  return MARKDOWN_FILE.test(path) ? `${documentUrl(path, settings)!}${url.search}${url.hash}` : url.href;
 }
