@@ -16,9 +16,9 @@ const FOLDER_ROOT = 'http://folder.invalid/';
  * URL (the same mapping of base URL and extension its own citations get), with its fragment,
  * whether written from the document (`./burrows.md`) or from the site's root to a file under the
  * base URL (`/docs/burrows.md`); a fragment alone points into the document's own URL; other
- * relative targets (images, files) resolve against the base URL. A target above the folder's root is as far above the base URL
- * (a generated client's `../README.md`). Absolute URLs are kept. Without a base URL, what cannot
- * be placed is undefined.
+ * relative targets (images, files) resolve against the base URL. A target above the folder's
+ * root is as far above the base URL (a generated client's `../README.md`). Absolute URLs are
+ * kept. Without a base URL, what cannot be placed is undefined.
  */
 export function linkResolver(document: KbDocument, settings: DocumentUrlSettings): LinkResolver {
   return (target) => {
@@ -27,8 +27,8 @@ export function linkResolver(document: KbDocument, settings: DocumentUrlSettings
     if (target.startsWith('#')) return own ? `${own.replace(/#.*$/, '')}${target}` : undefined;
     if (!settings.baseUrl) return undefined;
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
-    if (target.startsWith('/')) return rootRelative(new URL(target, base), base, settings);
     try {
+      if (target.startsWith('/')) return rootRelative(new URL(target, base), base, settings);
       const resolved = new URL(target, new URL(document.path.split('/').map(encodeURIComponent).join('/'), FOLDER_ROOT));
       // The URL parser stops `..` at the folder's root; a target above it (`../README.md` of a
       // generated client's docs) is that far above the base URL, as the folder's files are under it.
