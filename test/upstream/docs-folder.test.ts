@@ -200,7 +200,9 @@ describe('links quoted from a page, read on another site', () => {
         '',
         'Kiwis feed at night: see [the burrow page](./burrows.md#night-shifts), the [feeder API](../api/feeder.mdx), [the index](../README.md),',
         'the [next section](#day-feeding), [a picture](../img/kiwi%20night.png "A kiwi"), [the spec](https://example.org/spec.md),',
-        'a [referenced page][ref], [mail](mailto:kiwi@example.com), ![a chart](chart.svg) and [a bad one](%zz.md).',
+        'a [referenced page][ref], [mail](mailto:kiwi@example.com), ![a chart](chart.svg), [the changes](../../CHANGELOG.md#v2),',
+        '[the licence](../../LICENSE), [the burrows from the root](/kiwi/guide/burrows.md#night-shifts), [the shop](/shop/kiwi.md)',
+        'and [a bad one](%zz.md), [another](/kiwi/%zz.md).',
         '',
         '[ref]: ./burrows.md',
         '',
@@ -232,8 +234,14 @@ describe('links quoted from a page, read on another site', () => {
         `[referenced page](${base}guide/burrows.html)`,
         '[mail](mailto:kiwi@example.com)',
         `![a chart](${base}guide/chart.svg)`,
+        // Above the folder's root: as far above the base URL (the site's other pages), not the folder's index.
+        '[the changes](https://docs.example.com/CHANGELOG.html#v2)',
+        '[the licence](https://docs.example.com/LICENSE)',
+        // Written from the site's root: a page of the folder as when written from the page; elsewhere on the site as written.
+        `[the burrows from the root](${base}guide/burrows.html#night-shifts)`,
+        '[the shop](https://docs.example.com/shop/kiwi.md)',
       ]) assert.ok(answer.includes(expected), `${expected} in:\n${answer}`);
-      assert.ok(answer.includes('and a bad one.'), 'a target no URL can be made of keeps its text, without the link');
+      assert.ok(answer.includes('and a bad one, another.'), 'a target no URL can be made of keeps its text, without the link');
       assert.ok(!/\]\((?!https:|mailto:)/.test(answer), `no link left relative:\n${answer}`);
     } finally {
       await api.close();
