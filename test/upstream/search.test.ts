@@ -85,6 +85,9 @@ describe('GET /v1/search (local Answer API)', () => {
     // A page whose title is one word, and a page saying the word more under a longer title.
     await writeFile(join(dir, 'aquarium.md'), '# Aquarium\n\nThe tank holds tropical fish, and a filter keeps the water clean.\n');
     await writeFile(join(dir, 'aquarium-lamps.md'), '# Aquarium lamps and heaters\n\nWhich lamp an aquarium needs, and how warm to keep an aquarium.\n');
+    // Words a visitor may write another way ("practise") or shorter ("defib") than the docs do.
+    await writeFile(join(dir, 'rehearsals.md'), '# Rehearsals\n\nBand practice is on Fridays.\n');
+    await writeFile(join(dir, 'first-aid.md'), '# First aid\n\nA defibrillator hangs by the door.\n');
     await writeFile(join(dir, 'perks.md'), `---\ntitle: '${HOSTILE_TITLE.replace(/'/g, "''")}'\nurl: https://wiki.example.com/perks\n---\n\nThe company gym and the quarterly offsite.\n`);
     api = await startAnswerApi({ kb: dir, kbBaseUrl: 'https://docs.example.com/', kbIndex: index, keys: [KEY], revokedKeys: [REVOKED], watch: false });
   });
@@ -145,8 +148,8 @@ describe('GET /v1/search (local Answer API)', () => {
       assert.equal(hits[0]?.title, 'Leave guide › Sabbatical', typed);
       assert.equal(hits[0]?.url, 'https://docs.example.com/guide#sabbatical', 'the URL answers cite: the page and the section');
     }
-    // A complete word (a space after it) is not a beginning.
-    assert.deepEqual(await results('bot_id=demo&q=sabba%20'), []);
+    // A complete word (a space after it) the docs use is not a beginning: "swim" is not "swimwear".
+    assert.deepEqual((await results('bot_id=demo&q=swim%20')).map((hit) => hit.title), ['Juniors']);
   });
 
   it('matches a word being typed by its first 4 letters in the text too ("appr": approval)', async () => {
@@ -219,6 +222,12 @@ describe('GET /v1/search (local Answer API)', () => {
   it('a word typed past its stem still matches ("validat" finds "validation")', async () => {
     const hits = await results('bot_id=demo&q=validat');
     assert.equal(hits[0]?.title, 'Leave guide › Input validation');
+  });
+
+  it('matches a whole word the docs lack as the word one letter from it they use, or the words it begins, as answers do', async () => {
+    assert.deepEqual((await results('bot_id=demo&q=practise%20')).map((hit) => hit.title), ['Rehearsals']);
+    assert.deepEqual((await results('bot_id=demo&q=defib%20')).map((hit) => hit.title), ['First aid']);
+    assert.equal((await results('bot_id=demo&q=sabba%20'))[0]?.title, 'Leave guide › Sabbatical');
   });
 
   it('reads identifiers as the analyzer does: "onReq" finds `onRequest`', async () => {
