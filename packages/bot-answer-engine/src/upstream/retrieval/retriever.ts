@@ -409,13 +409,6 @@ export interface RetrievalSettings {
   /** With a twin (`twinMargin`), the least confidence a confident answer needs (0: a twin always makes it not sure). */
   twinConfidence: number;
   /**
-   * A page about what the answer's passage lacks: another page's passage scoring within this
-   * margin of the answer's (ln of the score ratio), matching every word it matches and more,
-   * one of those more in its heading path (its page's title, its headings, its path), makes the
-   * answer "not sure", both pages counted. 0: off.
-   */
-  lackedHeaded: number;
-  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -580,7 +573,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
-  lackedHeaded: 0.15,
   namedOnPage: 0.5,
   numberedInPassage: true,
   writtenOnPage: true,
@@ -741,8 +733,6 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   /** `telling` and `strength` of what its page's candidate passages match together. */
   pageTelling: number;
   pageStrength: number;
-  /** The question's terms its heading path matches (`lackedHeaded`). */
-  headed: ReadonlySet<string>;
 }
 
 /** An outcome before its passages are read: the hits, the one judged, its page's others, the question's words. */
@@ -921,18 +911,6 @@ export class Retriever {
     // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
     const twin =
       ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    // Another page's passage matching all its words and more, one of them in its heading path (`lackedHeaded`).
-    const headedRival =
-      ownRules && s.lackedHeaded > 0 && !outmatched && !twin
-        ? hits.find(
-            (hit) =>
-              hit.docId !== candidate.docId &&
-              hit.score >= candidate.score * Math.exp(-s.lackedHeaded) &&
-              hit.matchedTerms.length > candidate.matchedTerms.length &&
-              candidate.matchedTerms.every((term) => hit.matchedTerms.includes(term)) &&
-              hit.matchedTerms.some((term) => !candidate.matchedTerms.includes(term) && hit.headed.has(term)),
-          )
-        : undefined;
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
@@ -943,7 +921,7 @@ export class Retriever {
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !headedRival && !unnamed && !unnumbered && !unwritten && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unwritten && !unpriced && !unaffirmed ? candidate : undefined) : found;
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -952,7 +930,7 @@ export class Retriever {
       // else the best of another page fitting the question as well (as much of its telling
       // weight, by itself and with its page), whatever the related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
-      const rival = found && (outmatched ?? twin ?? headedRival ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
+      const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
       const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
       const pages = new Set(closest.map((hit) => hit.docId));
       const top = hits[0];
@@ -1396,7 +1374,6 @@ export class Retriever {
         unnamed: [] as string[],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
-        headed: inHead as ReadonlySet<string>,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
         got,
         pageTelling: 0,
