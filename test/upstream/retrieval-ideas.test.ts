@@ -1414,7 +1414,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe("a section headed by a word of the question the quoted ones' headings lack is quoted with them", () => {
     const question = 'Do children need swimming caps for lessons?';
     // The section scoring best is headed by the caps; the one headed by the lessons says what a child brings to them.
-    const base = { shortSection: 0, outscoredSection: 0 };
+    const base = { shortSection: 0 };
     const suite = suiteFolder([base, { ...base, headedSection: 0 }, { ...base, maxPassages: 1 }, { ...base, maxPassages: 1, headedSectionFull: false }, { ...base, headedSectionChars: 50 }], {
       'pool.md':
         '# Pool\n\n## Swimming lessons\n\nSwimming lessons for children run on Saturday mornings in the small pool; children bring a towel and a swimming cap, and a parent stays on the poolside.\n\n' +
@@ -1440,36 +1440,6 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
       // Control: only with room; and a length bar the section passes over.
       assert.deepEqual(headings(bots[3]!), ['Swimming caps']);
       assert.deepEqual(headings(bots[4]!), ['Swimming caps']);
-    });
-  });
-
-  describe('the section scoring next on the page is quoted with the first while the answer has room', () => {
-    const question = 'Do children need swimming caps for lessons?';
-    // The section scoring best is headed by the caps; the one scoring next says what a child brings to the lessons.
-    const base = { shortSection: 0, headedSection: 0 };
-    const suite = suiteFolder([base, { ...base, outscoredSection: 0 }, { ...base, outscoredSectionChars: 50 }, { ...base, maxPassages: 1 }], {
-      'pool.md':
-        '# Pool\n\n## Swimming lessons\n\nSwimming lessons for children run on Saturday mornings in the small pool; children bring a towel and a swimming cap, and a parent stays on the poolside.\n\n' +
-        '## Lockers\n\nLockers take a £1 coin, returned when you open the locker.\n\n' +
-        '## Swimming caps\n\nChildren with long hair need a swimming cap in every lesson; we sell them at reception for £3.\n',
-      'files.md': '# Files\n\nRead a file into memory with one call.\n',
-      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
-    });
-    const { bots } = suite;
-    const headings = (bot: Bot): string[] => bot.find(question).passages.map((p) => p.headings.join(' › '));
-
-    it('brings the section scoring next, linked as itself', () => {
-      const found = bots[0]!.find(question);
-      assert.equal(found.outcome, 'answered');
-      assert.deepEqual(headings(bots[0]!), ['Swimming caps', 'Swimming lessons']);
-      assert.notEqual(found.passages[1]!.url, found.passages[0]!.url);
-      // Control: without it, the section headed by the caps alone.
-      assert.deepEqual(headings(bots[1]!), ['Swimming caps']);
-    });
-
-    it('brings only a short section, and only while the answer cites fewer passages than it may', () => {
-      assert.deepEqual(headings(bots[2]!), ['Swimming caps']);
-      assert.deepEqual(headings(bots[3]!), ['Swimming caps']);
     });
   });
 

@@ -508,18 +508,6 @@ export interface RetrievalSettings {
   headedSectionFull: boolean;
   /** `headedSection`'s candidate at most this many characters of cleaned text. 0: any length. */
   headedSectionChars: number;
-  /**
-   * While the answer cites fewer passages than it may (`maxPassages`), the first page's best
-   * other candidate not quoted yet, holding a word of the question in its own heading or text,
-   * scoring at least this share of the first passage and more than every passage of another
-   * page the answer cites, its cleaned text at most `outscoredSectionChars`: after the first
-   * page's passages, linked as itself. The section the engine scores next to the one quoted is
-   * most often where the fact sits (a sibling stating it, where the quoted one names the topic),
-   * and an answer with room has its place. 0: off.
-   */
-  outscoredSection: number;
-  /** `outscoredSection`'s candidate at most this many characters of cleaned text. 0: any length. */
-  outscoredSectionChars: number;
 }
 
 /** The settings in use, measured on the tune half of the evaluation sets (bench/README.md). */
@@ -600,8 +588,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   headedSection: 0.95,
   headedSectionFull: true,
   headedSectionChars: 600,
-  outscoredSection: 0.9,
-  outscoredSectionChars: 400,
 };
 
 // A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs).
@@ -834,7 +820,7 @@ export class Retriever {
       const same = read.length && samePage?.length ? this.#withPassages(samePage) : [];
       const told = new Set((asked ?? []).filter((term) => !FRAME_WORDS.has(term)));
       const cleaned = cleanedOnce();
-      const quoted = this.#withOutscoredSection(this.#withHeadedSection(this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned), same, told, cleaned), same, told, cleaned);
+      const quoted = this.#withHeadedSection(this.#withNumberSection(this.#withShortSection(this.#withTypedSection(this.#withSubsections(read, same, told, cleaned), same, question, told, cleaned), same, told, cleaned), same, question, cleaned), same, told, cleaned);
       if (!judged) return { outcome, hits: quoted };
       const at = hits.indexOf(judged.hit);
       return { outcome, hits: quoted, judged: { ...judged, hit: at >= 0 ? read[at]! : this.#withPassages([judged.hit])[0]! } };
@@ -1197,21 +1183,6 @@ export class Retriever {
     const lacking = new Set([...asked].filter((term) => !have.has(term) && this.#index.documentFrequency(term) <= count * COMMON_SHARE));
     if (!lacking.size) return read;
     return withSamePage(read, samePage, ({ passage, score }) => score >= first.score * share && headed(passage).some((term) => lacking.has(term)) && (this.#settings.headedSectionChars <= 0 || cleaned(passage).length <= this.#settings.headedSectionChars));
-  }
-
-  /**
-   * While the answer has room, the first page's best other candidate not quoted yet holding a
-   * word of the question in its own heading or text, scoring at least `outscoredSection` of the
-   * first passage and more than every other page's passage quoted, short (`outscoredSectionChars`).
-   */
-  #withOutscoredSection(read: SearchHit[], samePage: SearchHit[], asked: ReadonlySet<string>, cleaned: Cleaned): SearchHit[] {
-    const share = this.#settings.outscoredSection;
-    const [first] = read;
-    if (share <= 0 || !first || samePage.length === 0 || read.length >= this.#settings.maxPassages) return read;
-    const others = read.filter((hit) => hit.passage.document.index !== first.passage.document.index);
-    const bar = Math.max(first.score * share, ...others.map((hit) => hit.score));
-    const chars = this.#settings.outscoredSectionChars;
-    return withSamePage(read, samePage, ({ passage, score }) => score >= bar && (!others.length || score > bar) && (chars <= 0 || cleaned(passage).length <= chars) && holdsOwnWord(passage, asked, cleaned));
   }
 
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
