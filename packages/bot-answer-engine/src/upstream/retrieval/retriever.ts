@@ -361,18 +361,6 @@ export interface RetrievalSettings {
    */
   tellingLone: boolean;
   /**
-   * A question asked alone of at least this many words (its analysed words, as the model's
-   * `words` reads them) that a telling word the docs lack left "not sure", no passage judged,
-   * is decided again with that word waived (a name `lackedName` keeps is still not), and
-   * answered when the model is at least `tellingLongConfidence` sure of the passage the rest
-   * of it finds: among six words or more, the one the docs lack is the asker's wording ("my
-   * *wife*", "the *deadline*", "*freshly* built"), where a short question's is what it asks
-   * about ("a *dress* code", "the company *VPN*"). The other rules still judge. 0: off.
-   */
-  tellingLong: number;
-  /** The least confidence for `tellingLong`'s answer. */
-  tellingLongConfidence: number;
-  /**
    * A telling word the docs lack that is no English word, nor written as a name, is taken for a
    * misspelling ("lsit", "permision"): a passage holding a term of the docs one edit from it
    * ("list", "permission": any such term, not only the most frequent the typo fix takes) matches
@@ -578,8 +566,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnough: 0.6,
   tellingEnoughOpen: 0.55,
   tellingLone: true,
-  tellingLong: 6,
-  tellingLongConfidence: 0.7,
   tellingMisspelt: true,
   tellingValues: false,
   lackedName: 0.25,
@@ -860,12 +846,6 @@ export class Retriever {
     if (lone && !context?.trim() && s.tellingLone && s.minConfidence > 0) {
       const waived = this.#decide(question, undefined, matches, true);
       if (waived.outcome === 'answered' && waived.hits[0]!.docId === decided.hits[0]!.docId) return waived;
-    }
-    // Asked alone, of many words, held back by a word the docs lack with no passage judged: waived when the model is sure of what the rest finds (`tellingLong`).
-    const long = decided.outcome === 'not_sure' && !decided.judged && s.tellingLong > 0 && s.minConfidence > 0 && questionTerms(question).terms.length >= s.tellingLong;
-    if (long && !context?.trim()) {
-      const waived = this.#decide(question, undefined, matches, true);
-      if (waived.outcome === 'answered' && waived.judged && waived.judged.confidence >= s.tellingLongConfidence) return waived;
     }
     if (decided.outcome === 'answered' || !context?.trim() || s.followUpConfidence <= 0) return decided;
     const alone = this.#decide(question, undefined, matches);
