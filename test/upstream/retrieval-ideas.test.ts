@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
 import { asksPrice, asksYesNo, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
@@ -403,6 +404,35 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Discounts');
       });
+    });
+  });
+
+  describe('the page shown first is judged too when the passage judged is not its', () => {
+    // The sample knowledge base: "How many reviewers must approve a PR before merging?" The
+    // passage judged first is not the code review guidelines', which the related pages' rules put
+    // first; the model is sure of that page's passage.
+    const bots: Bot[] = [];
+    let root = '';
+    before(async () => {
+      root = await mkdtemp(join(tmpdir(), 'answer-retrieval-ideas-'));
+      for (const [i, settings] of [{}, { shownFirstConfidence: 0 }].entries()) {
+        bots.push((await loadBots(sampleKnowledgeBaseDir(), undefined, { indexFolder: join(root, `index-${i}`), watch: false, retrieval: settings })).get('demo')!);
+      }
+    });
+    after(async () => {
+      for (const bot of bots) bot.close();
+      await rm(root, { recursive: true, force: true });
+    });
+    const question = 'How many reviewers must approve a PR before merging?';
+
+    it('answers from the page shown first when the model is sure of it', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'code-review-guidelines.md');
+      // Control: the passage judged alone decides, and it is only "not sure", that page first.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'not_sure');
+      assert.equal(control.passages[0]!.document.path, 'code-review-guidelines.md');
     });
   });
 

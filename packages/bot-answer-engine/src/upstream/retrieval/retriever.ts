@@ -409,6 +409,19 @@ export interface RetrievalSettings {
   /** With a twin (`twinMargin`), the least confidence a confident answer needs (0: a twin always makes it not sure). */
   twinConfidence: number;
   /**
+   * A question asked alone left "not sure" with a passage judged (the model not sure of it, or a
+   * rule after it) whose first page shown is another (the page both close and about the
+   * question's telling words, which the related pages' rules put first) has that page's passage
+   * judged too, when it passes the gate and matches every telling word the docs lack and every
+   * name asked: answered from it when the model is at least this sure of it and the rules after
+   * the model pass (`tellingRival`, `twinMargin`, `numberedInPassage`, `writtenOnPage`,
+   * `pricedInPassage`, `yesNoTelling`). The passage judged is the best that passed the gate,
+   * which a page whose headings share the question's common words can be; the page shown first
+   * is the likelier one, and the model can be sure of it where it was not of the other. Higher
+   * than `minConfidence`: a second reading must be surer than the first. 0: off.
+   */
+  shownFirstConfidence: number;
+  /**
    * A confident answer's page must match each name of the question (a word it writes with a
    * capital where no sentence begins, not an acronym: "Unity", "Phantom", `namedTerms`) that the
    * docs hold and that weighs at least this share of its most telling word: a name the docs
@@ -573,6 +586,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingRival: 0.2,
   twinMargin: 0.15,
   twinConfidence: 0.6,
+  shownFirstConfidence: 0.75,
   namedOnPage: 0.5,
   numberedInPassage: true,
   writtenOnPage: true,
@@ -922,6 +936,22 @@ export class Retriever {
     const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
     const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unwritten && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    // The answer from a passage: it, then others as telling scoring near it (one per page with `onePerPage`).
+    const answer = (from: ScoredHit, sure: Judged<ScoredHit> | undefined): Decided => {
+      const pages = new Set([from.docId]);
+      const chosen = [from];
+      for (const hit of hits) {
+        if (chosen.length >= maxPassages) break;
+        if (hit === from || hit.coverage < from.coverage / 2 || hit.strength < fullStrength || hit.score < from.score * relativeScore) continue;
+        if (onePerPage && pages.has(hit.docId)) continue;
+        pages.add(hit.docId);
+        chosen.push(hit);
+      }
+      const answering = s.gateDecides && !(s.judgedFirst && sure && s.minConfidence > 0) ? chosen.sort((a, b) => b.score - a.score) : chosen;
+      const first = answering[0]!;
+      const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
+      return { outcome: 'answered', hits: answering, ...(sure ? { judged: sure } : {}), samePage, asked };
+    };
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
@@ -998,21 +1028,22 @@ export class Retriever {
       // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
       const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
       const otherPages = hits.some((hit) => hit.docId !== listed[0]?.docId && hit.matchedTerms.length > 0);
+      // The page shown first is not the one judged: the model judges its passage too, and the same rules (`shownFirstConfidence`).
+      const alt = listed[0];
+      if (s.shownFirstConfidence > 0 && s.minConfidence > 0 && !followUp && judged && alt && alt.docId !== judged.hit.docId && answers(alt) && alt.missing.length === 0 && alt.unnamed.length === 0) {
+        const again = this.#judge(alt, hits, asked.length, CONFIDENCE_MODEL);
+        const rivalled = s.tellingRival > 0 && hits.some((hit) => hit.docId !== alt.docId && hit.score >= alt.score * RIVAL_SCORE && hit.telling >= alt.telling + s.tellingRival);
+        const twinned = s.twinMargin > 0 && (s.twinConfidence <= 0 || again.confidence < s.twinConfidence) && this.#twinOf(alt, hits, s.twinMargin) !== undefined;
+        const ruled =
+          rivalled || twinned || (s.numberedInPassage && this.#lacksNumber(question, alt, hits)) || (s.writtenOnPage && this.#lacksWritten(question, alt, hits)) || (s.pricedInPassage && asksPrice(question) && !this.#statesPrice(alt)) ||
+          (alt.telling < s.yesNoTelling && again.confidence < s.yesNoConfidence && asksYesNo(question));
+        if (!ruled && again.confidence >= s.shownFirstConfidence) {
+          return answer(alt, again);
+        }
+      }
       return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), otherPages };
     }
-    const pages = new Set([best.docId]);
-    const chosen = [best];
-    for (const hit of hits) {
-      if (chosen.length >= maxPassages) break;
-      if (hit === best || hit.coverage < best.coverage / 2 || hit.strength < fullStrength || hit.score < best.score * relativeScore) continue;
-      if (onePerPage && pages.has(hit.docId)) continue;
-      pages.add(hit.docId);
-      chosen.push(hit);
-    }
-    const answering = s.gateDecides && !(s.judgedFirst && judged && s.minConfidence > 0) ? chosen.sort((a, b) => b.score - a.score) : chosen;
-    const first = answering[0]!;
-    const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
-    return { outcome: 'answered', hits: answering, ...(judged ? { judged } : {}), samePage, asked };
+    return answer(best, judged);
   }
 
   /**
