@@ -206,6 +206,28 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe("the lexicon brings a word's relatives only for the word as written", () => {
+    const { bots } = suiteFolder([{}], {
+      'shutdown.md': '# Shutdown\n\nExit the process cleanly: close the server before the process ends.\n',
+      'colours.md': '# Colours\n\nThe theme sets the accent colour.\n',
+      'dates.md': '# Dates\n\nDates are written in ISO format.\n',
+      'fonts.md': '# Fonts\n\nFonts look sharper with subpixel rendering.\n',
+    });
+    const answered = (question: string): string | undefined => {
+      const found = bots[0]!.find(question);
+      return found.outcome === 'answered' ? found.passages[0]?.document.path : undefined;
+    };
+
+    it('"quit" answers with the page on exiting; "quite" (the same stem) does not', () => {
+      assert.equal(answered('How do I quit the server?'), 'shutdown.md');
+      assert.equal(answered('Is the server quite fast?'), undefined);
+    });
+
+    it('"terminal" (the stem of "terminate") brings no page on exiting', () => {
+      assert.equal(bots[0]!.find('How do I open a terminal?').outcome, 'refused');
+    });
+  });
+
   describe('a word in most passages still counts for the gate', () => {
     // Without the lexicon, which relates "hide" to "redaction".
     const { bots } = suiteFolder([{ lexiconWeight: 0 }, { lexiconWeight: 0, commonInGate: false }], {

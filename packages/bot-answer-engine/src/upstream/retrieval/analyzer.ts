@@ -384,12 +384,23 @@ export interface QuestionTerms {
    * those the knowledge base holds.
    */
   joins: Array<{ term: string; covers: string[] }>;
+  /** Each term's words as the question writes them, lower case ("terminal" for "termin"). */
+  written: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Analyses a question: its terms, and the joined forms its adjacent words may take in the documents. */
 export function questionTerms(question: string): QuestionTerms {
   const scanned = scanWords(question);
   const terms = [...new Set(wordTerms(scanned, []))];
+  const written = new Map<string, string[]>();
+  for (const word of scanned.words) {
+    const term = processTerm(word);
+    const lower = word.toLowerCase();
+    if (!term) continue;
+    const words = written.get(term);
+    if (!words) written.set(term, [lower]);
+    else if (!words.includes(lower)) words.push(lower);
+  }
   const joins = new Map<string, string[]>();
   const add = (words: string[]): void => {
     // Single letters ("do I parse") make no name.
@@ -407,5 +418,5 @@ export function questionTerms(question: string): QuestionTerms {
     if (i + 2 < words.length) add(words.slice(i, i + 3));
   }
   for (const { parts } of scanned.identifiers) if (parts.length > 3) add(parts);
-  return { terms, joins: mapped([...joins], ([term, covers]) => ({ term, covers })) };
+  return { terms, joins: mapped([...joins], ([term, covers]) => ({ term, covers })), written };
 }

@@ -5,7 +5,10 @@ import { processTerm } from './analyzer.js';
  * things a reader looks for under each other's name ("fake" for a mock, "pause" for sleep,
  * "folder" for directory). Written from general knowledge for any documentation, not for one
  * folder. A question's word brings the other words of its groups, weighing less than its own
- * words (`RetrievalSettings.lexiconWeight`), and only those the knowledge base holds.
+ * words (`RetrievalSettings.lexiconWeight`), and only those the knowledge base holds. The word
+ * must be one the groups write, or its inflection: a word sharing only its stem ("terminal",
+ * "terminate") means something else, so a derived word meant too is written in its group
+ * ("configure" beside "configuration").
  */
 const GROUPS = `
 mock fake stub spy
@@ -22,9 +25,9 @@ redact mask censor obfuscate scrub hide
 password secret credential sensitive
 delete remove erase unset
 uuid guid
-connection socket
+connection connect socket
 environment env
-configuration config
+configuration configure config
 directory folder dir
 write save persist
 copy clone duplicate
@@ -35,8 +38,8 @@ cron schedule scheduled hourly daily periodic recurring
 encrypt encryption cipher
 hash digest checksum
 compress compression gzip deflate brotli zip
-authentication auth login signin
-authorization permission
+authentication authenticate auth login signin
+authorization authorize permission
 error exception failure
 retry retries reattempt backoff
 cache caching memoize
@@ -62,7 +65,7 @@ serialize serialise stringify
 parse parser parsing
 timestamp date clock
 random uuid nonce
-query querystring params parameters searchparams
+query querystring param params parameter parameters searchparams
 cookie cookies session
 cors cross-origin
 https tls ssl certificate cert
@@ -80,7 +83,7 @@ route routes routing endpoint
 upload multipart
 download
 email mail
-translation locale i18n internationalization
+translation translate locale i18n internationalization
 search lookup
 sort order
 pagination paging paginate
@@ -94,7 +97,7 @@ request req
 response res
 message msg
 error err
-arguments args argv
+arguments argument args argv
 package pkg
 repository repo
 milliseconds ms
@@ -111,7 +114,7 @@ destination dest
 minimum min
 length len
 context ctx
-options opts
+options option opts
 initialize initialise init
 synchronous sync
 asynchronous async
@@ -136,7 +139,40 @@ const RELATIVES: ReadonlyMap<string, readonly string[]> = (() => {
   return new Map([...relatives].map(([term, set]) => [term, [...set]]));
 })();
 
-/** The terms the lexicon relates to a term (the analyzer's: lower case, stemmed), none when it has none. */
-export function relativesOf(term: string): readonly string[] {
+/**
+ * Each term's words as the groups write them, with their inflections: the words a question may
+ * write for the entry. Other words share a stem with them and mean something else ("terminal"
+ * with "terminate", "quite" with "quit", "page" with "paging", "type" with "typings").
+ */
+const WRITTEN: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const written = new Map<string, Set<string>>();
+  for (const word of GROUPS.split(/\s+/)) {
+    const plain = word.replace(/-/g, '').toLowerCase();
+    const term = processTerm(plain);
+    if (!term) continue;
+    const forms = written.get(term) ?? new Set<string>();
+    for (const form of inflections(plain)) forms.add(form);
+    written.set(term, forms);
+  }
+  return written;
+})();
+
+/** A word and its regular inflections: plural or third person, past, present participle. */
+function inflections(word: string): string[] {
+  const forms = [word, `${word}s`, `${word}es`, `${word}ed`, `${word}ing`];
+  if (word.endsWith('e')) forms.push(`${word}d`, `${word.slice(0, -1)}ing`);
+  if (/[^aeiou]y$/.test(word)) forms.push(`${word.slice(0, -1)}ies`, `${word.slice(0, -1)}ied`);
+  // A short vowel before the last consonant doubles it: "ship", "shipped", "shipping".
+  if (/(^|[^aeiou])[aeiou][bdgklmnprt]$/.test(word)) forms.push(`${word}${word.at(-1)}ed`, `${word}${word.at(-1)}ing`);
+  return forms;
+}
+
+/**
+ * The terms the lexicon relates to a term (the analyzer's: lower case, stemmed), none when it has
+ * none. With `written`, the word as the question writes it: only a word of the group or its
+ * inflection brings them, not another word of the same stem ("terminal" brings no "exit").
+ */
+export function relativesOf(term: string, written?: string): readonly string[] {
+  if (written !== undefined && !WRITTEN.get(term)?.has(written.toLowerCase())) return [];
   return RELATIVES.get(term) ?? [];
 }

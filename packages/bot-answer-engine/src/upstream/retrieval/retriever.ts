@@ -1228,7 +1228,7 @@ export class Retriever {
     const index = this.#index;
     const count = index.passages;
     if (count === 0) return [];
-    const { terms: words, joins } = question;
+    const { terms: words, joins, written } = question;
     let terms: Term[] = mapped(words, (term) => {
       const df = index.documentFrequency(term);
       // A word the knowledge base lacks weighs as its rarest word: missing it costs, but one such word alone does not sink a question.
@@ -1256,7 +1256,7 @@ export class Retriever {
     const rarest = idf(count, 1);
     const joined = mapped(joins, (j) => ({ ...j, df: index.documentFrequency(j.term) })).filter((j) => j.df > 0 && j.covers.some((c) => terms.some((t) => t.term === c)));
     const ownTerms = new Set(words);
-    const related = s.lexiconWeight > 0 ? this.#related(terms, joins, ownTerms, joined, count) : [];
+    const related = s.lexiconWeight > 0 ? this.#related(terms, joins, written, ownTerms, joined, count) : [];
     const conversation = s.contextWeight > 0 && context?.trim() ? this.#contextTerms(context, ownTerms, count) : [];
 
     // Candidates: the passages holding all the words (each word or a joined form covering it)
@@ -1498,14 +1498,16 @@ export class Retriever {
    * off"), those the index holds and that tell passages apart, each with the question's terms it
    * stands for.
    */
-  #related(terms: Term[], joins: Array<{ term: string; covers: string[] }>, own: Set<string>, joined: Array<{ term: string }>, count: number): Array<{ term: string; covers: string[]; df: number }> {
+  #related(terms: Term[], joins: Array<{ term: string; covers: string[] }>, written: QuestionTerms['written'], own: Set<string>, joined: Array<{ term: string }>, count: number): Array<{ term: string; covers: string[]; df: number }> {
     const found = new Map<string, { term: string; covers: string[]; df: number }>();
     const taken = new Set(mapped(joined, (j) => j.term));
     const asked = new Set(mapped(terms, (t) => t.term));
-    const sources = [...mapped(terms, (t) => ({ term: t.term, covers: [t.term] })), ...mapped(joins, (j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)) }))];
+    // A word as the question writes it brings the lexicon's relatives, not another word of its stem ("terminal": no "exit").
+    const relativesOfTerm = (term: string): string[] => [...new Set((written.get(term) ?? []).flatMap((word) => relativesOf(term, word)))];
+    const sources = [...mapped(terms, (t) => ({ term: t.term, covers: [t.term], relatives: relativesOfTerm(t.term) })), ...mapped(joins, (j) => ({ term: j.term, covers: j.covers.filter((c) => asked.has(c)), relatives: relativesOf(j.term) }))];
     for (const source of sources) {
       if (source.covers.length === 0) continue;
-      for (const relative of relativesOf(source.term)) {
+      for (const relative of source.relatives) {
         if (own.has(relative) || taken.has(relative)) continue;
         const known = found.get(relative);
         if (known) {

@@ -58,7 +58,7 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
     }
     seen.add(term);
     // The lexicon's words for the same thing ("fake": mock), those the index holds, as answers read them.
-    const relatives = relativesOf(term).filter(known);
+    const relatives = relativesOf(term, word).filter(known);
     const current: TypedWord = { forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false };
     if (previousWord !== undefined) joined(previousTyped, { form: joinTerm([previousWord, word]), prefix: false }, current);
     typed.push(current);
