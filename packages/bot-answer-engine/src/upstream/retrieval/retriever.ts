@@ -149,16 +149,6 @@ export interface RetrievalSettings {
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
-   * Measured, not kept (round 28): a follow-up whose own words match none of its passages is
-   * not refused outright but judged by its other rules (1); and (2) a passage matching a word of
-   * the conversation passes the gate by its strength alone. 0: off.
-   */
-  followUpOwnAnywhere: number;
-  /** Measured, not kept (round 28): a follow-up the model is not sure of has the next pages' candidates judged at this bar. 0: off. */
-  followUpNext: number;
-  /** ...how many next pages are judged (`followUpNext`). */
-  followUpNextPages: number;
-  /**
    * Words in most passages ("log" in a logger's docs) are left out of the search, but a candidate
    * holding one matches it for the gate: a question is not refused for a word it shares with
    * everything.
@@ -551,9 +541,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpModel: true,
   followUpCarried: true,
   contextTerms: 8,
-  followUpOwnAnywhere: 0,
-  followUpNext: 0,
-  followUpNextPages: 1,
   commonInGate: true,
   pageWeight: 0.4,
   pageDecay: 0.5,
@@ -892,11 +879,8 @@ export class Retriever {
     const words = asked.length;
     const fullWords = topical.length || words;
     // The question decides: with none of its own words found anywhere, the conversation's words answer nothing.
-    const ownFound = hits.some((hit) => hit.matchedTerms.length > 0);
-    const ownMatched = ownFound || (Boolean(context?.trim()) && s.followUpOwnAnywhere > 0);
-    const unmatchedFollowUp = !ownFound && Boolean(context?.trim()) && s.followUpOwnAnywhere > 1;
+    const ownMatched = hits.some((hit) => hit.matchedTerms.length > 0);
     const answers = (hit: ScoredHit): boolean =>
-      (unmatchedFollowUp && hit.contextMatched > 0 && hit.strength >= minStrength) ||
       (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && (hit.strength >= minStrength || (s.headedStrength > 0 && hit.strength >= s.headedStrength && hit.headTelling > 0 && hit.exact >= Math.min(words, 2)))) ||
       ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
     // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
@@ -921,9 +905,9 @@ export class Retriever {
     const open = s.tellingEnough > 0 && s.tellingEnoughOpen > 0 && !followUp && !asksYesNo(question);
     // ...the lower bar only while another page matches a word of the question: compared and set aside, not absent ("Where do lions sleep at the zoo?" over one page on lions).
     const enoughFor = (hit: ScoredHit): number => (open && hits.some((other) => other.docId !== hit.docId && other.matchedTerms.length > 0) ? s.tellingEnoughOpen : s.tellingEnough);
-    const eligible = (hit: ScoredHit): boolean =>
-      gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday));
-    const found = unheld ? undefined : passing.find(eligible);
+    const found = unheld ? undefined : passing.find(
+      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
+    );
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
@@ -968,17 +952,6 @@ export class Retriever {
       const samePage = s.subsections > 0 ? hits.filter((hit) => hit.docId === first.docId && hit !== first) : [];
       return { outcome: 'answered', hits: answering, ...(sure ? { judged: sure } : {}), samePage, asked };
     };
-    // A follow-up the model is not sure of: the next pages' passing candidates judged too (`followUpNext`).
-    if (!best && followUp && s.followUpNext > 0 && s.minConfidence > 0 && judged && found) {
-      const tried = new Set([found.docId]);
-      for (const hit of passing) {
-        if (tried.size > s.followUpNextPages) break;
-        if (tried.has(hit.docId) || !eligible(hit) || hit.unnamed.length > 0) continue;
-        tried.add(hit.docId);
-        const again = this.#judge(hit, hits, asked.length, s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL);
-        if (again.confidence >= s.followUpNext) return answer(hit, again);
-      }
-    }
     if (!best) {
       // "Not sure": the rules below count the pages worth showing, which decides how many show
       // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
