@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
-import { asksPrice, asksYesNo, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -1358,6 +1358,48 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.equal(sure.answer_found, true);
         assert.equal(sure.sources[0]!.title, 'Agent');
       });
+    });
+  });
+
+  describe('a name of capitalised words that the page holds apart makes the answer not sure, asked alone or as a follow-up', () => {
+    const question = 'Do you sail to the other islands, like Great Skerry?';
+    // The routes page matches "sail", "islands" and "Skerry" (the company's name), and never writes Great Skerry: a place the docs do not serve.
+    const suite = suiteFolder([{}, { writtenPhrases: false, writtenFollowUps: false }], {
+      'routes.md': '# Where we sail\n\nSkerry Ferries sails to two islands: Inchmore, from Portmallow, and Little Holm, from Inchmore harbour. We sail to no other islands.\n',
+      'tickets.md': '# Tickets\n\nBuy a ticket at the terminal or online. A return ticket is valid for a month.\n',
+      'cars.md': '# Cars\n\nBook a car space before you travel.\n',
+      'dogs.md': '# Dogs\n\nDogs travel free on a lead.\n',
+    });
+    const { bots } = suite;
+
+    it('reads capitalised names that no article comes before, leaving a sentence opening and quotes', () => {
+      assert.deepEqual(capitalisedPhrases(question), ['Great Skerry']);
+      assert.deepEqual(capitalisedPhrases('Is there a generator for an Indian Aadhaar number?'), []);
+      assert.deepEqual(capitalisedPhrases('Great Skerry ferry times?'), []);
+      assert.deepEqual(capitalisedPhrases('Add " | My Site" to every title'), []);
+      assert.deepEqual(capitalisedPhrases('Which port does the JSON API use?'), []);
+    });
+
+    it('is not sure of the routes page, and shows it first', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'not_sure');
+      assert.equal(found.passages[0]!.document.path, 'routes.md');
+      // Control: without the rule, the routes page is quoted confidently.
+      const control = bots[1]!.find(question);
+      assert.equal(control.outcome, 'answered');
+      assert.equal(control.passages[0]!.document.path, 'routes.md');
+    });
+
+    it('is not sure of it after an answer either', () => {
+      const context = 'How long is a return ticket valid?\nA return ticket is valid for a month.';
+      assert.notEqual(bots[0]!.find(question, context).outcome, 'answered');
+      assert.equal(bots[1]!.find(question, context).outcome, 'answered');
+    });
+
+    it('still answers a place the page writes', () => {
+      const found = bots[0]!.find('Do you sail to Little Holm?');
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'routes.md');
     });
   });
 

@@ -8,7 +8,7 @@ import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
-import { asksPrice, asksYesNo, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, writtenNames } from './terms.js';
+import { asksPrice, asksYesNo, capitalisedPhrases, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, writtenNames } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -447,6 +447,14 @@ export interface RetrievalSettings {
    */
   writtenOnPage: boolean;
   /**
+   * With `writtenOnPage`, two or more capitalised words in a row that no article comes before are
+   * such a name too (`capitalisedPhrases`: "like Great Skerry?"), to be written together: a page
+   * holding its words apart ("Skerry Ferries") is about something else.
+   */
+  writtenPhrases: boolean;
+  /** With `writtenOnPage`, a follow-up's answer must write the names the follow-up's own words write too. */
+  writtenFollowUps: boolean;
+  /**
    * A confident answer to a question asking a price (`asksPrice`: "How much is a day pass?",
    * "What does it cost?") must quote a passage stating a figure or "free": a passage about the
    * thing that names no price speaks around it ("How much does the council charge to collect an
@@ -590,6 +598,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   namedOnPage: 0.5,
   numberedInPassage: true,
   writtenOnPage: true,
+  writtenPhrases: true,
+  writtenFollowUps: true,
   pricedInPassage: true,
   yesNoTelling: 0.75,
   yesNoConfidence: 0.6,
@@ -928,8 +938,9 @@ export class Retriever {
     // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
     const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
     const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
-    // A name written as a package or an identifier that the page's passages found do not write (`writtenOnPage`).
-    const unwritten = ownRules && s.writtenOnPage && this.#lacksWritten(question, candidate, hits);
+    // A name written as a package, an identifier or a place that the page's passages found do not
+    // write (`writtenOnPage`): a follow-up's own names too, since the page is read, not ranked.
+    const unwritten = candidate !== undefined && (ownRules || s.writtenFollowUps) && s.writtenOnPage && this.#lacksWritten(question, candidate, hits);
     // A price asked that the passage judged states no figure for (`pricedInPassage`).
     const unpriced = ownRules && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(candidate);
     // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
@@ -1066,9 +1077,10 @@ export class Retriever {
   /** Whether the passages found of the candidate's page (titles, headings, text) lack a name the question writes (`writtenOnPage`). */
   #lacksWritten(question: string, candidate: ScoredHit, hits: ScoredHit[]): boolean {
     const names = writtenNames(question);
+    if (this.#settings.writtenPhrases) names.push(...capitalisedPhrases(question));
     if (!names.length) return false;
     const ids = mapped(hits.filter((hit) => hit.docId === candidate.docId), (hit) => hit.id);
-    const text = mapped(this.#index.passagesById(ids), passageText).join('\n');
+    const text = mapped(this.#index.passagesById(ids), passageText).join('\n').replace(/[ \t]*\n[ \t]*(?=\S)/g, ' ');
     return names.some((name) => !holdsWritten(text, name));
   }
 

@@ -79,6 +79,27 @@ export function writtenNames(question: string): string[] {
 }
 
 /**
+ * The names a question writes as two or more capitalised words in a row, not counting a word
+ * that opens a sentence ("the other islands, like *Great Skerry*?", "the car park on *Station
+ * Road*"): a place or a product named by its words together, which a page may hold apart
+ * ("Skerry Ferries", "a great day out").
+ */
+export function capitalisedPhrases(question: string): string[] {
+  const phrases: string[] = [];
+  // Words in quotes are text to write, not a name; acronyms and mixed-case words ("JSON API", "JavaScript Date") have rules of their own.
+  const unquoted = question.replace(/"[^"]*"|“[^”]*”/g, (quoted) => ' '.repeat(quoted.length));
+  for (const match of unquoted.matchAll(/(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?:[ \t]+\p{Lu}\p{Ll}+)+(?![\p{L}\p{N}])/gu)) {
+    let words = match[0].split(/[ \t]+/);
+    const before = unquoted.slice(0, match.index).trimEnd();
+    if (!before || /[.?!:]$/.test(before)) words = words.slice(1);
+    // A proper name takes no article: "an Indian Aadhaar number" is a kind of number, "like Great Skerry" a place.
+    else if (/\b(?:a|an|the|my|your|our|their|this|that|these|those)$/i.test(before)) continue;
+    if (words.length >= 2) phrases.push(words.join(' '));
+  }
+  return phrases;
+}
+
+/**
  * Whether a text holds the name as written, in any case, as a word of its own: not inside a
  * longer word or identifier, nor at the head of a dotted or hyphenated one ("pnpm" in
  * `pnpm-lock.yaml`); after a prefix ("non-JavaScript") it is the name still, and so is its
