@@ -35,8 +35,9 @@
  * twenty-third, the kennels' guide's, Haraka's and Agent-Native's until they were read once for its
  * twenty-fourth, the van hire guide's, Chance's and Chrome DevTools' issue descriptions' until they
  * were read once for its twenty-fifth, the ferry guide's, Modern.js's guides' and the fitness
- * tracker client's until they were read once for its twenty-sixth (each file's `heldUntil` says
- * which, and the label repeats it).
+ * tracker client's until they were read once for its twenty-sixth, the climbing centre's guide's,
+ * the micro:bit project guides' and the Losant client's until they were read once for its
+ * twenty-seventh (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
