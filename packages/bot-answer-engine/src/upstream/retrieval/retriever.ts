@@ -640,6 +640,23 @@ const RIVAL_SCORE = 0.6;
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
+/**
+ * How passages hold a word no passage holds as written, from `MIN_PREFIX` letters: the most
+ * frequent term of the index one edit (a letter left out, added, changed or two swapped) from it,
+ * sharing its first two letters, from `MIN_TYPO` letters ("practis": practic); else its own form
+ * as the beginning of longer terms ("defib": defibrillator). Answers and search as you type read
+ * such a word alike. Undefined for a shorter word.
+ */
+export function docsForm(index: KbIndex, term: string): { form: string; prefix: boolean } | undefined {
+  if (term.length < MIN_PREFIX) return undefined;
+  if (term.length >= MIN_TYPO) {
+    for (const { term: known } of index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES)) {
+      if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return { form: known, prefix: false };
+    }
+  }
+  return { form: term, prefix: true };
+}
+
 /** The median of the best scores of the ten best-scoring pages among `hits` (best first). */
 function pagesMedian(hits: readonly ScoredHit[]): number {
   const best: number[] = [];
@@ -928,25 +945,31 @@ export class Retriever {
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
     // as many of its right pages as of its unanswerable ones.
     const ownRules = candidate !== undefined && !followUp;
-    // Another page's passage scoring near it and matching clearly more of the question's telling weight.
-    const outmatched =
-      ownRules && s.tellingRival > 0 ? hits.find((hit) => hit.docId !== candidate.docId && hit.score >= candidate.score * RIVAL_SCORE && hit.telling >= candidate.telling + s.tellingRival) : undefined;
-    // A page matching the very same words of the question and scoring as well within the
-    // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
-    const twin =
-      ownRules && judged && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || judged.confidence < s.twinConfidence) ? this.#twinOf(candidate, hits, s.twinMargin) : undefined;
-    // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
-    const unnamed = candidate !== undefined && candidate.unnamed.length > 0;
-    const unnumbered = ownRules && s.numberedInPassage && this.#lacksNumber(question, candidate, hits);
-    // A name written as a package, an identifier or a place that the page's passages found do not
-    // write (`writtenOnPage`): a follow-up's own names too, since the page is read, not ranked.
-    const unwritten = candidate !== undefined && (ownRules || s.writtenFollowUps) && s.writtenOnPage && this.#lacksWritten(question, candidate, hits);
-    // A price asked that the passage judged states no figure for (`pricedInPassage`).
-    const unpriced = ownRules && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(candidate);
-    // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
-    const unaffirmed = ownRules && judged !== undefined && candidate.telling < s.yesNoTelling && judged.confidence < s.yesNoConfidence && asksYesNo(question);
+    // The rules after the model, for a passage judged: what holds its answer back. `own`: the rules read by the question's own ranking.
+    const rulesAfter = (hit: ScoredHit, sure: Judged<ScoredHit> | undefined, own: boolean) => {
+      // Another page's passage scoring near it and matching clearly more of the question's telling weight.
+      const outmatched = own && s.tellingRival > 0 ? hits.find((other) => other.docId !== hit.docId && other.score >= hit.score * RIVAL_SCORE && other.telling >= hit.telling + s.tellingRival) : undefined;
+      // A page matching the very same words of the question and scoring as well within the
+      // margin, for an answer the model is only just sure of (`twinMargin`, `twinConfidence`).
+      const twin = own && sure && s.twinMargin > 0 && !outmatched && (s.twinConfidence <= 0 || sure.confidence < s.twinConfidence) ? this.#twinOf(hit, hits, s.twinMargin) : undefined;
+      const held =
+        outmatched !== undefined ||
+        twin !== undefined ||
+        // A name the question asks about that the page does not hold (`namedOnPage`): a follow-up's own name too.
+        hit.unnamed.length > 0 ||
+        (own && s.numberedInPassage && this.#lacksNumber(question, hit, hits)) ||
+        // A name written as a package, an identifier or a place that the page's passages found do not
+        // write (`writtenOnPage`): a follow-up's own names too, since the page is read, not ranked.
+        ((own || s.writtenFollowUps) && s.writtenOnPage && this.#lacksWritten(question, hit, hits)) ||
+        // A price asked that the passage judged states no figure for (`pricedInPassage`).
+        (own && s.pricedInPassage && asksPrice(question) && !this.#statesPrice(hit)) ||
+        // A yes/no question whose passage holds too little of what it asks, while the model is only just sure (`yesNoTelling`).
+        (own && sure !== undefined && hit.telling < s.yesNoTelling && sure.confidence < s.yesNoConfidence && asksYesNo(question));
+      return { outmatched, twin, held };
+    };
+    const { outmatched, twin, held } = candidate ? rulesAfter(candidate, judged, ownRules) : { outmatched: undefined, twin: undefined, held: false };
     const bar = followUp ? s.followUpConfidence : s.minConfidence;
-    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !outmatched && !twin && !unnamed && !unnumbered && !unwritten && !unpriced && !unaffirmed ? candidate : undefined) : found;
+    const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !held ? candidate : undefined) : found;
     // The answer from a passage: it, then others as telling scoring near it (one per page with `onePerPage`).
     const answer = (from: ScoredHit, sure: Judged<ScoredHit> | undefined): Decided => {
       const pages = new Set([from.docId]);
@@ -1043,14 +1066,7 @@ export class Retriever {
       const alt = listed[0];
       if (s.shownFirstConfidence > 0 && s.minConfidence > 0 && !followUp && judged && alt && alt.docId !== judged.hit.docId && answers(alt) && alt.missing.length === 0 && alt.unnamed.length === 0) {
         const again = this.#judge(alt, hits, asked.length, CONFIDENCE_MODEL);
-        const rivalled = s.tellingRival > 0 && hits.some((hit) => hit.docId !== alt.docId && hit.score >= alt.score * RIVAL_SCORE && hit.telling >= alt.telling + s.tellingRival);
-        const twinned = s.twinMargin > 0 && (s.twinConfidence <= 0 || again.confidence < s.twinConfidence) && this.#twinOf(alt, hits, s.twinMargin) !== undefined;
-        const ruled =
-          rivalled || twinned || (s.numberedInPassage && this.#lacksNumber(question, alt, hits)) || (s.writtenOnPage && this.#lacksWritten(question, alt, hits)) || (s.pricedInPassage && asksPrice(question) && !this.#statesPrice(alt)) ||
-          (alt.telling < s.yesNoTelling && again.confidence < s.yesNoConfidence && asksYesNo(question));
-        if (!ruled && again.confidence >= s.shownFirstConfidence) {
-          return answer(alt, again);
-        }
+        if (again.confidence >= s.shownFirstConfidence && !rulesAfter(alt, again, true).held) return answer(alt, again);
       }
       return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), otherPages };
     }
@@ -1256,11 +1272,11 @@ export class Retriever {
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
-        if (t.df > 0 || t.term.length < MIN_PREFIX) continue;
-        const fixed = t.term.length >= MIN_TYPO ? this.#oneTypoFrom(t.term) : undefined;
-        t.query = fixed ? quote(fixed) : `${quote(t.term)}*`;
-        t.form = fixed ?? t.term;
-        t.prefix = !fixed;
+        const docs = t.df > 0 ? undefined : docsForm(index, t.term);
+        if (!docs) continue;
+        t.query = docs.prefix ? `${quote(docs.form)}*` : quote(docs.form);
+        t.form = docs.form;
+        t.prefix = docs.prefix;
         t.credit = 0.5;
       }
     }
@@ -1487,7 +1503,7 @@ export class Retriever {
    * The terms of the index one edit from `term`, among the most frequent beginning with its first
    * two letters (an edit after them) or with its first and third (its second and third letters
    * swapped, "lsit", or a letter too many after its first): the beginnings the typo fix reads
-   * (`#oneTypoFrom`), so the index remembers them for both.
+   * (`docsForm`), so the index remembers them for both.
    */
   #oneEditFrom(term: string): string[] {
     const found = new Set<string>();
@@ -1495,14 +1511,6 @@ export class Retriever {
       for (const { term: known } of this.#index.termsBeginning(start, TYPO_CANDIDATES)) if (oneEditApart(known, term)) found.add(known);
     }
     return [...found];
-  }
-
-  /** The most frequent term of the index one edit (a letter left out, added, changed or two swapped) from `term`, sharing its first two letters. */
-  #oneTypoFrom(term: string): string | undefined {
-    for (const { term: known } of this.#index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES)) {
-      if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return known;
-    }
-    return undefined;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { countTerm, FIELDS, processTerm, storedFields, type Field } from '../retrieval/analyzer.js';
 import { englishRarity } from '../retrieval/english.js';
 import { idf } from '../retrieval/idf.js';
-import { DEFAULT_RETRIEVAL, oneEditApart } from '../retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, docsForm } from '../retrieval/retriever.js';
 import { plainText } from './plain-text.js';
 import { matchesForm, typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
@@ -116,27 +116,17 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
   });
 }
 
-/** A whole typed word the index lacks is matched from this many letters (of its term) as the beginning of the docs' words ("defib": defibrillator), as answers match it. */
-const MIN_UNKNOWN_PREFIX = 4;
-/** ...and from this many, by the index's most frequent term one edit from it instead, when there is one ("practis": practic), as answers fix a typo. */
-const MIN_UNKNOWN_TYPO = 6;
-/** Terms sharing an unknown word's first two letters read for a term one edit from it, the most frequent first (answers read as many, so the index remembers them for both). */
-const TYPO_CANDIDATES = 5000;
-
 /**
  * A whole typed word no passage holds, read as answers read it: the docs often write the same
  * word another way ("practise": practice, "statuses": status, "complain": complaint) or longer
- * ("deliver": delivery, "track": tracker), so it also matches the most frequent term of the index
- * one edit from it, or else the terms it begins. Its weight is left as a word the docs lack.
+ * ("deliver": delivery, "track": tracker), so it also matches the form answers read (`docsForm`).
+ * Its weight is left as a word the docs lack.
  */
 function withDocsForm(index: KbIndex, word: TypedWord): void {
   const term = word.forms[0]!.form;
-  if (word.partial || term.length < MIN_UNKNOWN_PREFIX || index.documentFrequency(term) > 0) return;
-  const fixed =
-    term.length >= MIN_UNKNOWN_TYPO
-      ? index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES).find(({ term: known }) => Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term))
-      : undefined;
-  word.forms.push(fixed ? { form: fixed.term, prefix: false } : { form: term, prefix: true });
+  if (word.partial || index.documentFrequency(term) > 0) return;
+  const docs = docsForm(index, term);
+  if (docs) word.forms.push(docs);
 }
 
 /** Plain text of the excerpts shown last, by their Markdown: a word typed letter by letter shows the same sections again. */
