@@ -221,6 +221,20 @@ describe('knowledge-base documents', () => {
     );
   });
 
+  it("keeps a MakeCode box written as headings (`### ~ hint` ... `### ~`) in the section it is in", () => {
+    const sections = splitSections(
+      ['# Dice', '## Step 1', 'Shake it.', '', '### ~ hint', '', 'A shake is a gesture.', '', '### ~', '', 'Then show a number.', '## ~avatar avatar', 'Have fun!', '## ~', '## Step 2', 'Roll again.'].join('\n'),
+      'Dice',
+    );
+    assert.deepEqual(
+      sections.map((s) => [s.headings, s.markdown.replace(/\n+/g, ' ')]),
+      [
+        [['Step 1'], 'Shake it. A shake is a gesture. Then show a number. Have fun!'],
+        [['Step 2'], 'Roll again.'],
+      ],
+    );
+  });
+
   it('gives sections the anchors docs generators give headings, repeated ones numbered', () => {
     const anchors = splitSections(
       ['# Guide', 'a', '## Options', 'b', '### `.redirect(dest, [code])`', 'c', '## Options', 'd', '## Own id {#custom}', 'e', '## Custom', 'f', '## Ünïcode & Ümlauts!', 'g'].join('\n'),

@@ -466,12 +466,18 @@ function readModifiedTime(value: unknown, path: string): number | undefined {
 
 // A line of an indented code block: four columns of indentation or more.
 const INDENTED_CODE = /^(?: {4}| {0,3}\t)/;
+// MakeCode's boxes are written as headings: `### ~ hint` (or `## ~avatar avatar`) opens one, a
+// tilde alone (`### ~`) closes it. The site shows a hint or a speech bubble inside the step it is
+// in, with no heading: no other docs' heading opens with a tilde.
+const BOX_FENCE = /^~/;
 
 /**
  * Splits a Markdown body at its headings (ignoring `#` lines inside code fences). Text before
  * the first heading, and under the document's own title heading, gets an empty heading trail.
  * Each section has the anchor of its heading (github-slugger, counted over every heading of the
- * page, so repeated headings get `-1`, `-2`), except those with an empty trail.
+ * page, so repeated headings get `-1`, `-2`), except those with an empty trail. A MakeCode box's
+ * fence written as a heading (`### ~ hint` ... `### ~`) is no heading: the box's text stays in
+ * its section.
  */
 export function splitSections(body: string, title: string): Array<{ headings: string[]; markdown: string; anchor?: string }> {
   const sections: Array<{ headings: string[]; markdown: string; anchor?: string }> = [];
@@ -493,6 +499,11 @@ export function splitSections(body: string, title: string): Array<{ headings: st
     const heading = isCode(line) ? null : HEADING.exec(line);
     if (!heading) {
       lines.push(line);
+      continue;
+    }
+    if (BOX_FENCE.test(heading[2]!)) {
+      // The box's text stays in the section around it, a paragraph of its own.
+      lines.push('');
       continue;
     }
     flush();
