@@ -235,6 +235,14 @@ describe('knowledge-base documents', () => {
     );
   });
 
+  it("reads a MakeCode step's title in braces as its name, without its flags", () => {
+    const sections = splitSections(['# Dice', '## {Introduction @unplugged}', 'Roll it.', '## {Step 1 @fullscreen @showhint}', 'Shake it.', '## {Step 2}', 'Show it.', '## When to use @callable', 'Always.'].join('\n'), 'Dice');
+    assert.deepEqual(
+      sections.map((s) => s.headings),
+      [['Introduction'], ['Step 1'], ['Step 2'], ['When to use @callable']],
+    );
+  });
+
   it('gives sections the anchors docs generators give headings, repeated ones numbered', () => {
     const anchors = splitSections(
       ['# Guide', 'a', '## Options', 'b', '### `.redirect(dest, [code])`', 'c', '## Options', 'd', '## Own id {#custom}', 'e', '## Custom', 'f', '## Ünïcode & Ümlauts!', 'g'].join('\n'),

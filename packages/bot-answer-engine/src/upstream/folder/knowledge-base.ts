@@ -470,6 +470,9 @@ const INDENTED_CODE = /^(?: {4}| {0,3}\t)/;
 // tilde alone (`### ~`) closes it. The site shows a hint or a speech bubble inside the step it is
 // in, with no heading: no other docs' heading opens with a tilde.
 const BOX_FENCE = /^~/;
+// A MakeCode tutorial's step is titled in braces, its flags after the name (`{Intro @unplugged}`):
+// the site shows the name alone.
+const STEP_TITLE = /^\{([^{}#][^{}]*?)(?:[ \t]+@[A-Za-z]+)*\}$/;
 
 /**
  * Splits a Markdown body at its headings (ignoring `#` lines inside code fences). Text before
@@ -477,7 +480,7 @@ const BOX_FENCE = /^~/;
  * Each section has the anchor of its heading (github-slugger, counted over every heading of the
  * page, so repeated headings get `-1`, `-2`), except those with an empty trail. A MakeCode box's
  * fence written as a heading (`### ~ hint` ... `### ~`) is no heading: the box's text stays in
- * its section.
+ * its section; a step's title in braces (`## {Step 1 @fullscreen}`) is read as its name.
  */
 export function splitSections(body: string, title: string): Array<{ headings: string[]; markdown: string; anchor?: string }> {
   const sections: Array<{ headings: string[]; markdown: string; anchor?: string }> = [];
@@ -509,7 +512,8 @@ export function splitSections(body: string, title: string): Array<{ headings: st
     flush();
     const level = heading[1]!.length;
     const anchor = slugger.slug(heading[2]!);
-    const text = headingText(heading[2]!).text;
+    const written = headingText(heading[2]!).text;
+    const text = STEP_TITLE.exec(written)?.[1]!.trim() || written;
     while (trail.length && trail[trail.length - 1]!.level >= level) trail.pop();
     // The document's own title heading adds nothing to the trail: the title is shown anyway.
     if (!(trail.length === 0 && plainHeading(text).toLowerCase() === title.toLowerCase())) trail.push({ level, text, anchor });
