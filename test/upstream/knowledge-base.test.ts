@@ -251,6 +251,23 @@ describe('knowledge-base documents', () => {
     assert.deepEqual(anchors, [undefined, 'options', 'redirectdest-code', 'options-1', 'custom', 'custom-1', 'ünïcode--ümlauts']);
   });
 
+  it('takes the id of an empty anchor element in a heading as its anchor, and leaves the element out of its text', () => {
+    const sections = splitSections(
+      ['# Schemas', '## Device', 'A device.', '### <a name="device-schema"></a> Schema', 'a', '### <a name="device-example"></a> Example', 'b', "## Sign in with Google <a id='login-google'></a>", 'c', '### Schema', 'd'].join('\n'),
+      'Schemas',
+    );
+    assert.deepEqual(
+      sections.map((s) => [s.headings.join(' › '), s.anchor]),
+      [
+        ['Device', 'device'],
+        ['Device › Schema', 'device-schema'],
+        ['Device › Example', 'device-example'],
+        ['Sign in with Google', 'login-google'],
+        ['Sign in with Google › Schema', 'schema'],
+      ],
+    );
+  });
+
   it('keeps the underscores inside a heading\'s words, which are no emphasis, in its title, text and anchor', () => {
     const page = parseDocument('# System Prompt (GEMINI_SYSTEM_MD)\n\n## get_run_details\n\nText.\n\n## _Emphasised_ and __strong__\n\nMore.', 'prompt.md', {
       baseUrl: 'https://docs.example.com/',

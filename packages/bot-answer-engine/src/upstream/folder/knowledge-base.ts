@@ -127,7 +127,7 @@ export class KnowledgeBaseError extends Error {
  * 16: a line opening with three backticks whose info string holds a backtick read as prose (a code
  * span), not as a fence.
  */
-export const READER_VERSION = 16;
+export const READER_VERSION = 17;
 
 /** As many level-1 headings as this, and no other level: the page's sections, none its title. */
 const SECTIONS_NOT_TITLE = 2;

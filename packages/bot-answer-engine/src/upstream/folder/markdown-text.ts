@@ -11,11 +11,17 @@ export const FENCE = /^[ \t]{0,3}(`{3,}(?![^`]*`)|~{3,})/;
 // `## Text {#custom-id}`: an explicit id, as Docusaurus, VitePress and MkDocs (attr_list) accept,
 // and as built HTML pages' heading ids are carried (Sphinx's may hold `.` and `:`).
 const EXPLICIT_ID = /[ \t]*\{[ \t]*#([\w.:-]+)[^}]*\}[ \t]*$/;
+// `### <a name="device-schema"></a> Schema`: an empty anchor element in the heading gives it the
+// id the docs link to (`_schemas.md#device-schema`), as GitHub and every site serve it.
+const ANCHOR_ELEMENT = /[ \t]*<a[ \t]+(?:name|id)[ \t]*=[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*(?:\/>|>[ \t]*<\/a[ \t]*>)[ \t]*/i;
 
-/** A heading's text as written (without an explicit `{#id}`) and its anchor id, if it gave one. */
+/** A heading's text as written (without an explicit `{#id}` or empty `<a id>` anchor) and its anchor id, if it gave one. */
 export function headingText(raw: string): { text: string; id?: string } {
   const match = EXPLICIT_ID.exec(raw);
-  return match ? { text: raw.slice(0, match.index).trim(), id: match[1]! } : { text: raw.trim() };
+  if (match) return { text: raw.slice(0, match.index).trim(), id: match[1]! };
+  const anchor = ANCHOR_ELEMENT.exec(raw);
+  if (anchor) return { text: `${raw.slice(0, anchor.index)} ${raw.slice(anchor.index + anchor[0].length)}`.trim(), id: anchor[1] ?? anchor[2]! };
+  return { text: raw.trim() };
 }
 
 /** A heading as a reader sees it: inline Markdown, backslash escapes and HTML tags removed, link text kept. */
