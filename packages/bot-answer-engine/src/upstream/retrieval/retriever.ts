@@ -339,12 +339,6 @@ export interface RetrievalSettings {
    * confidence model reads (`minConfidence`).
    */
   tellingValues: boolean;
-  /**
-   * Without `tellingValues`, a value the docs hold ("30" in "every 30 days") is not the measure
-   * of a telling word either: as a word holding a digit it weighs as the rarest word, and beside
-   * it every word the docs lack ("rotate", "automatically") would weigh too little to be telling.
-   */
-  tellingValuesHeld: boolean;
   /** A passage matching at least this share of the question's telling weight answers though a telling word is unmatched ("tries" in "when it tries to push the new tag"); 0: off. */
   tellingEnough: number;
   /**
@@ -366,14 +360,6 @@ export interface RetrievalSettings {
    * `minConfidence` 0, it is not applied), and the answer must come from that page.
    */
   tellingLone: boolean;
-  /**
-   * The most telling words the docs lack that `tellingLone` waives: one word the docs lack is how
-   * the asker says it ("nurse"), two are another thing asked of the page ("rotate ... automatically",
-   * "gift voucher"). 0: no limit.
-   */
-  tellingLoneLacked: number;
-  /** `tellingLoneLacked` counts every word of the question the docs lack (no value, no frame word), not only the telling ones. */
-  tellingLoneAll: boolean;
   /**
    * A telling word the docs lack that is no English word, nor written as a name, is taken for a
    * misspelling ("lsit", "permision"): a passage holding a term of the docs one edit from it
@@ -601,11 +587,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnough: 0.6,
   tellingEnoughOpen: 0.55,
   tellingLone: true,
-  tellingLoneLacked: 1,
-  tellingLoneAll: false,
   tellingMisspelt: true,
   tellingValues: false,
-  tellingValuesHeld: false,
   lackedName: 0.25,
   wholeNames: true,
   tellingRival: 0.2,
@@ -901,8 +884,7 @@ export class Retriever {
     // Asked alone and "not sure" with one page shown of the several its words find: a word the docs lack is waived for that page (`tellingLone`).
     const s = this.#settings;
     const lone = decided.outcome === 'not_sure' && decided.otherPages && decided.hits.every((hit) => hit.docId === decided.hits[0]!.docId);
-    const lackedWords = !lone || s.tellingLoneLacked <= 0 ? 0 : s.tellingLoneAll ? questionTerms(question).terms.filter((term) => this.#index.documentFrequency(term) === 0 && !/\d/.test(term) && !FRAME_WORDS.has(term)).length : decided.hits[0]!.missing.filter((term) => this.#index.documentFrequency(term) === 0).length;
-    if (lone && !context?.trim() && s.tellingLone && s.minConfidence > 0 && (s.tellingLoneLacked <= 0 || lackedWords <= s.tellingLoneLacked)) {
+    if (lone && !context?.trim() && s.tellingLone && s.minConfidence > 0) {
       const waived = this.#decide(question, undefined, matches, true);
       if (waived.outcome === 'answered' && waived.hits[0]!.docId === decided.hits[0]!.docId) return waived;
     }
@@ -1362,7 +1344,7 @@ export class Retriever {
     const lacking = new Set(mapped(terms.filter((t) => t.df === 0 && !(s.frameWords && FRAME_WORDS.has(t.term))), (t) => t.term));
     // A value the docs lack ("2am") is neither a telling word nor the measure of one (`tellingValues`).
     const ruled = [...tellingWeight].filter(([term]) => s.tellingValues || !(lacking.has(term) && /\d/.test(term)));
-    const mostRuled = Math.max(0, ...mapped(ruled.filter(([term]) => s.tellingValues || !s.tellingValuesHeld || !/\d/.test(term)), ([, w]) => w));
+    const mostRuled = Math.max(0, ...mapped(ruled, ([, w]) => w));
     const tellingWords = s.tellingWordShare > 0 ? mapped(ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))), ([term]) => term) : [];
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // The docs' terms a misspelt telling word may stand for (`tellingMisspelt`).
