@@ -157,8 +157,6 @@ export interface RetrievalSettings {
   /** Share of the scores of a passage's page's other matching passages it gains (each counting `pageDecay` of the one before). 0: off. */
   pageWeight: number;
   pageDecay: number;
-  /** A page's other passages add to a passage only when they match a question word it lacks (the repeats of its words gain nothing). */
-  pageNovel: boolean;
   /**
    * Within each page, its passages are ordered by score x (1 + this x the share of the
    * question's telling weight their body text matches) and take the page's scores in that
@@ -554,7 +552,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   commonInGate: true,
   pageWeight: 0.4,
   pageDecay: 0.5,
-  pageNovel: false,
   sectionTelling: 0.3,
   bodyTelling: 0,
   candidates: 60,
@@ -1465,18 +1462,20 @@ export class Retriever {
     if (s.pageWeight > 0) {
       // A page that answers has more than one passage that matches: each passage gains a share of
       // its page's other matching passages, the best first, each counting half the one before.
-      const byPage = new Map<number, typeof ranked>();
-      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit);
-      for (const list of byPage.values()) list.sort((a, b) => b.score - a.score);
-      const own = new Map(mapped(ranked, (hit) => [hit, hit.score] as const));
+      const byPage = new Map<number, number[]>();
+      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit.score);
+      for (const list of byPage.values()) list.sort((a, b) => b - a);
       for (const hit of ranked) {
         if (hit.score === 0) continue;
         let others = 0;
         let factor = 1;
-        for (const other of byPage.get(hit.docId)!) {
-          if (other === hit) continue;
-          if (s.pageNovel && ![...other.got.keys()].some((term) => !term.startsWith(CONTEXT) && !hit.got.has(term))) continue;
-          others += factor * own.get(other)!;
+        let skipped = false;
+        for (const score of byPage.get(hit.docId)!) {
+          if (!skipped && score === hit.score) {
+            skipped = true;
+            continue;
+          }
+          others += factor * score;
           factor *= s.pageDecay;
         }
         hit.score += s.pageWeight * others;
