@@ -197,6 +197,16 @@ export interface RetrievalSettings {
    * fix my car engine?") meet in a body alone.
    */
   headedStrength: number;
+  /**
+   * A passage whose heading path holds at least this share of the question's telling weight
+   * passes the gate on one word of a question of several matched as itself, whatever its strength
+   * (with `minCoverage`): the page's heading naming the thing asked about ("How do I stop my
+   * *membership*?" under "Memberships") is the page saying it is about it, where one common
+   * word met in a body says little. A question of one word is not read so: its word is all of
+   * its telling weight, whatever heading holds it ("What time is it?"). The model and the rules
+   * after it still judge. 0: off.
+   */
+  headedGate: number;
   fullCoverage: number;
   fullStrength: number;
   /** "All the question's words" means each matched as itself (or a joined form), not by a prefix, a typo fixed or the lexicon. */
@@ -559,6 +569,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   minCoverage: 0.25,
   minStrength: 1,
   headedStrength: 0.85,
+  headedGate: 0.5,
   fullCoverage: 0.55,
   fullStrength: 0.5,
   fullExact: true,
@@ -909,7 +920,8 @@ export class Retriever {
     const ownMatched = hits.some((hit) => hit.matchedTerms.length > 0);
     const answers = (hit: ScoredHit): boolean =>
       (ownMatched && hit.matchedTerms.length + hit.contextMatched >= Math.min(words, 2) && hit.coverage >= minCoverage && (hit.strength >= minStrength || (s.headedStrength > 0 && hit.strength >= s.headedStrength && hit.headTelling > 0 && hit.exact >= Math.min(words, 2)))) ||
-      ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength);
+      ((s.fullExact ? hit.exact : hit.matchedTerms.length) >= fullWords && hit.coverage >= fullCoverage && hit.strength >= fullStrength) ||
+      (s.headedGate > 0 && ownMatched && words >= 2 && hit.headTelling >= s.headedGate && hit.exact >= 1 && hit.coverage >= minCoverage);
     // A follow-up names little of its own: the conversation helped find its passages, and the gate of its matched share decides.
     const followUp = Boolean(context?.trim());
     // ...but its own words must still tell, as a question's do (`followUpTrust`): unless it names
