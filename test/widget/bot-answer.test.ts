@@ -96,7 +96,9 @@ describe('<bot-answer>', () => {
   });
 
   it('sends on Enter, adds a line on Shift+Enter, and streams the answer with citations and sources', async () => {
-    const el = await make('ok');
+    // Paced slowly: at full pace the whole stream can land in one read on a busy machine, and the
+    // `answering` state this test reads would come and go between two polls.
+    const el = await make('ok+slow');
     const log = record(el, ...EVENTS);
     const input = $<HTMLTextAreaElement>(el, 'textarea');
     input.focus();
