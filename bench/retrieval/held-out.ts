@@ -37,7 +37,9 @@
  * were read once for its twenty-fifth, the ferry guide's, Modern.js's guides' and the fitness
  * tracker client's until they were read once for its twenty-sixth, the climbing centre's guide's,
  * the micro:bit project guides' and the Losant client's until they were read once for its
- * twenty-seventh (each file's `heldUntil` says which, and the label repeats it).
+ * twenty-seventh, the GP surgery's guide's, the MakeCode editor's guide's and Jacdac's service
+ * specifications' until they were read once for its twenty-eighth (each file's `heldUntil` says
+ * which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
