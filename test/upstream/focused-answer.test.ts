@@ -90,6 +90,24 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
+  it('brings the short code block a quoted paragraph describes, right before it, and not a long one', () => {
+    const registers = [
+      '    rw brightness: u0.8 / @ intensity',
+      'Set the luminosity.',
+      '    rw length = 15: u16 # @ 0x81',
+      'Specifies the number of pixels in the strip.',
+    ].join('\n\n');
+    const p = passage(doc(''), 0, ['LED strip', 'Registers'], `${LONG_PROSE}\n\n${registers}\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], true, 'How many pixels are in the strip?');
+    assert.ok(/length = 15: u16 # @ 0x81\n(```\n)?\nSpecifies the number of pixels in the strip\./.test(answer), answer);
+    assert.ok(!answer.includes('brightness'), answer);
+    assertValidMarkdown(answer);
+    const example = ['```js', ...Array.from({ length: 8 }, (_, i) => `led.fill(${i}, 'red');`), '```'].join('\n');
+    const long = composeAnswer([passage(doc(''), 0, ['Setup'], `${LONG_PROSE}\n\n${example}\n\nSpecifies the number of pixels in the strip.\n\n${LONG_PROSE}`)], true, 'How many pixels are in the strip?');
+    assert.ok(long.answer.includes('Specifies the number of pixels'), long.answer);
+    assert.ok(!long.answer.includes('led.fill'), long.answer);
+  });
+
   it("keeps a nested item's parents and markers, and numbers of an ordered list", () => {
     const list = [
       '* `url` {string}',

@@ -34,6 +34,9 @@ const DEFAULT_MAX_CODE_CHARS = 1200;
 const MIN_CODE_CHARS = 400;
 /** A leaf this short is quoted even past the budget: every passage gets a line. */
 const SHORT_LEAF_CHARS = 240;
+/** A code block before a quoted paragraph's opening sentence this short (lines, characters of code) is the signature it describes. */
+const SIGNATURE_LINES = 4;
+const SIGNATURE_CHARS = 200;
 /** A section this short that holds the question's terms is quoted whole. */
 const WHOLE_SECTION_CHARS = 400;
 /** A paragraph whose chosen sentences make up this share of it is quoted whole. */
@@ -106,7 +109,8 @@ interface Candidate {
  *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
  * A chosen sentence or item brings the code block right after it (one code block may go over
- * the budget) and the sentence introducing its list. Nothing is quoted twice. Deterministic:
+ * the budget), a paragraph's opening sentence the short code block right before it (the
+ * signature it describes), and the sentence introducing its list. Nothing is quoted twice. Deterministic:
  * ties go to the better passage, then to page order.
  */
 export function focusExcerpts(passages: FocusPassage[], question: string | undefined, options: FocusOptions): string[] {
@@ -170,6 +174,8 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     if (intro) tryAdd(c.passage, [intro.id]);
     const code = companionCode(parts, c.leaf);
     if (code) tryAdd(c.passage, [code.id], false, true);
+    const signature = signatureBefore(parts, c.leaf);
+    if (signature) tryAdd(c.passage, [signature.id], false, true);
     return true;
   };
 
@@ -464,6 +470,23 @@ function companionCode(parts: Part[], leaf: Leaf): Leaf | undefined {
   if (next?.type !== 'code') return undefined;
   const own = partLeaves(found.siblings[found.index]!);
   return own[own.length - 1] === leaf || /:\s*$/.test(leaf.markdown) ? next.leaf : undefined;
+}
+
+/**
+ * The short code block right before the paragraph `leaf` opens, when it is what the paragraph
+ * describes: a register, member or command written as a line of code, then a sentence saying
+ * what it is ("rw num_pixels = 15: u16", then "Specifies the number of pixels in the strip.").
+ * The sentence without it names nothing; its default, type or name is in the code.
+ */
+function signatureBefore(parts: Part[], leaf: Leaf): Leaf | undefined {
+  const found = findContainer(parts, leaf);
+  if (!found || found.index === 0) return undefined;
+  const own = found.siblings[found.index]!;
+  if (own.type !== 'paragraph' || own.sentences[0] !== leaf) return undefined;
+  const before = found.siblings[found.index - 1]!;
+  if (before.type !== 'code') return undefined;
+  const lines = before.leaf.markdown.split('\n').filter((line) => line.trim() && !/^[ \t]*(`{3,}|~{3,})/.test(line));
+  return lines.length <= SIGNATURE_LINES && lines.join('\n').length <= SIGNATURE_CHARS ? before.leaf : undefined;
 }
 
 /** The parts list and position of the part that holds `leaf` directly (a paragraph, a list holding it as an item's text, a table). */
