@@ -38,8 +38,9 @@
  * tracker client's until they were read once for its twenty-sixth, the climbing centre's guide's,
  * the micro:bit project guides' and the Losant client's until they were read once for its
  * twenty-seventh, the GP surgery's guide's, the MakeCode editor's guide's and Jacdac's service
- * specifications' until they were read once for its twenty-eighth (each file's `heldUntil` says
- * which, and the label repeats it).
+ * specifications' until they were read once for its twenty-eighth, the cinema's guide's,
+ * UIBUILDER's guides' and eslint-plugin-import's rules' until they were read once for its
+ * twenty-ninth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
