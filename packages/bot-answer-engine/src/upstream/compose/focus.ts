@@ -37,6 +37,8 @@ const SHORT_LEAF_CHARS = 240;
 /** A code block before a quoted paragraph's opening sentence this short (lines, characters of code) is the signature it describes. */
 const SIGNATURE_LINES = 4;
 const SIGNATURE_CHARS = 200;
+/** A code fence's line (its opening or closing), and the fence. */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})/;
 /** A section this short that holds the question's terms is quoted whole. */
 const WHOLE_SECTION_CHARS = 400;
 /** A paragraph whose chosen sentences make up this share of it is quoted whole. */
@@ -173,9 +175,7 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
     const intro = listIntro(parts, c.leaf);
     if (intro) tryAdd(c.passage, [intro.id]);
     const code = companionCode(parts, c.leaf);
-    if (code) tryAdd(c.passage, [code.id], false, true);
-    const signature = signatureBefore(parts, c.leaf);
-    if (signature) tryAdd(c.passage, [signature.id], false, true);
+    for (const block of [code.after, code.before]) if (block) tryAdd(c.passage, [block.id], false, true);
     return true;
   };
 
@@ -460,33 +460,30 @@ function onlyCode(parts: Part[]): Leaf | undefined {
 }
 
 /**
- * The code block right after the part holding `leaf`, when it goes with it: the leaf ends its
- * paragraph, list or item, or ends with a colon ("pass the option like this:").
+ * The code blocks that go with `leaf`, found from the part holding it: `after`, the block right
+ * after it when the leaf ends its paragraph, list or item, or ends with a colon ("pass the option
+ * like this:"); `before`, the short block right before the paragraph the leaf opens, when it is
+ * what the paragraph describes: a register, member or command written as a line of code, then a
+ * sentence saying what it is ("rw num_pixels = 15: u16", then "Specifies the number of pixels in
+ * the strip."). That sentence without its code names nothing; its default, type or name is there.
  */
-function companionCode(parts: Part[], leaf: Leaf): Leaf | undefined {
+function companionCode(parts: Part[], leaf: Leaf): { after?: Leaf; before?: Leaf } {
   const found = findContainer(parts, leaf);
-  if (!found) return undefined;
+  if (!found) return {};
+  const own = found.siblings[found.index]!;
   const next = found.siblings[found.index + 1];
-  if (next?.type !== 'code') return undefined;
-  const own = partLeaves(found.siblings[found.index]!);
-  return own[own.length - 1] === leaf || /:\s*$/.test(leaf.markdown) ? next.leaf : undefined;
+  const ownLeaves = partLeaves(own);
+  const after = next?.type === 'code' && (ownLeaves[ownLeaves.length - 1] === leaf || /:\s*$/.test(leaf.markdown)) ? next.leaf : undefined;
+  const previous = found.index > 0 ? found.siblings[found.index - 1] : undefined;
+  const opens = own.type === 'paragraph' && own.sentences[0] === leaf;
+  const before = opens && previous?.type === 'code' && isSignature(previous.leaf.markdown) ? previous.leaf : undefined;
+  return { after, before };
 }
 
-/**
- * The short code block right before the paragraph `leaf` opens, when it is what the paragraph
- * describes: a register, member or command written as a line of code, then a sentence saying
- * what it is ("rw num_pixels = 15: u16", then "Specifies the number of pixels in the strip.").
- * The sentence without it names nothing; its default, type or name is in the code.
- */
-function signatureBefore(parts: Part[], leaf: Leaf): Leaf | undefined {
-  const found = findContainer(parts, leaf);
-  if (!found || found.index === 0) return undefined;
-  const own = found.siblings[found.index]!;
-  if (own.type !== 'paragraph' || own.sentences[0] !== leaf) return undefined;
-  const before = found.siblings[found.index - 1]!;
-  if (before.type !== 'code') return undefined;
-  const lines = before.leaf.markdown.split('\n').filter((line) => line.trim() && !/^[ \t]*(`{3,}|~{3,})/.test(line));
-  return lines.length <= SIGNATURE_LINES && lines.join('\n').length <= SIGNATURE_CHARS ? before.leaf : undefined;
+/** Whether a code block is short enough to be the signature a paragraph describes (`SIGNATURE_LINES`, `SIGNATURE_CHARS`). */
+function isSignature(code: string): boolean {
+  const lines = code.split('\n').filter((line) => line.trim() && !FENCE_LINE.test(line));
+  return lines.length <= SIGNATURE_LINES && lines.join('\n').length <= SIGNATURE_CHARS;
 }
 
 /** The parts list and position of the part that holds `leaf` directly (a paragraph, a list holding it as an item's text, a table). */
@@ -619,7 +616,7 @@ function indentLines(text: string, indent: string): string {
 function capCode(code: string, max: number): string {
   if (code.length <= max) return code;
   const lines = code.split('\n');
-  const fence = /^[ \t]*(`{3,}|~{3,})/.exec(lines[0]!)?.[1];
+  const fence = FENCE_LINE.exec(lines[0]!)?.[1];
   // Fenced: keep the opening line and close the fence; indented: keep the indentation.
   const closed = fence !== undefined && lines.length > 1 && lines[lines.length - 1]!.trim().startsWith(fence);
   const body = fence ? lines.slice(1, closed ? -1 : undefined) : lines;
