@@ -82,8 +82,9 @@ export interface RetrievalSettings {
   /** The answer quotes at most one passage per page, so its sources are distinct pages. */
   onePerPage: boolean;
   /**
-   * A question word the knowledge base lacks counts half when it matches with one typo (a word
-   * of 6 letters or more, not in its first two) or, failing that, begins longer words (`auth`: `authentication`).
+   * A question word the knowledge base lacks matches the docs' word one typo from it (a word of 6
+   * letters or more, not in its first two: `complain`: `complaint`), in full, or failing that, for
+   * half, the longer words it begins (`auth`: `authentication`).
    */
   prefix: boolean;
   /**
@@ -822,7 +823,7 @@ interface Term {
   /** The term as passages hold it (a typo fixed), and whether longer terms it begins match too. */
   form?: string;
   prefix?: boolean;
-  /** Credit when matched: 1, or 0.5 by prefix. */
+  /** Credit when matched: 1 (itself or its typo fixed), or 0.5 by prefix. */
   credit: number;
 }
 
@@ -1289,7 +1290,8 @@ export class Retriever {
         t.query = docs.prefix ? `${quote(docs.form)}*` : quote(docs.form);
         t.form = docs.form;
         t.prefix = docs.prefix;
-        t.credit = 0.5;
+        // A typo fixed is the docs' own spelling of the word, matched in full; a beginning may be another word's.
+        t.credit = docs.prefix ? 0.5 : 1;
       }
     }
     const known = terms.filter((t) => t.query);
