@@ -40,7 +40,9 @@
  * twenty-seventh, the GP surgery's guide's, the MakeCode editor's guide's and Jacdac's service
  * specifications' until they were read once for its twenty-eighth, the cinema's guide's,
  * UIBUILDER's guides' and eslint-plugin-import's rules' until they were read once for its
- * twenty-ninth (each file's `heldUntil` says which, and the label repeats it).
+ * twenty-ninth, the letting agency's guide's, webhint's guides' and the Checkly CLI's reference's
+ * until they were read once for its thirtieth (each file's `heldUntil` says which, and the label
+ * repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
