@@ -321,6 +321,23 @@ describe('bodies, encodings and headers at and over every limit', () => {
   });
 });
 
+/** How the proxy's requests that ended while all were meant to stay open ended, from its log lines (its `outcome` and `code`). */
+function endedEarly(lines: string[]): string {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    let record: { outcome?: string; code?: string };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (!record.outcome) continue;
+    const key = `${record.outcome}${record.code ? ` (${record.code})` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts.size ? `the proxy ended: ${[...counts].map(([key, count]) => `${count} ${key}`).join(', ')}` : 'the proxy logged no request ending';
+}
+
 describe('a thousand clients leave mid-stream', () => {
   test(`${RUN.disconnectingClients} streams cut by their clients: every upstream request aborted, handles back to baseline`, async () => {
     await ask(open.url, { message: 'warm up' });
@@ -328,6 +345,7 @@ describe('a thousand clients leave mid-stream', () => {
     await sleep(200);
     const baseline = resources();
     const before = upstream.requests.length;
+    const logsBefore = open.logs.length;
     const n = RUN.disconnectingClients;
     const sockets: Socket[] = [];
     const body = JSON.stringify({ message: 'slow-forever', bot_id: 'demo', stream: true });
@@ -343,7 +361,8 @@ describe('a thousand clients leave mid-stream', () => {
         await gotData;
       },
     );
-    assert.ok(await waitFor(() => upstream.requests.length - before === n && upstream.open() >= n, 10_000), `upstream saw ${upstream.requests.length - before} of ${n}`);
+    const allOpen = await waitFor(() => upstream.requests.length - before === n && upstream.open() >= n, 10_000);
+    assert.ok(allOpen, `upstream saw ${upstream.requests.length - before} of ${n}, ${upstream.open()} still open; ${endedEarly(open.logs.slice(logsBefore))}`);
     const cutAt = Date.now();
     for (const s of sockets) s.destroy();
     const allAborted = await waitFor(() => upstream.requests.slice(before).every((r) => r.abortedAt !== undefined), 10_000);
