@@ -52,17 +52,23 @@ function key(set: string, id: string): string {
   return `${section}:${set}.${own}`;
 }
 
+/** What a count is out of: 99 for the unit "of 99". */
+function total(figure: Figure): number | undefined {
+  const of = /^of (\d+)$/.exec(figure.unit);
+  return of ? Number(of[1]) : undefined;
+}
+
 /** "48/99" from a figure whose unit is "of 99"; the bare value otherwise. */
 function count(figure: Figure | undefined): string {
   if (!figure) return '–';
-  const of = /^of (\d+)$/.exec(figure.unit);
-  return of ? `${figure.value}/${of[1]}` : String(figure.value);
+  const of = total(figure);
+  return of === undefined ? String(figure.value) : `${figure.value}/${of}`;
 }
 
 function share(figure: Figure | undefined): string {
-  const of = figure && /^of (\d+)$/.exec(figure.unit);
+  const of = figure && total(figure);
   if (!figure || !of) return '–';
-  const percent = (100 * figure.value) / Number(of[1]);
+  const percent = (100 * figure.value) / of;
   return `${Number.isInteger(percent) ? percent : percent.toFixed(1)}%${figure.met ? ' (met)' : ''}`;
 }
 

@@ -330,9 +330,16 @@ describe('bodies, encodings and headers at and over every limit', () => {
   });
 });
 
+/** "3 a, 1 b": how many times each of `keys` occurs, in the order first seen. */
+function tally(keys: string[]): string {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return [...counts].map(([key, count]) => `${count} ${key}`).join(', ');
+}
+
 /** How the proxy's requests that ended while all were meant to stay open ended, from its log lines (its `outcome` and `code`). */
 function endedEarly(lines: string[]): string {
-  const counts = new Map<string, number>();
+  const ends: string[] = [];
   for (const line of lines) {
     let record: { outcome?: string; code?: string };
     try {
@@ -340,11 +347,9 @@ function endedEarly(lines: string[]): string {
     } catch {
       continue;
     }
-    if (!record.outcome) continue;
-    const key = `${record.outcome}${record.code ? ` (${record.code})` : ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (record.outcome) ends.push(`${record.outcome}${record.code ? ` (${record.code})` : ''}`);
   }
-  return counts.size ? `the proxy ended: ${[...counts].map(([key, count]) => `${count} ${key}`).join(', ')}` : 'the proxy logged no request ending';
+  return ends.length ? `the proxy ended: ${tally(ends)}` : 'the proxy logged no request ending';
 }
 
 describe('a thousand clients leave mid-stream', () => {
@@ -358,7 +363,7 @@ describe('a thousand clients leave mid-stream', () => {
     const n = RUN.disconnectingClients;
     const sockets: Socket[] = [];
     // What the clients saw before the cut, for the failure message: each first line, and sockets closed.
-    const firstLines = new Map<string, number>();
+    const firstLines: string[] = [];
     let closedEarly = 0;
     let cut = false;
     const body = JSON.stringify({ message: 'slow-forever', bot_id: 'demo', stream: true });
@@ -372,8 +377,7 @@ describe('a thousand clients leave mid-stream', () => {
         socket.once('close', () => void (cut || closedEarly++));
         const gotData = new Promise<void>((resolve) =>
           socket.once('data', (data: Buffer) => {
-            const status = data.toString('latin1').split('\r\n', 1)[0]!;
-            firstLines.set(status, (firstLines.get(status) ?? 0) + 1);
+            firstLines.push(`"${data.toString('latin1').split('\r\n', 1)[0]!}"`);
             resolve();
           }),
         );
@@ -382,8 +386,7 @@ describe('a thousand clients leave mid-stream', () => {
       },
     );
     const allOpen = await waitFor(() => upstream.requests.length - before === n && upstream.open() >= n, 10_000);
-    const seen = [...firstLines].map(([line, count]) => `${count} "${line}"`).join(', ');
-    assert.ok(allOpen, `upstream saw ${upstream.requests.length - before} of ${n}, ${upstream.open()} still open; ${endedEarly(open.logs.slice(logsBefore))}; clients got ${seen}; ${closedEarly} closed before the cut`);
+    assert.ok(allOpen, `upstream saw ${upstream.requests.length - before} of ${n}, ${upstream.open()} still open; ${endedEarly(open.logs.slice(logsBefore))}; clients got ${tally(firstLines)}; ${closedEarly} closed before the cut`);
     cut = true;
     const cutAt = Date.now();
     for (const s of sockets) s.destroy();
