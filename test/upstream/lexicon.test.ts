@@ -23,6 +23,14 @@ describe('the lexicon reads a word as written, not every word of its stem', () =
     }
   });
 
+  it("a visitor's everyday words bring the words a help centre's pages use", () => {
+    for (const [word, term] of [['son', 'child'], ['daughters', 'child'], ['kids', 'child'], ['mum', 'parent'], ['cheaper', 'discount'], ['stuff', 'belong'], ['jabs', 'vaccin'], ['diaper', 'nappi']] as const) {
+      assert.ok(relatives(word).includes(term), `${word} brings ${term}`);
+    }
+    // "illness" is stemmed "ill", "belongings" "belong", "reduced" "reduc": the word as written, "I'll", "belongs to" or "reduce", brings none.
+    for (const word of ['ill', 'belong', 'belongs', 'reduce']) assert.deepEqual(relatives(word), [], word);
+  });
+
   it('search as you type reads the typed word the same way', () => {
     const known = (): boolean => true;
     const forms = (text: string): string[] => typedWords(text, known)[0]!.forms.map((f) => f.form);

@@ -1,9 +1,11 @@
 import { processTerm } from './analyzer.js';
 
 /**
- * A small lexicon of software documentation: groups of words that name the same thing, or
- * things a reader looks for under each other's name ("fake" for a mock, "pause" for sleep,
- * "folder" for directory). Written from general knowledge for any documentation, not for one
+ * A small lexicon of documentation: groups of words that name the same thing, or things a reader
+ * looks for under each other's name ("fake" for a mock, "pause" for sleep, "folder" for
+ * directory), then the everyday words a help centre's or a handbook's visitor writes for what its
+ * pages name ("my son" for a child, "cheaper" for a discount, "stuff" for belongings, British and
+ * American spellings and names). Written from general knowledge for any documentation, not for one
  * folder. A question's word brings the other words of its groups, weighing less than its own
  * words (`RetrievalSettings.lexiconWeight`), and only those the knowledge base holds. The word
  * must be one the groups write, or its inflection: a word sharing only its stem ("terminal",
@@ -123,6 +125,37 @@ specification spec
 utility util utils
 production prod
 development dev
+child children kid kids son sons daughter daughters youngster
+parent parents mum mom mother dad father guardian
+baby infant
+elderly senior
+friend mate buddy companion
+partner spouse husband wife
+price cost fee charge
+cheaper discount discounted concession reduced
+afford hardship
+refund reimburse reimbursement
+belongings stuff possessions
+jab jabs vaccination vaccine vaccinate immunisation immunization injection
+sick illness unwell poorly
+doctor gp physician
+phone telephone smartphone
+jumper sweater sweatshirt
+trousers pants
+toilet toilets loo bathroom restroom washroom
+nappy diaper
+pram pushchair buggy stroller
+rubbish trash garbage litter
+flat apartment
+lift elevator
+holiday vacation
+bill invoice
+car vehicle
+bike bicycle
+broken faulty damaged
+late overdue
+spreadsheet csv excel
+sign-up register registration enrol enroll enrolment
 `;
 
 /** Each word's term, with the terms of the words it shares a group with. */
