@@ -41,8 +41,10 @@
  * specifications' until they were read once for its twenty-eighth, the cinema's guide's,
  * UIBUILDER's guides' and eslint-plugin-import's rules' until they were read once for its
  * twenty-ninth, the letting agency's guide's, webhint's guides' and the Checkly CLI's reference's
- * until they were read once for its thirtieth (each file's `heldUntil` says which, and the label
- * repeats it).
+ * until they were read once for its thirtieth, the airport's guide's, Marko's guides' and
+ * math.js's reference's until they were read once for its thirty-first, the broadband help
+ * centre's, Gluegun's guides' and the WordPress components' reference's until they were read once
+ * for its thirty-second (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
