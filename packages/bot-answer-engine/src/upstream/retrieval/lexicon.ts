@@ -125,24 +125,24 @@ specification spec
 utility util utils
 production prod
 development dev
-child children kid kids son sons daughter daughters youngster
-parent parents mum mom mother dad father guardian
+child children kid son daughter youngster
+parent mum mom mother dad father guardian
 baby infant
 elderly senior
 friend mate buddy companion
 partner spouse husband wife
 price cost fee charge
-cheaper discount discounted concession reduced
+cheaper discount concession reduced
 afford hardship
 refund reimburse reimbursement
 belongings stuff possessions
-jab jabs vaccination vaccine vaccinate immunisation immunization injection
+jab vaccination vaccine vaccinate immunisation immunization injection
 sick illness unwell poorly
 doctor gp physician
 phone telephone smartphone
 jumper sweater sweatshirt
 trousers pants
-toilet toilets loo bathroom restroom washroom
+toilet loo bathroom restroom washroom
 nappy diaper
 pram pushchair buggy stroller
 rubbish trash garbage litter
