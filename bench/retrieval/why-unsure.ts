@@ -24,7 +24,12 @@
  * questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'` prints instead,
  * for each setting given (over `--settings=`; a `model` key replaces weights of the confidence
  * model, `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the
- * right pages first: a bar's trade curve from one indexing of the sets. Tune halves only (split by place for the all-`eval` sets, as
+ * right pages first: a bar's trade curve from one indexing of the sets. `--reach` prints instead
+ * what a perfect gate could do for the confident goal (>= 75% of the answerable questions, with
+ * wrong pages within their 10%): each set's tune half by what stands between it and the goal
+ * (met; the gate alone, the right page first on 75% or more; the gate and wrong pages within the
+ * allowance; the ranking, the right page first on under 65%), with the right pages first held
+ * back as "not sure". Tune halves only (split by place for the all-`eval` sets, as
  * `tune.ts --by-place`); it never reads the sealed sets.
  */
 import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
@@ -38,12 +43,15 @@ const args = scriptArgs();
 const { only, settings } = args;
 const all = args.has('all');
 const list = all || args.has('list');
+const reach = args.has('reach');
 const minConfidence = settings.minConfidence ?? DEFAULT_RETRIEVAL.minConfidence;
 
 type Cause = 'gate: telling word' | 'gate: coverage' | 'model' | 'rival' | 'named' | 'refused';
 const counts = new Map<string, number>();
 const bump = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
 const lines: string[] = [];
+/** Each set's tune half, for `--reach`: answerable questions, right pages first, right and wrong-page confident answers, right pages first held back. */
+const tallies = new Map<string, { answerable: number; first: number; right: number; wrong: number; held: number }>();
 
 /** Why a question with this decision was not answered confidently. */
 function causeOf(decision: Decision, forcedNoGate: Decision, withoutRival: () => Decision): Cause {
@@ -86,6 +94,8 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
   const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
   const noRival = new Retriever(index, { ...settings, tellingRival: 0 });
   const splitOf = placeSplit(set);
+  const tally = { answerable: 0, first: 0, right: 0, wrong: 0, held: 0 };
+  tallies.set(set.id, tally);
   const describe = (decision: Decision, want: Set<string>, question: string): string => {
     const j = decision.judged;
     const f = j ? Object.entries(j.features).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' ') : '';
@@ -101,6 +111,10 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
     const want = expectedPages(q, kbSettings);
     const decision = retriever.decide(q.question);
     const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
+    tally.answerable++;
+    if (firstRight) tally.first++;
+    if (decision.outcome === 'answered') tally[firstRight ? 'right' : 'wrong']++;
+    else if (firstRight) tally.held++;
     if (decision.outcome === 'answered') {
       bump(firstRight ? 'confident right' : 'confident wrong');
       if (firstRight && all) lines.push(`${set.id} RIGHT: ${q.question}\n      ${describe(decision, want, q.question)}`);
@@ -128,5 +142,28 @@ sweep?.forEach((variant, i) => {
   const { right, wrong, unanswerable, first } = swept[i]!;
   process.stdout.write(`right ${right}  wrong ${wrong}  unanswerable ${unanswerable}  first ${first}  ${JSON.stringify(variant)}\n`);
 });
-for (const line of lines) process.stdout.write(`${line}\n`);
-for (const [key, n] of [...counts].sort()) process.stdout.write(`${key.padEnd(44)} ${n}\n`);
+if (reach) printReach();
+else {
+  for (const line of lines) process.stdout.write(`${line}\n`);
+  for (const [key, n] of [...counts].sort()) process.stdout.write(`${key.padEnd(44)} ${n}\n`);
+}
+
+/** `--reach`: the sets by what stands between each and the confident goal, with their sums. */
+function printReach(): void {
+  const groups = ['met', 'the gate alone', 'the gate and wrong pages', 'the ranking'] as const;
+  const grouped = new Map<(typeof groups)[number], string[]>(groups.map((group) => [group, []]));
+  for (const [id, t] of tallies) {
+    const n = t.answerable;
+    // Wrong pages a set may have within the goal: a whole number of questions.
+    const allowance = Math.floor(0.1 * n);
+    const group = t.right + t.wrong >= 0.75 * n ? 'met' : t.first >= 0.75 * n ? 'the gate alone' : t.first + allowance >= 0.75 * n ? 'the gate and wrong pages' : 'the ranking';
+    grouped.get(group)!.push(id);
+  }
+  process.stdout.write('stands between          sets  answerable  first  right  wrong  held back\n');
+  for (const group of groups) {
+    const ids = grouped.get(group)!;
+    const sum = (key: 'answerable' | 'first' | 'right' | 'wrong' | 'held'): number => ids.reduce((total, id) => total + tallies.get(id)![key], 0);
+    process.stdout.write(`${group.padEnd(24)} ${String(ids.length).padStart(5)} ${String(sum('answerable')).padStart(11)} ${String(sum('first')).padStart(6)} ${String(sum('right')).padStart(6)} ${String(sum('wrong')).padStart(6)} ${String(sum('held')).padStart(10)}\n`);
+  }
+  for (const group of groups) process.stdout.write(`${group}: ${grouped.get(group)!.sort().join(', ')}\n`);
+}
