@@ -550,7 +550,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   dropOne: 5,
   onePerPage: true,
   prefix: true,
-  lexiconWeight: 0.3,
+  lexiconWeight: 0.4,
   lexiconCredit: 0.5,
   contextWeight: 0.75,
   followUpTrust: true,
