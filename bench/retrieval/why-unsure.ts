@@ -113,14 +113,14 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
     const firstRight = want.has(pageOf(decision.hits[0]?.passage.url ?? ''));
     tally.answerable++;
     if (firstRight) tally.first++;
-    if (decision.outcome === 'answered') tally[firstRight ? 'right' : 'wrong']++;
-    else if (firstRight) tally.held++;
     if (decision.outcome === 'answered') {
+      tally[firstRight ? 'right' : 'wrong']++;
       bump(firstRight ? 'confident right' : 'confident wrong');
       if (firstRight && all) lines.push(`${set.id} RIGHT: ${q.question}\n      ${describe(decision, want, q.question)}`);
       if (!firstRight && list) lines.push(`${set.id} WRONG: ${q.question}\n      ${describe(decision, want, q.question)}`);
       return;
     }
+    if (firstRight) tally.held++;
     const cause = causeOf(decision, noTelling.decide(q.question), () => noRival.decide(q.question));
     bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
     if (firstRight && list) lines.push(`${set.id} POOL ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
