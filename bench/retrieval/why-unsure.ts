@@ -16,8 +16,8 @@
  *   (`numberedInPassage`) or a price asked (`pricedInPassage`), another page is its twin while
  *   the model is only just sure (`twinMargin`), or a yes/no question's passage holds too little
  *   of it while the model is only just sure (`yesNoTelling`).
- * It prints the counts; `--list` also each not-sure question whose first link is right, each
- * wrong-page confident answer and each unanswerable question answered, with the figures of
+ * It prints the counts; `--list` also each not-sure question (POOL when its first link is right,
+ * MISS when not), each wrong-page confident answer and each unanswerable question answered, with the figures of
  * the best-scoring passage, the question's words the docs lack (with their English rarity),
  * the passage judged (its confidence, whether its page is right, its features) and the pages
  * shown (* the right one); `--all` adds the right confident answers and the unanswerable
@@ -123,7 +123,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
     if (firstRight) tally.held++;
     const cause = causeOf(decision, noTelling.decide(q.question), () => noRival.decide(q.question));
     bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
-    if (firstRight && list) lines.push(`${set.id} POOL ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
+    if (list) lines.push(`${set.id} ${firstRight ? 'POOL' : 'MISS'} ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
   });
   set.offTopic.forEach((question, place) => {
     if (offTopicSplit(place) !== 'tune') return;
