@@ -636,6 +636,49 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     });
   });
 
+  describe("the lexicon's round-35 groups: a pensioner finds the senior rates, British spelling the American", () => {
+    // "pensioners" and "grey" are in no page: the pages say "senior" and "gray". Before round 35 no group related them, and each question was not sure.
+    const question = 'Is there a discount for pensioners?';
+    const spelled = 'How do I print a line in grey?';
+    const suite = suiteFolder([{}, { lexiconWeight: 0 }], {
+      'concessions.md': '# Concessions\n\n## Senior rates\n\nSenior members over 66 pay £2.50 for a swim, shown with a bus pass.\n\n## Students\n\nStudents pay £3 with a valid card.\n',
+      'swimming.md': '# Swimming\n\n## Session times\n\nPublic swim sessions run every morning from 7am.\n\n## Prices\n\nA swim costs £4.50 for adults.\n',
+      'gym.md': '# Gym\n\n## Inductions\n\nEvery new member books a gym induction first.\n',
+      'classes.md': '# Classes\n\n## Booking\n\nClasses are booked online up to seven days ahead.\n',
+      'output.md': '# Output\n\n## Muted lines\n\nPrint a muted line in gray with `print.muted()`.\n\n## Errors\n\nPrint an error in red with `print.error()`.\n',
+      'prompts.md': '# Prompts\n\n## Questions\n\nAsk the user a question with `prompt.ask()`.\n',
+    });
+    const { bots } = suite;
+
+    it('answers from the senior rates; without the lexicon, "pensioners" is refused', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'concessions.md');
+      assert.equal(bots[1]!.find(question).outcome, 'refused');
+    });
+
+    it('"grey" finds the page writing "gray"; without the lexicon, the same page, not sure', () => {
+      const found = bots[0]!.find(spelled);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'output.md');
+      const control = bots[1]!.find(spelled);
+      assert.equal(control.outcome, 'not_sure');
+      assert.equal(control.passages[0]!.document.path, 'output.md');
+    });
+
+    it('at the HTTP API too', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assert.equal(result.answer_found, true);
+        assert.equal(result.sources[0]!.title, 'Concessions › Senior rates');
+        assert.match(result.answer, /£2\.50/);
+        const grey = await answer(spelled);
+        assert.equal(grey.answer_found, true);
+        assert.match(grey.answer, /print\.muted\(\)/);
+      });
+    });
+  });
+
   describe('a page matching two of the question\'s words is related, though each is common in the folder', () => {
     // "swimming" and "lessons" are in many sections of a small folder: together they are still too weak for the related pages' bar, and "boys" is in no page (nor bridged to one by the lexicon, as "kids" is to children).
     // The related pages' rule is shown without the heading's own way through the gate (`headedGate`):
