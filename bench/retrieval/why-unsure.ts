@@ -17,10 +17,10 @@
  *   the model is only just sure (`twinMargin`), or a yes/no question's passage holds too little
  *   of it while the model is only just sure (`yesNoTelling`).
  * It prints the counts; `--list` also each not-sure question (POOL when its first link is right,
- * MISS when not), each wrong-page confident answer and each unanswerable question answered, with the figures of
- * the best-scoring passage, the question's words the docs lack (with their English rarity),
- * the passage judged (its confidence, whether its page is right, its features) and the pages
- * shown (* the right one); `--all` adds the right confident answers and the unanswerable
+ * MISS when not), each wrong-page confident answer and each unanswerable question answered,
+ * with the figures of the best-scoring passage, the question's words the docs lack (with their
+ * English rarity), the passage judged (its confidence, whether its page is right, its features)
+ * and the pages shown (* the right one); `--all` adds the right confident answers and the unanswerable
  * questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'` prints instead,
  * for each setting given (over `--settings=`; a `model` key replaces weights of the confidence
  * model, `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the
