@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
-import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { adjectiveBase, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
 import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
@@ -675,6 +675,46 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         const grey = await answer(spelled);
         assert.equal(grey.answer_found, true);
         assert.match(grey.answer, /print\.muted\(\)/);
+      });
+    });
+  });
+
+  describe('a superlative finds the page writing the plain word', () => {
+    // The stemmer leaves "cheapest" and "earliest" whole: before round 36 neither met the page's "cheap" or "early", and each question was not sure.
+    const question = 'Which tariff is the cheapest?';
+    const earliest = 'What is the earliest time an engineer can visit?';
+    const suite = suiteFolder([{}], {
+      'tariffs.md': '# Tariffs\n\n## Saver\n\nSaver is our cheap tariff: one fixed price per unit for twelve months.\n\n## Flexible\n\nThe Flexible tariff follows the market price each month.\n',
+      'visits.md': '# Visits\n\n## Time slots\n\nAn engineer can visit from 7am on an early slot, or from noon.\n\n## Missed visits\n\nA missed visit is charged £30.\n',
+      'bills.md': '# Bills\n\n## Paying\n\nPay each bill by direct debit or by card.\n\n## Reading the bill\n\nThe bill shows each tariff and the units used.\n',
+      'moving.md': '# Moving home\n\nTell us your moving date and give a final meter reading.\n',
+    });
+    const { bots } = suite;
+
+    it('"cheapest" is read as "cheap", "earliest" as "early"', () => {
+      assert.deepEqual(adjectiveBase('cheapest'), ['cheap', 'cheape']);
+      assert.deepEqual(adjectiveBase('earliest'), ['earli']);
+      assert.deepEqual(adjectiveBase('biggest'), ['bigg', 'bigge', 'big']);
+      assert.deepEqual(adjectiveBase('router'), [], 'a plain "-er" is left alone');
+    });
+
+    it('answers each from the page writing the plain word', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'tariffs.md');
+      const early = bots[0]!.find(earliest);
+      assert.equal(early.outcome, 'answered');
+      assert.equal(early.passages[0]!.document.path, 'visits.md');
+    });
+
+    it('at the HTTP API too', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assert.equal(result.answer_found, true);
+        assert.equal(result.sources[0]!.title, 'Tariffs › Saver');
+        const early = await answer(earliest);
+        assert.equal(early.answer_found, true);
+        assert.match(early.answer, /7am/);
       });
     });
   });

@@ -653,14 +653,17 @@ const RIVAL_SCORE = 0.6;
 const TYPO_CANDIDATES = 5000;
 
 /**
- * How passages hold a word no passage holds as written, from `MIN_PREFIX` letters: the most
- * frequent term of the index one edit (a letter left out, added, changed or two swapped) from it,
- * sharing its first two letters, from `MIN_TYPO` letters ("practis": practic); else its own form
- * as the beginning of longer terms ("defib": defibrillator). Answers and search as you type read
- * such a word alike. Undefined for a shorter word.
+ * How passages hold a word no passage holds as written, from `MIN_PREFIX` letters: the plain form
+ * of a superlative or an "-ier" comparative when the docs hold it (`adjectiveBase`: "cheapest":
+ * cheap); else the most frequent term of the index one edit (a letter left out, added, changed or
+ * two swapped) from it, sharing its first two letters, from `MIN_TYPO` letters ("practis":
+ * practic); else its own form as the beginning of longer terms ("defib": defibrillator). Answers
+ * and search as you type read such a word alike. Undefined for a shorter word.
  */
 export function docsForm(index: KbIndex, term: string): { form: string; prefix: boolean } | undefined {
   if (term.length < MIN_PREFIX) return undefined;
+  const base = adjectiveBase(term).find((form) => index.documentFrequency(form) > 0);
+  if (base) return { form: base, prefix: false };
   if (term.length >= MIN_TYPO) {
     for (const { term: known } of index.termsBeginning(term.slice(0, 2), TYPO_CANDIDATES)) {
       if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return { form: known, prefix: false };
@@ -1573,6 +1576,22 @@ export class Retriever {
 /** A term as an FTS5 string: terms are letters and digits only, so quoting is all it needs. */
 function quote(term: string): string {
   return `"${term}"`;
+}
+
+/**
+ * The Porter stems a superlative or an "-ier" comparative may come from, likeliest first
+ * ("cheapest": cheap, "latest": lat or late, "biggest": bigg or big, "earlier": earli, as
+ * "early" stems): the stemmer leaves these forms whole, so a question asking for the cheapest
+ * tariff misses a page about cheap ones. A plain "-er" is left alone: it ends as many nouns
+ * ("router", "offer", "timer") as comparatives.
+ */
+export function adjectiveBase(term: string): string[] {
+  const y = /^(.{3,})i(?:er|est)$/.exec(term);
+  if (y) return [`${y[1]}i`];
+  const est = /^(.{3,})est$/.exec(term);
+  if (!est) return [];
+  const base = est[1]!;
+  return [base, `${base}e`, ...(/(.)\1$/.test(base) ? [base.slice(0, -1)] : [])];
 }
 
 /** Whether two words are one edit apart: a letter left out, added or changed, or two adjacent letters swapped. */
