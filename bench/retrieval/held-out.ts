@@ -46,8 +46,10 @@
  * centre's, Gluegun's guides' and the WordPress components' reference's until they were read once
  * for its thirty-second, the car garage's guide's, Mithril's guides' and Enzyme's reference's until
  * they were read once for its thirty-fourth, the wedding venue's guide's, Stylelint's guides' and
- * node-addon-api's reference's until they were read once for its thirty-fifth (each file's
- * `heldUntil` says which, and the label repeats it).
+ * node-addon-api's reference's until they were read once for its thirty-fifth, the water
+ * company's guide's, WebdriverIO's guides' and the Cloudmersive Image API's reference's until
+ * they were read once for its thirty-sixth (each file's `heldUntil` says which, and the label
+ * repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
