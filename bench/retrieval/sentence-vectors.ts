@@ -22,7 +22,8 @@
  * question, the passage the decision is about (`decision.judged.hit`, else `decision.hits[0]`) and
  * the best passages of the first 3 pages shown (the pages of `decision.hits` in order, filled up
  * from `retriever.search`), each as its heading path (title > headings) and its first `--words`
- * words of text with the Markdown marks dropped; a passage is embedded once per set.
+ * words of text as a reader sees them (`plainText`, as search as you type reads a section); a
+ * passage is embedded once per set.
  * Printed: per class the count and the quartiles of the judged passage's cosine; a STOP rule (a
  * confident answer becomes not sure when its cosine < c): right, wrong-page and unanswerable
  * answers stopped; a PASS rule (a not-sure answer whose judged passage has confidence >= m becomes
@@ -40,6 +41,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { Retriever, type Decision, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { plainText } from '../../packages/bot-answer-engine/src/upstream/search/plain-text.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 
@@ -127,18 +129,10 @@ const dot = (a: Float32Array, b: Float32Array): number => {
   return sum;
 };
 
-/** What is embedded of a passage: its heading path, then its first `words` words of text without Markdown's marks. */
+/** What is embedded of a passage: its heading path, then its first `words` words as a reader sees them (`plainText`). */
 function passageText(passage: Passage): string {
   const path = [passage.document.source.title, ...passage.headings].filter(Boolean).join(' > ');
-  const text = passage.markdown
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/[`*_#>|~]+/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, words)
-    .join(' ');
+  const text = plainText(passage.markdown).split(' ').slice(0, words).join(' ');
   return `${path}. ${text}`;
 }
 

@@ -20,8 +20,9 @@
  * MISS when not), each wrong-page confident answer and each unanswerable question answered,
  * with the figures of the best-scoring passage, the question's words the docs lack (with their
  * English rarity), the passage judged (its confidence, whether its page is right, its features)
- * and the pages shown (* the right one); `--all` adds the right confident answers and the unanswerable
- * questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'` prints instead,
+ * and the pages shown (* the right one); `--all` adds the right confident answers and the
+ * unanswerable questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'`
+ * prints instead,
  * for each setting given (over `--settings=`; a `model` key replaces weights of the confidence
  * model, `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the
  * right pages first: a bar's trade curve from one indexing of the sets. `--reach` prints instead

@@ -1582,8 +1582,8 @@ function quote(term: string): string {
  * The Porter stems a superlative or an "-ier" comparative may come from, likeliest first
  * ("cheapest": cheap, "latest": lat or late, "biggest": bigg or big, "earlier": earli, as
  * "early" stems): the stemmer leaves these forms whole, so a question asking for the cheapest
- * tariff misses a page about cheap ones. A plain "-er" is left alone: it ends as many nouns
- * ("router", "offer", "timer") as comparatives.
+ * tariff misses a page about cheap ones. A plain "-er" is left alone: it ends more nouns
+ * ("router", "offer", "timer") than comparatives.
  */
 export function adjectiveBase(term: string): string[] {
   const y = /^(.{3,})i(?:er|est)$/.exec(term);
