@@ -21,11 +21,11 @@
  * with the figures of the best-scoring passage, the question's words the docs lack (with their
  * English rarity), the passage judged (its confidence, whether its page is right, its features)
  * and the pages shown (* the right one); `--all` adds the right confident answers and the
- * unanswerable questions not answered. `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'`
- * prints instead,
- * for each setting given (over `--settings=`; a `model` key replaces weights of the confidence
- * model, `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the
- * right pages first: a bar's trade curve from one indexing of the sets. `--reach` prints instead
+ * unanswerable questions not answered.
+ * `--sweep='[{"minConfidence":0.45},{"tellingEnough":0.55}]'` prints instead, for each setting
+ * given (over `--settings=`; a `model` key replaces weights of the confidence model,
+ * `CONFIDENCE_MODEL`), the right, wrong-page and unanswerable confident answers and the right
+ * pages first: a bar's trade curve from one indexing of the sets. `--reach` prints instead
  * what a perfect gate could do for the confident goal (>= 75% of the answerable questions, with
  * wrong pages within their 10%): each set's tune half by what stands between it and the goal
  * (met; the gate alone, the right page first on 75% or more; the gate and wrong pages within the
