@@ -142,7 +142,7 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
       baseline: { ...base, value: before.confident },
       goal: '<= 1 in 8',
       met: mine.confident <= mine.asked / 8,
-      note: `each asked after each of the set's first ${FOLLOWED_FIRSTS} confident answers; asked alone: ${alone} of ${followed.filter(keep).length} answered confidently; ${note}`,
+      note: `each asked after each of the set's first ${FOLLOWED_FIRSTS} confident answers; ${mine.asked - mine.confident - mine.refused} "not sure" with related pages, ${mine.refused} refused; asked alone: ${alone} of ${followed.filter(keep).length} answered confidently; ${note}`,
     });
   }
   const switched = current.outcome.switched ?? [];
@@ -170,6 +170,16 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
       baseline: { label: 'the same follow-ups asked alone', value: follow.filter((f) => f.alone).length },
       ...(set.tunedBefore ? {} : { goal: '>= 80%', met: withContext >= 0.8 * follow.length }),
       note: `with the question and its answer as the conversation: ${pct(follow.filter((f) => f.withAnswer).length, follow.length)}; engine before, with the question: ${pct(baseline.outcome.followUps.filter((f) => f.withContext).length, follow.length)}; eval half: ${follow.filter((f) => f.split === 'eval' && f.withContext).length} of ${follow.filter((f) => f.split === 'eval').length}`,
+    });
+    const linked = follow.filter((f) => f.linked).length;
+    report.add({
+      section,
+      id: `${set.id}.followup.linked`,
+      label: `${set.id}: follow-ups, right page among the first 3 links of any outcome with the question before`,
+      value: linked,
+      unit: `of ${follow.length}`,
+      baseline: { ...base, value: baseline.outcome.followUps.filter((f) => f.linked).length },
+      note: `answered or "not sure" with related pages; no goal of its own: the follow-ups' goal counts confident answers (\`followup.top3\`); eval half: ${follow.filter((f) => f.split === 'eval' && f.linked).length} of ${follow.filter((f) => f.split === 'eval').length}; ${note}`,
     });
   }
   const mib = (n: number): number => n / 1024 / 1024;

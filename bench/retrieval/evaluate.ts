@@ -49,6 +49,8 @@ export interface FollowUpOutcome {
   withContext: boolean;
   withAnswer: boolean;
   alone: boolean;
+  /** Asked with its first question: a right page among the first three links of any outcome (answer or related pages). */
+  linked: boolean;
   /** The question it follows, and the pages of that question's first three sources (for reading misses). */
   first: string;
   firstPages: string[];
@@ -85,9 +87,10 @@ export interface SwitchedOutcome {
 export interface FollowedOutcome {
   question: string;
   split: 'tune' | 'eval';
-  /** The conversations it was asked in, and those in which it was answered confidently. */
+  /** The conversations it was asked in, those in which it was answered confidently, and those in which it was refused (no page shown). */
   asked: number;
   confident: number;
+  refused: number;
 }
 
 /** The answerable questions answered confidently that a set's unanswerable questions are asked after, as follow-ups. */
@@ -161,17 +164,21 @@ export function firstConfident(engine: Engine, questions: readonly string[], cou
  */
 export function followedUnanswerable(engine: Engine, firsts: readonly string[], offTopic: readonly string[]): FollowedOutcome[] {
   const contexts = firsts.map((first) => followUpContext(engine, first));
-  return offTopic.map((question, place) => ({
-    question,
-    split: offTopicSplit(place),
-    asked: contexts.length,
-    confident: contexts.filter((context) => engine.answer(question, context).answer_found).length,
-  }));
+  return offTopic.map((question, place) => {
+    const outcomes = contexts.map((context) => outcomeOf(engine.answer(question, context)));
+    return {
+      question,
+      split: offTopicSplit(place),
+      asked: contexts.length,
+      confident: outcomes.filter((o) => o === 'answered').length,
+      refused: outcomes.filter((o) => o === 'refused').length,
+    };
+  });
 }
 
-/** Of `outcomes` (one half's or all), the follow-ups answered confidently and those asked. */
-export function countFollowed(outcomes: readonly FollowedOutcome[]): { confident: number; asked: number } {
-  return outcomes.reduce((sum, o) => ({ confident: sum.confident + o.confident, asked: sum.asked + o.asked }), { confident: 0, asked: 0 });
+/** Of `outcomes` (one half's or all), the follow-ups answered confidently, those refused and those asked. */
+export function countFollowed(outcomes: readonly FollowedOutcome[]): { confident: number; refused: number; asked: number } {
+  return outcomes.reduce((sum, o) => ({ confident: sum.confident + o.confident, refused: sum.refused + o.refused, asked: sum.asked + o.asked }), { confident: 0, refused: 0, asked: 0 });
 }
 
 /** A question with the pages that answer it, as `askedAfter` asks it. */
@@ -269,6 +276,7 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
         withContext: withContext.top3,
         withAnswer: ask(f, `${f.first}\n\n${first.answer}`).top3,
         alone: ask(f).top3,
+        linked: withContext.linkTop3,
         first: f.first,
         firstPages: [...new Set(first.sources.slice(0, 3).map((s) => pageOf(s.url ?? '')))],
         pages: withContext.pages,

@@ -48,7 +48,7 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
     `key ${s.keyRight}/${s.keyRightOf}`,
     `unanswerable confident ${off.filter((o) => !o.refused).length}/${off.length}`,
     `noisy ${s.noisy}`,
-    `follow ${follow.filter((f) => f.withContext).length}/${follow.length}`,
+    `follow ${follow.filter((f) => f.withContext).length}/${follow.length} (linked ${follow.filter((f) => f.linked).length})`,
     `followed unanswerable ${followedLine(outcome, split)}`,
     `median ${Math.round(s.medianLength)}`,
     `p50 ${s.p50.toFixed(1)} ms`,
@@ -56,10 +56,10 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
   ].join('  ');
 }
 
-/** Unanswerable questions asked as follow-ups (`offTopicFollowed`) of one half: confident/asked. */
+/** Unanswerable questions asked as follow-ups (`offTopicFollowed`) of one half: confident/asked, and those refused. */
 function followedLine(outcome: SetOutcome, split: 'tune' | 'eval'): string {
-  const { confident, asked } = countFollowed(outcome.offTopicFollowed.filter((o) => o.split === split));
-  return `${confident}/${asked}`;
+  const { confident, refused, asked } = countFollowed(outcome.offTopicFollowed.filter((o) => o.split === split));
+  return `${confident}/${asked} (refused ${refused})`;
 }
 
 function describe(q: QuestionOutcome): string {
@@ -87,11 +87,15 @@ interface Totals {
   offTopicOf: number;
   follow: number;
   followOf: number;
+  /** Follow-ups with a right page among the first three links of any outcome. */
+  followLinked: number;
   followed: number;
+  /** Unanswerable follow-ups refused (no page shown). */
+  followedRefused: number;
   followedOf: number;
   lengths: number[];
 }
-const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followed: 0, followedOf: 0, lengths: [] });
+const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followLinked: 0, followed: 0, followedRefused: 0, followedOf: 0, lengths: [] });
 const totals = { tune: totalsOf(), eval: totalsOf() };
 
 /** Adds one set's half to the totals. */
@@ -113,16 +117,18 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
   sum.offTopicOf += off.length;
   const follow = outcome.followUps.filter((f) => f.split === split);
   sum.follow += follow.filter((f) => f.withContext).length;
+  sum.followLinked += follow.filter((f) => f.linked).length;
   sum.followOf += follow.length;
   const followed = countFollowed(outcome.offTopicFollowed.filter((o) => o.split === split));
   sum.followed += followed.confident;
+  sum.followedRefused += followed.refused;
   sum.followedOf += followed.asked;
 }
 
 /** The totals line of one half. */
 function totalLine(split: 'tune' | 'eval'): string {
   const t = totals[split];
-  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf}  unanswerable follow-ups confident ${t.followed}/${t.followedOf}`;
+  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf} (linked ${t.followLinked})  unanswerable follow-ups confident ${t.followed}/${t.followedOf} (refused ${t.followedRefused})`;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));

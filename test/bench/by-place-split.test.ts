@@ -24,6 +24,7 @@ const followUp = (split: 'tune' | 'eval'): FollowUpOutcome => ({
   withContext: true,
   withAnswer: true,
   alone: false,
+  linked: true,
   first: 'q',
   firstPages: [],
   pages: [],
