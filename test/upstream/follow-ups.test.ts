@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES } from '../../packages/bot-answer-engine/src/upstream/http/validate.js';
-import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
+import { NOT_SURE_TEXT, startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, FIXTURES, KEY, readEvents, startFixtureApi } from './helpers.js';
 import { reassemble } from './reassemble.js';
 
@@ -168,6 +168,21 @@ describe('a follow-up passes the trust rules a question does', () => {
     const followUp = await answer(question, await historyAfter('How much is an adult swim?'));
     assert.equal(followUp.answer_found, false);
     assert.equal(followUp.sources[0]?.url, 'https://pool.example/prices#swimming');
+  });
+
+  it('shows the page the conversation was about for a follow-up leaning on it that no page relates by its own words', async () => {
+    // No page holds "dog": alone it is refused with nothing; after the opening times, the visitor
+    // is still on that page's subject, and "not sure" shows it as the related page.
+    const question = 'And what about my dog?';
+    const alone = await answer(question);
+    assert.equal(alone.answer_found, false);
+    assert.equal(alone.sources.length, 0);
+    const followUp = await answer(question, await historyAfter('When does the main pool open?'));
+    assert.equal(followUp.answer_found, false);
+    assert.equal(followUp.answer, NOT_SURE_TEXT);
+    assert.match(followUp.sources[0]?.url ?? '', /^https:\/\/pool\.example\/opening-times/);
+    // A question of its own after the same answer is still refused.
+    assert.equal((await answer('Who won the swimming world cup in 2018?', await historyAfter('When does the main pool open?'))).sources.length, 0);
   });
 
   it('still answers a follow-up naming too little of its own to judge, with the question before', async () => {

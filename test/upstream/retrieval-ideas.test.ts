@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { adjectiveBase, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
-import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
+import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, refersBack, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { NOT_SURE_TEXT, startAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, KEY } from './helpers.js';
@@ -1739,6 +1739,35 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
         assert.match(result.answer, /multiExpand/);
         assert.deepEqual(result.sources.map((source) => source.title), ['Accordion › Panels', 'Accordion › Options']);
       });
+    });
+  });
+
+  describe('a follow-up leaning on the question before, that no page relates by its own words', () => {
+    // Before round 38 a follow-up whose own words match no passage ("cat": no page holds it) was refused with nothing shown, though the visitor is still on the tram page's subject.
+    const first = 'Can I take my dog on the tram?';
+    const suite = suiteFolder([{}, { followUpRelated: false }], {
+      'tram.md': '# Travelling on the tram\n\n## Dogs\n\nDogs travel free on the tram if they are kept on a lead.\n\n## Bikes\n\nFolding bikes may be carried at any time.\n',
+      'fares.md': '# Fares\n\n## Single tickets\n\nA single ticket costs £2.50 and lasts ninety minutes.\n',
+      'lost-property.md': '# Lost property\n\nHand in anything you find to the driver or at the ticket office.\n',
+    });
+    const { bots } = suite;
+
+    it('reads which follow-ups lean on the question before', () => {
+      for (const question of ['what about my cat?', 'And for the Under 15s?', 'Can I stop it whenever I want?', 'and can I get them as a CSV instead?', 'Is the first one cheaper?']) assert.equal(refersBack(question), true, question);
+      for (const question of ['What is the capital of Australia?', 'Is there a rule that limits how long a test runs?', 'Who won the 2018 FIFA World Cup?', 'Is there a deadline?']) assert.equal(refersBack(question), false, question);
+    });
+
+    it('is "not sure" with the page the conversation was about, not refused', () => {
+      assert.equal(bots[0]!.find(first).outcome, 'answered');
+      assert.equal(bots[0]!.find('what about my cat?').outcome, 'refused', 'alone, nothing relates to it');
+      const followUp = bots[0]!.find('what about my cat?', first);
+      assert.equal(followUp.outcome, 'not_sure');
+      assert.equal(followUp.passages[0]!.document.path, 'tram.md');
+      assert.equal(bots[1]!.find('what about my cat?', first).outcome, 'refused', 'with the rule taken out');
+    });
+
+    it('still refuses a question of its own asked after it', () => {
+      assert.equal(bots[0]!.find('What is the capital of Australia?', first).outcome, 'refused');
     });
   });
 });

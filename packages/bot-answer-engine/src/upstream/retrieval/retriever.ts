@@ -8,7 +8,7 @@ import { englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
-import { asksPrice, asksYesNo, capitalisedPhrases, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, writtenNames } from './terms.js';
+import { asksPrice, asksYesNo, capitalisedPhrases, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, refersBack, writtenNames } from './terms.js';
 
 /** A passage that matched a question, with how well. */
 export interface SearchHit {
@@ -147,6 +147,15 @@ export interface RetrievalSettings {
    * Off: any passage (round 17).
    */
   followUpCarried: boolean;
+  /**
+   * A follow-up that leans on the question before it (`refersBack`: "what about my cat?", "Can I
+   * stop it whenever I want?") and that no page relates by its own words (no page holds "cat") is
+   * "not sure" with the pages the conversation's words rank first (at most `relatedPages`), not
+   * refused with nothing: the visitor is still on the subject the last answer was about. A
+   * follow-up asking a question of its own ("What is the capital of Australia?") is still refused.
+   * Off: refused (before round 38).
+   */
+  followUpRelated: boolean;
   /** Most of the conversation's words used: the most telling. */
   contextTerms: number;
   /**
@@ -556,6 +565,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   followUpTrust: true,
   followUpWords: 1,
   followUpEveryday: 2,
+  followUpRelated: true,
   followUpConfidence: 0.4,
   followUpModel: true,
   followUpCarried: true,
@@ -1041,6 +1051,16 @@ export class Retriever {
           }
           if (closest.length < s.relatedPages) closest.push(most);
         }
+      }
+      // A follow-up leaning on the question before, that its own words relate nowhere: the conversation's pages (`followUpRelated`).
+      if (!closest.length && followUp && s.followUpRelated && refersBack(question)) {
+        for (const hit of hits) {
+          if (closest.length >= s.relatedPages) break;
+          if (hit.contextMatched === 0 || pages.has(hit.docId)) continue;
+          pages.add(hit.docId);
+          closest.push(hit);
+        }
+        if (closest.length) return { outcome: 'not_sure', hits: closest, ...(judged ? { judged } : {}), otherPages: false };
       }
       if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}) };
       // Free places: one for each page scoring next, not counted yet, matching enough by its passages together.

@@ -119,6 +119,19 @@ export function asksYesNo(question: string): boolean {
 }
 
 /**
+ * Whether a question leans on the one before it: it opens with a conjunction or "what about",
+ * "what if" ("and for the Under 15s?", "what about my cat?"), or names its subject by a
+ * pronoun ("Can I stop it whenever I want?", "and can I get them as a CSV instead?"). "That" is
+ * left out: it joins a clause as often ("a rule that limits how long a test runs").
+ */
+export function refersBack(question: string): boolean {
+  return LEADS_BACK.test(question.trim()) || POINTS_BACK.test(question);
+}
+
+const LEADS_BACK = /^(?:and|but|or|so|also|then|what about|how about|what if)\b/i;
+const POINTS_BACK = /\b(?:it|its|itself|they|them|their|themselves|this|these|those|he|him|his|she|her|one|ones)\b/i;
+
+/**
  * Whether a question asks a price: "how much" before a verb or "to" ("How much is a day pass?",
  * "how much to hire the hall"; not "how much notice", which asks a quantity of the noun after
  * it), or the word "cost" ("what does that cost?").
