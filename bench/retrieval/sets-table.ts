@@ -1,8 +1,9 @@
 /**
  * The per-set tables a round's reading reports, printed as Markdown from two result files: the
  * outcomes of each named set (right page first, confident, wrong page, unanswerable answered
- * confidently, right page among the links and first, key term, follow-ups, search as you type),
- * before -> after where they differ, then the same sets against issue 27's goals (after only).
+ * confidently, right page among the links and first, key term, follow-ups answered and linked,
+ * search as you type), before -> after where they differ, then the same sets against issue 27's
+ * goals (after only).
  * "Before" is usually the round's base engine run on the sets alone
  * (`bench/out/results.only.json`), "after" the full run (`bench/results.json`). It reads result
  * files only: no engine runs.
@@ -27,6 +28,7 @@ const COLUMNS: Array<[label: string, id: string]> = [
   ['first', 'links.first'],
   ['key term', 'keyterm.right'],
   ['follow-ups', 'followup.top3'],
+  ['follow-ups linked', 'followup.linked'],
   ['search top 3', 'search:top3'],
 ];
 
