@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { adjectiveBase, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { englishNear } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
 import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, refersBack, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
@@ -1768,6 +1769,48 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
 
     it('still refuses a question of its own asked after it', () => {
       assert.equal(bots[0]!.find('What is the capital of Australia?', first).outcome, 'refused');
+    });
+  });
+
+  describe('a misspelling the stem hides, read as the English word one edit from it', () => {
+    // Before round 39 the typo fix compared stems alone: "chnage" stems to itself, two edits from "change"'s "chang", and "cirlce" to a stem too short for it.
+    const suite = suiteFolder([{}, { misspeltWords: false }], {
+      'pdf/margins.md': '# PDF margins\n\nTo change the margins of the PDF, set `pdf.margin` in book.json.\n',
+      'pdf/fonts.md': '# PDF fonts\n\nThe PDF uses Arial unless you set `pdf.fontFamily` in book.json.\n',
+      'pdf/print.md': '# Printing a PDF\n\nA printed PDF keeps the margins of each page. Print on A4 or Letter paper.\n',
+      'ebook/kindle.md': '# Kindle\n\nAn ebook for Kindle has no margins: the reader sets them.\n',
+      'images/shapes.md': '# Shapes\n\nCrop a circle out of an image with `cropCircle`, or a square with `cropSquare`.\n',
+    });
+    const { bots } = suite;
+    const question = 'How do I chnage the margins of the pdf?';
+
+    it('reads the English words one edit from a word as written, keeping its first letter', () => {
+      assert.deepEqual(englishNear('chnage'), ['change']);
+      assert.deepEqual(englishNear('cirlce'), ['circle']);
+      // A name made of a word and a letter before it is not that word.
+      assert.ok(!englishNear('preact').includes('react'));
+      assert.deepEqual(englishNear('iphone'), []);
+    });
+
+    it('answers from the page holding the word meant, where the stems alone left it "not sure"', () => {
+      const found = bots[0]!.find(question);
+      assert.equal(found.outcome, 'answered');
+      assert.equal(found.passages[0]!.document.path, 'pdf/margins.md');
+      // Control: "chnage" is a telling word no page holds, and three pages hold the rest.
+      assert.notEqual(bots[1]!.find(question).outcome, 'answered');
+    });
+
+    it('finds the page as you type the misspelt word whole', () => {
+      assert.equal(bots[0]!.search('chnage ', 3)[0]?.url, `${BASE}pdf/margins`);
+      assert.deepEqual(bots[1]!.search('chnage ', 3), []);
+    });
+
+    it('answers so at the HTTP API', async () => {
+      await withApi(suite.root, async (answer) => {
+        const result = await answer(question);
+        assert.equal(result.answer_found, true);
+        assert.match(result.answer, /pdf\.margin/);
+      });
     });
   });
 });

@@ -291,7 +291,7 @@ export function createBot(
       return compose(passages, inlineSources, message, outcome);
     },
     compose,
-    search: (text, limit) => searchSections(index, text, limit),
+    search: (text, limit) => searchSections(index, text, limit, retrieval.misspeltWords),
     reload,
     watch: (debounceMs) => {
       folderWatch?.close();

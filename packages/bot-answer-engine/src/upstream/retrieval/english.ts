@@ -34,6 +34,18 @@ function words(): { words: string[]; counts: Float64Array } {
   return list;
 }
 
+/** The place of the first of `sorted` not before `key` (its length when none is). */
+function firstAtLeast(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /**
  * The Zipf value of a term (a Porter stem, as the index holds words): of the words sharing it,
  * their counts added up. A stem begins its words but for its last letter ("happi": "happy"),
@@ -46,15 +58,8 @@ function zipfOf(term: string): number {
   const { words: sorted, counts } = words();
   // A three-letter stem too: "sai" stands for "say", which "sai" does not begin.
   const prefix = term.length > 2 ? term.slice(0, -1) : term;
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! < prefix) low = mid + 1;
-    else high = mid;
-  }
   let count = 0;
-  for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) if (stem(sorted[i]!) === term) count += counts[i]!;
+  for (let i = firstAtLeast(sorted, prefix); i < sorted.length && sorted[i]!.startsWith(prefix); i++) if (stem(sorted[i]!) === term) count += counts[i]!;
   const zipf = count > 0 ? Math.log10((count * 1e9) / CORPUS_WORDS) : UNSEEN_ZIPF;
   if (known.size >= MAX_KNOWN) known.clear();
   known.set(term, zipf);
@@ -72,4 +77,42 @@ export function englishRarity(term: string): number {
 /** Whether everyday English has a word of this term (a Porter stem): "lsit" and "permis" (for "permision") it has not. */
 export function inEnglish(term: string): boolean {
   return zipfOf(term) > UNSEEN_ZIPF;
+}
+
+// A word of the list read for a misspelling must be counted at least this often (about 0.4 per million words: Zipf 2.6).
+const MIN_NEAR_COUNT = 20;
+
+/**
+ * The words of the list one edit from `word` (lower case, as written) after its first letter (a
+ * letter left out, added or changed, or two adjacent letters swapped), counted at least
+ * `MIN_NEAR_COUNT` times, the most common first: what a misspelling the stems hide may stand for
+ * ("chnage": change; "cirlce": circle). The first letter is kept, so a name made of a word and a
+ * letter before it ("iPhone", "Preact", "eBike") is not read as that word.
+ */
+export function englishNear(word: string): string[] {
+  const { words: sorted, counts } = words();
+  const countOf = (candidate: string): number => {
+    // The list may hold a word twice (cased apart); they are adjacent once lower-cased and sorted.
+    let count = 0;
+    for (let i = firstAtLeast(sorted, candidate); i < sorted.length && sorted[i] === candidate; i++) count += counts[i]!;
+    return count;
+  };
+  const found = new Map<string, number>();
+  const consider = (candidate: string): void => {
+    if (candidate === word || found.has(candidate)) return;
+    const count = countOf(candidate);
+    if (count >= MIN_NEAR_COUNT) found.set(candidate, count);
+  };
+  for (let i = 1; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail) consider(head + tail.slice(1));
+    if (tail.length > 1) consider(head + tail[1] + tail[0] + tail.slice(2));
+    for (let c = 97; c <= 122; c++) {
+      const letter = String.fromCharCode(c);
+      if (tail) consider(head + letter + tail.slice(1));
+      consider(head + letter + tail);
+    }
+  }
+  return [...found].sort((a, b) => b[1] - a[1]).map(([candidate]) => candidate);
 }

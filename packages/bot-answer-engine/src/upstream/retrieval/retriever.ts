@@ -4,7 +4,7 @@ import type { Passage } from '../folder/knowledge-base.js';
 import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js';
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, CONFIDENCE_MODEL, FOLLOW_UP_MODEL, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures, type ConfidenceModel } from './confidence.js';
-import { englishRarity, inEnglish } from './english.js';
+import { englishNear, englishRarity, inEnglish } from './english.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
@@ -390,6 +390,14 @@ export interface RetrievalSettings {
    */
   tellingMisspelt: boolean;
   /**
+   * A word no page holds, that English lacks, whose stem hides a slip of the keys ("chnage" stems
+   * to itself, two edits from "change"'s "chang"; "cirlce" to a stem too short for the typo fix),
+   * is read as the most common English word one edit from it as written, keeping its first
+   * letter, whose stem the docs hold (`misspeltWord`): for retrieval as the typo fix reads, and
+   * for the telling-word rule as `tellingMisspelt` reads. Off: the stems alone (round 38).
+   */
+  misspeltWords: boolean;
+  /**
    * A name of the question (`namedTerms`) that the docs lack and that is at least this rare in
    * everyday English (`englishRarity`) must be matched whatever `tellingEnough` and `tellingLone`
    * say: "How do I use Turborepo with a Java *Maven* build?" asks about Maven, however much of
@@ -610,6 +618,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnoughOpen: 0.55,
   tellingLone: true,
   tellingMisspelt: true,
+  misspeltWords: true,
   tellingValues: false,
   lackedName: 0.25,
   wholeNames: true,
@@ -670,7 +679,7 @@ const TYPO_CANDIDATES = 5000;
  * practic); else its own form as the beginning of longer terms ("defib": defibrillator). Answers
  * and search as you type read such a word alike. Undefined for a shorter word.
  */
-export function docsForm(index: KbIndex, term: string): { form: string; prefix: boolean } | undefined {
+export function docsForm(index: KbIndex, term: string, written: readonly string[] = []): { form: string; prefix: boolean } | undefined {
   if (term.length < MIN_PREFIX) return undefined;
   const base = adjectiveBase(term).find((form) => index.documentFrequency(form) > 0);
   if (base) return { form: base, prefix: false };
@@ -679,7 +688,28 @@ export function docsForm(index: KbIndex, term: string): { form: string; prefix: 
       if (Math.abs(known.length - term.length) <= 1 && oneEditApart(known, term)) return { form: known, prefix: false };
     }
   }
+  const meant = misspeltWord(index, term, written);
+  if (meant) return { form: meant, prefix: false };
   return { form: term, prefix: true };
+}
+
+/**
+ * The docs' term a misspelt word stands for when stemming hides the slip: "chnage" stems to
+ * itself, two edits from "change"'s "chang", and "cirlce" to "cirlc", too short for the typo fix.
+ * The word as written (from `MIN_TYPO` letters, English lacking its stem) is read as the most
+ * common English word one edit from it (`englishNear`) whose stem the docs hold. Undefined when
+ * none is, or no word is given.
+ */
+export function misspeltWord(index: KbIndex, term: string, written: readonly string[]): string | undefined {
+  const words = written.filter((word) => word.length >= MIN_TYPO && /^[a-z]+$/.test(word));
+  if (words.length === 0 || inEnglish(term)) return undefined;
+  for (const word of words) {
+    for (const near of englishNear(word)) {
+      const form = analyze(near)[0];
+      if (form && form !== term && index.documentFrequency(form) > 0) return form;
+    }
+  }
+  return undefined;
 }
 
 /** The median of the best scores of the ten best-scoring pages among `hits` (best first). */
@@ -1308,7 +1338,7 @@ export class Retriever {
     if (telling.length) terms = telling;
     if (s.prefix) {
       for (const t of terms) {
-        const docs = t.df > 0 ? undefined : docsForm(index, t.term);
+        const docs = t.df > 0 ? undefined : docsForm(index, t.term, s.misspeltWords ? written.get(t.term) : undefined);
         if (!docs) continue;
         t.query = docs.prefix ? `${quote(docs.form)}*` : quote(docs.form);
         t.form = docs.form;
@@ -1390,6 +1420,8 @@ export class Retriever {
       for (const term of tellingWords) {
         if (term.length < MIN_PREFIX || !lacking.has(term) || named?.has(term) || inEnglish(term)) continue;
         const meant = this.#oneEditFrom(term);
+        const word = s.misspeltWords ? misspeltWord(index, term, written.get(term) ?? []) : undefined;
+        if (word && !meant.includes(word)) meant.push(word);
         if (meant.length) misspelt.set(term, meant);
       }
     }

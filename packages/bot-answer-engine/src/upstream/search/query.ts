@@ -13,6 +13,8 @@ export interface TypedWord {
   forms: TermForm[];
   /** The word being typed (the last, with no space or punctuation after it). */
   partial: boolean;
+  /** A whole word as typed, lower-cased: what a misspelling the stem hides is read from (`misspeltWord`). */
+  written?: string;
 }
 
 // A partial word's forms are looked for from this many letters: one letter begins too much.
@@ -59,7 +61,7 @@ export function typedWords(text: string, known: (term: string) => boolean): Type
     seen.add(term);
     // The lexicon's words for the same thing ("fake": mock), those the index holds, as answers read them.
     const relatives = relativesOf(term, word).filter(known);
-    const current: TypedWord = { forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false };
+    const current: TypedWord = { forms: [term, ...relatives].map((form) => ({ form, prefix: false })), partial: false, written: word.toLowerCase() };
     if (previousWord !== undefined) joined(previousTyped, { form: joinTerm([previousWord, word]), prefix: false }, current);
     typed.push(current);
     previousWord = word;

@@ -82,7 +82,8 @@ const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
 /**
  * Search as you type over a knowledge base's on-disk index: the sections holding the typed
  * words (in their heading path or their text), the last one as the beginning of a word, a whole
- * one the index lacks as answers read it (`withDocsForm`): those
+ * one the index lacks as answers read it (`withDocsForm`; a misspelling the stem hides too with
+ * `misspeltWords`, as `RetrievalSettings` has it): those
  * holding every word, those holding all but one, and when few do, those holding fewer; each
  * page's best section before a page's other sections, a copy of a section of another page shown
  * before left out; at most `limit`, one result per section.
@@ -95,11 +96,11 @@ const SCORE_WEIGHTS: ColumnWeights = { ...WEIGHTS, code: 0.5 };
  * names the page and section, links where answers cite it, and shows plain text around the
  * matched words with their ranges.
  */
-export function searchSections(index: KbIndex, text: string, limit: number): SearchResult[] {
+export function searchSections(index: KbIndex, text: string, limit: number, misspeltWords = DEFAULT_RETRIEVAL.misspeltWords): SearchResult[] {
   return index.read(() => {
     const typed = typedWords(text, (term) => index.documentFrequency(term) > 0);
     if (typed.length === 0 || index.passages === 0) return [];
-    for (const word of typed) withDocsForm(index, word);
+    for (const word of typed) withDocsForm(index, word, misspeltWords);
     const ranked = rank(index, typed);
     const results: SearchResult[] = [];
     const seen = new Set<string>();
@@ -119,13 +120,14 @@ export function searchSections(index: KbIndex, text: string, limit: number): Sea
 /**
  * A whole typed word no passage holds, read as answers read it: the docs often write the same
  * word another way ("practise": practice, "statuses": status, "complain": complaint) or longer
- * ("deliver": delivery, "track": tracker), so it also matches the form answers read (`docsForm`).
+ * ("deliver": delivery, "track": tracker), and a misspelling the stem hides is the word meant
+ * ("chnage": change), so it also matches the form answers read (`docsForm`).
  * Its weight is left as a word the docs lack.
  */
-function withDocsForm(index: KbIndex, word: TypedWord): void {
+function withDocsForm(index: KbIndex, word: TypedWord, misspeltWords: boolean): void {
   const term = word.forms[0]!.form;
   if (word.partial || index.documentFrequency(term) > 0) return;
-  const docs = docsForm(index, term);
+  const docs = docsForm(index, term, misspeltWords && word.written ? [word.written] : []);
   if (docs) word.forms.push(docs);
 }
 
