@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadBots } from '../../packages/bot-answer-engine/src/upstream/bots.js';
-import { loadKnowledgeBase, parseHtmlDocument } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
+import { loadKnowledgeBase, parseHtmlDocument, resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { readHtmlPage } from '../../packages/bot-answer-engine/src/upstream/folder/html-page.js';
+import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
+import { passageTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 
 /** A page as docs generators build them: the content amid navigation, banners and footers. */
 function page(main: string, head = ''): string {
@@ -128,5 +130,56 @@ describe('a built HTML folder', () => {
     } finally {
       for (const bot of bots.values()) bot.close();
     }
+  });
+});
+
+describe('a built HTML page is indexed as its Markdown source is', () => {
+  let root: string;
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'html-terms-'));
+    await mkdir(join(root, 'html', 'api'), { recursive: true });
+    await mkdir(join(root, 'md', 'api'), { recursive: true });
+    // The reader writes the built page's links absolute; its source wrote the link to its own site relative.
+    await writeFile(
+      join(root, 'html', 'api', 'MockAgent.html'),
+      page(
+        '<main><h1>MockAgent</h1><p>Intercepts requests; see <a href="/api/Agent.html">the Agent</a>, <a href="https://docs.example.com/api/Pool.html">the Pool</a> and <a href="https://nodejs.org/api/http.html">the http module</a>.</p><pre><code>fetch("https://docs.example.com/api/")</code></pre></main>',
+        '<link rel="canonical" href="https://docs.example.com/api/MockAgent.html">',
+      ),
+    );
+    await writeFile(
+      join(root, 'md', 'api', 'MockAgent.md'),
+      '# MockAgent\n\nIntercepts requests; see [the Agent](/api/Agent.html), [the Pool](./Pool.html) and [the http module](https://nodejs.org/api/http.html).\n\n```\nfetch("https://docs.example.com/api/")\n```\n',
+    );
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  /** How many passages of the folder's index hold each term in their body. */
+  async function bodyFrequencies(folder: string, terms: string[]): Promise<number[]> {
+    const dir = join(root, folder);
+    const index = await KbIndex.open({ dir, settings: resolveSettings(dir, { baseUrl: 'https://docs.example.com/', urlExtension: '.html' }), folder: join(root, `${folder}-index`), botId: 'demo' });
+    try {
+      await index.sync();
+      return terms.map((term) => index.frequencies(term).body);
+    } finally {
+      index.close();
+    }
+  }
+
+  it('a link to its own site by its path, as a relative link; another site\'s host and code kept', async () => {
+    // "exampl" and "com": the site's domain, once in the code block (kept) and not from the links;
+    // "nodej": the other site's host; "agent", "pool": the linked pages' names.
+    const terms = ['exampl', 'com', 'nodej', 'agent', 'pool'];
+    assert.deepEqual(await bodyFrequencies('html', terms), [1, 1, 1, 1, 1]);
+    assert.deepEqual(await bodyFrequencies('md', terms), [1, 1, 1, 1, 1]);
+    const html = passageTerms('MockAgent', [], '[the Pool](https://docs.example.com/api/Pool.html) of docs.example.com', 'api/MockAgent.html', 'https://docs.example.com');
+    assert.deepEqual(html.body, passageTerms('MockAgent', [], '[the Pool](/api/Pool.html) of docs.example.com', 'api/MockAgent.md').body);
+    // Control: without the document's own site, the link's host words are indexed.
+    assert.ok(passageTerms('MockAgent', [], '[the Pool](https://docs.example.com/api/Pool.html)', 'api/MockAgent.html').body.includes('exampl'));
+  });
+
+  it('no word of the file\'s extension in its path, and its name whole', () => {
+    assert.deepEqual(passageTerms('MockAgent', [], 'text', 'api/MockAgent.html').path, ['api', 'mock', 'agent', 'mockagent']);
+    assert.deepEqual(passageTerms('MockAgent', [], 'text', 'api/MockAgent.htm').path, passageTerms('MockAgent', [], 'text', 'api/MockAgent.md').path);
   });
 });

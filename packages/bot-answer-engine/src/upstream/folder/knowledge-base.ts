@@ -134,7 +134,8 @@ const SECTIONS_NOT_TITLE = 2;
 // Its opening line may be indented (A-Frame's `\t---`): a slip, the block is the page's front matter all the same.
 const FRONT_MATTER = /^[ \t]*---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 const DOCUMENT_FILE = /\.(?:mdx?|html?)$/i;
-const HTML_FILE = /\.html?$/i;
+/** A built HTML page, by its file name. */
+export const HTML_FILE = /\.html?$/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Longest the listing runs between two turns of the event loop. */
 const STAT_SLICE_MS = 5;

@@ -1,5 +1,5 @@
 import type { KnowledgeBaseSettings, SkippedFile } from '../folder/knowledge-base.js';
-import { readDocumentFile, skippedFile, type DocumentFile } from '../folder/knowledge-base.js';
+import { HTML_FILE, readDocumentFile, skippedFile, type DocumentFile } from '../folder/knowledge-base.js';
 import { FIELDS, passageTerms, storedTerms } from '../retrieval/analyzer.js';
 
 /** One passage of a document as the index stores it: its text and its analysed fields. */
@@ -35,12 +35,16 @@ export async function analyseFile(file: DocumentFile, settings: KnowledgeBaseSet
     return skippedFile(file.path, caught);
   }
   const title = read.source.title;
+  // The HTML reader writes a built page's links absolute, so that a quote's links work anywhere;
+  // its author wrote the links to its own site relative, and they are indexed as such. A
+  // Markdown file's links are indexed as its author wrote them.
+  const origin = HTML_FILE.test(file.path) ? originOf(read.source.url) : undefined;
   return {
     source: JSON.stringify(read.source),
     links: read.links.size ? JSON.stringify([...read.links]) : null,
     anchors: read.anchors,
     passages: read.sections.map((section) => {
-      const terms = passageTerms(title, section.headings, section.markdown, file.path);
+      const terms = passageTerms(title, section.headings, section.markdown, file.path, origin);
       return {
         headings: JSON.stringify(section.headings),
         markdown: section.markdown,
@@ -50,6 +54,17 @@ export async function analyseFile(file: DocumentFile, settings: KnowledgeBaseSet
       };
     }),
   };
+}
+
+/** The scheme and host of a document's URL (`https://undici.nodejs.org`), if it has one. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether an analysis says the file is skipped. */

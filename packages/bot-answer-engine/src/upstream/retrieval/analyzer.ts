@@ -9,7 +9,7 @@ import { mapped } from './mapped.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 7;
+export const ANALYZER_VERSION = 8;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
 // The parts of contractions too ("I've": "ve"; "doesn't": "doesn"): a word the English list lacks would count as the most telling.
@@ -269,7 +269,7 @@ export type Field = (typeof FIELDS)[number];
 const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
 
 /** A passage's fields, analysed. */
-export function passageTerms(title: string, headings: readonly string[], markdown: string, path = ''): PassageTerms {
+export function passageTerms(title: string, headings: readonly string[], markdown: string, path = '', origin?: string): PassageTerms {
   const joined: string[] = [];
   const column = (text: string): string[] => {
     const scanned = scanWords(text);
@@ -283,7 +283,7 @@ export function passageTerms(title: string, headings: readonly string[], markdow
     title: column(title),
     headings: column(mapped(headings, plainHeading).join('\n')),
     code: wordTerms(scanWords(code.join('\n')), []),
-    body: column(markdown),
+    body: column(withoutOwnOrigin(markdown, origin)),
     joined,
     path: pathTerms(path),
   };
@@ -350,12 +350,41 @@ export function countTerm(field: string, form: string, prefix = false): number {
   return n;
 }
 
-/** The terms of a document's path, its extension left out: its words, and its names whole (`MockAgent.md`: mock, agent, mockagent). */
+/**
+ * The terms of a document's path, its extension left out (a Markdown or a built HTML page's: the
+ * same page either way): its words, and its names whole (`MockAgent.md`, `MockAgent.html`: mock,
+ * agent, mockagent).
+ */
 function pathTerms(path: string): string[] {
-  const scanned = scanWords(path.replace(/\.mdx?$/i, ''));
+  const scanned = scanWords(path.replace(/\.(?:mdx?|html?)$/i, ''));
   const terms = wordTerms(scanned, []);
   for (const { parts } of scanned.identifiers) terms.push(joinTerm(parts));
   return terms;
+}
+
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+
+/**
+ * Markdown whose links to its own site (`origin`: `https://undici.nodejs.org`) are written as
+ * from the site's root, as a relative link is: the words of a link's path name the page it goes
+ * to, but a built page's absolute links would make its site's name and domain words of every
+ * passage holding one. Code is left as written.
+ */
+function withoutOwnOrigin(markdown: string, origin: string | undefined): string {
+  if (!origin || !markdown.includes(origin.slice(origin.indexOf('//')))) return markdown;
+  const escaped = origin.replace(REGEXP_SPECIAL, '\\$&');
+  // A link's destination, `](https://host/path`, or a link reference definition's, `[id]: https://host/path`.
+  const own = new RegExp(`(\\]\\(\\s*<?|^ {0,3}\\[[^\\]\\n]+\\]:[ \\t]*<?)${escaped}(?=[/?#)>\\s]|$)`, 'gim');
+  let fence: string | undefined;
+  return mapped(markdown.split('\n'), (line) => {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker) {
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      return line;
+    }
+    return fence === undefined ? line.replace(own, '$1') : line;
+  }).join('\n');
 }
 
 /** The lines of Markdown outside fenced code blocks. */
