@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { FENCE, plainHeading } from '../folder/markdown-text.js';
+import { FENCE, mapOutsideFences, plainHeading } from '../folder/markdown-text.js';
 import { mapped } from './mapped.js';
 
 /**
@@ -362,7 +362,8 @@ function pathTerms(path: string): string[] {
   return terms;
 }
 
-const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+// A link's destination's scheme and host, `](https://undici.nodejs.org`, or a link reference definition's, `[id]: https://host`.
+const LINK_ORIGIN = /(\]\(\s*<?|^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([a-z][a-z0-9+.-]*:\/\/[^/?#\s)>]*)/gim;
 
 /**
  * Markdown whose links to its own site (`origin`: `https://undici.nodejs.org`) are written as
@@ -371,20 +372,8 @@ const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
  * passage holding one. Code is left as written.
  */
 function withoutOwnOrigin(markdown: string, origin: string | undefined): string {
-  if (!origin || !markdown.includes(origin.slice(origin.indexOf('//')))) return markdown;
-  const escaped = origin.replace(REGEXP_SPECIAL, '\\$&');
-  // A link's destination, `](https://host/path`, or a link reference definition's, `[id]: https://host/path`.
-  const own = new RegExp(`(\\]\\(\\s*<?|^ {0,3}\\[[^\\]\\n]+\\]:[ \\t]*<?)${escaped}(?=[/?#)>\\s]|$)`, 'gim');
-  let fence: string | undefined;
-  return mapped(markdown.split('\n'), (line) => {
-    const marker = FENCE.exec(line)?.[1];
-    if (marker) {
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-      return line;
-    }
-    return fence === undefined ? line.replace(own, '$1') : line;
-  }).join('\n');
+  if (!origin || !markdown.includes('://')) return markdown;
+  return mapOutsideFences(markdown, (prose) => prose.replace(LINK_ORIGIN, (link, before: string, target: string) => (target.toLowerCase() === origin ? before : link)));
 }
 
 /** The lines of Markdown outside fenced code blocks. */
