@@ -5,6 +5,7 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, CONFIDENCE_MODEL, FOLLOW_UP_MODEL, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures, type ConfidenceModel } from './confidence.js';
 import { englishNear, englishRarity, inEnglish } from './english.js';
+import { mostlyNotNoun } from './part-of-speech.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
@@ -390,6 +391,15 @@ export interface RetrievalSettings {
    */
   tellingMisspelt: boolean;
   /**
+   * A passage missing only telling words the docs lack that English uses mostly as other than a
+   * noun (`mostlyNotNoun`: a verb, an adjective, an adverb) answers when the model is at least
+   * this sure of it: such a word tells how the asker is placed ("How *far* ahead can I book",
+   * "I feel *dizzy*", "the house we've just *bought*"), while a noun the docs lack names what is
+   * asked about ("Are *dogs* allowed", "the company *VPN*"), which a passage matching the rest
+   * cannot answer (`tellingLacking`). A name, and a word the lexicon lacks, count as nouns. 0: off.
+   */
+  tellingNouns: number;
+  /**
    * A word no page holds, that English lacks, whose stem hides a slip of the keys ("chnage" stems
    * to itself, two edits from "change"'s "chang"; "cirlce" to a stem too short for the typo fix),
    * is read as the most common English word one edit from it as written, keeping its first
@@ -618,6 +628,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   tellingEnoughOpen: 0.55,
   tellingLone: true,
   tellingMisspelt: true,
+  tellingNouns: 0.8,
   misspeltWords: true,
   tellingValues: false,
   lackedName: 0.25,
@@ -824,6 +835,8 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   ownWords: number;
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
+  /** Of `missing`, the words English mostly uses as other than a noun (`tellingNouns`). */
+  looseMissing: string[];
   /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
   unnamed: string[];
   /** `telling` and `strength` of what its page's candidate passages match together. */
@@ -988,14 +1001,18 @@ export class Retriever {
     const open = s.tellingEnough > 0 && s.tellingEnoughOpen > 0 && !followUp && !asksYesNo(question);
     // ...the lower bar only while another page matches a word of the question: compared and set aside, not absent ("Where do lions sleep at the zoo?" over one page on lions).
     const enoughFor = (hit: ScoredHit): number => (open && hits.some((other) => other.docId !== hit.docId && other.matchedTerms.length > 0) ? s.tellingEnoughOpen : s.tellingEnough);
-    const found = unheld ? undefined : passing.find(
-      (hit) => gateOnly || ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) || hit.missing.every((term) => matched.has(term) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday)),
-    );
+    const passesGate = (hit: ScoredHit, loosely: boolean): boolean =>
+      gateOnly ||
+      ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) ||
+      hit.missing.every((term) => matched.has(term) || (loosely && hit.looseMissing.includes(term)) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday));
+    // Else a passage missing only words the docs lack that name no topic, for a surer model (`tellingNouns`).
+    const found = unheld ? undefined : (passing.find((hit) => passesGate(hit, false)) ?? (s.tellingNouns > 0 ? passing.find((hit) => passesGate(hit, true)) : undefined));
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
-    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : unheld ? undefined : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)));
+    const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : unheld ? undefined : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)) ?? hits.find((hit) => answers(hit) && !waived && hit.missing.length === hit.looseMissing.length));
+    const loosely = candidate !== undefined && candidate.looseMissing.length > 0 && (candidate === found ? !passesGate(candidate, false) : !waived);
     const judged = candidate ? this.#judge(candidate, hits, asked.length, followUp && s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL) : undefined;
     // The rules below but the name rule compare the candidate with the pages its words alone
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
@@ -1024,7 +1041,7 @@ export class Retriever {
       return { outmatched, twin, held };
     };
     const { outmatched, twin, held } = candidate ? rulesAfter(candidate, judged, ownRules) : { outmatched: undefined, twin: undefined, held: false };
-    const bar = followUp ? s.followUpConfidence : s.minConfidence;
+    const bar = Math.max(followUp ? s.followUpConfidence : s.minConfidence, loosely ? s.tellingNouns : 0);
     const best = judged && s.minConfidence > 0 ? (judged.confidence >= bar && !held ? candidate : undefined) : found;
     // The answer from a passage: it, then others as telling scoring near it (one per page with `onePerPage`).
     const answer = (from: ScoredHit, sure: Judged<ScoredHit> | undefined): Decided => {
@@ -1413,6 +1430,15 @@ export class Retriever {
     const ruled = [...tellingWeight].filter(([term]) => s.tellingValues || !(lacking.has(term) && /\d/.test(term)));
     const mostRuled = Math.max(0, ...mapped(ruled, ([, w]) => w));
     const tellingWords = s.tellingWordShare > 0 ? mapped(ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))), ([term]) => term) : [];
+    // Of those the docs lack, the ones English mostly uses as other than a noun (`tellingNouns`).
+    const loose = new Set(
+      s.tellingNouns > 0
+        ? tellingWords.filter((term) => {
+            const forms = written.get(term) ?? [];
+            return lacking.has(term) && !named?.has(term) && forms.length > 0 && forms.every(mostlyNotNoun);
+          })
+        : [],
+    );
     const tellingTotal = [...tellingWeight.values()].reduce((sum, w) => sum + w, 0);
     // The docs' terms a misspelt telling word may stand for (`tellingMisspelt`).
     const misspelt = new Map<string, string[]>();
@@ -1499,6 +1525,7 @@ export class Retriever {
         strength: (weight + fromContext) / rarest,
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
+        looseMissing: missing.filter((term) => loose.has(term)),
         unnamed: [] as string[],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
