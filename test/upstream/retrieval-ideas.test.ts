@@ -11,7 +11,6 @@ import { after, before, describe, it } from 'node:test';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { adjectiveBase, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
 import { englishNear } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
-import { mostlyNotNoun } from '../../packages/bot-answer-engine/src/upstream/retrieval/part-of-speech.js';
 import { sampleKnowledgeBaseDir } from '../../packages/bot-answer-engine/src/upstream/package-root.js';
 import { asksPrice, asksYesNo, capitalisedPhrases, holdsWritten, mixedCaseNames, namedTerms, numberedWords, refersBack, writtenNames } from '../../packages/bot-answer-engine/src/upstream/retrieval/terms.js';
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
@@ -1831,12 +1830,6 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
     after(async () => {
       for (const bot of bots) bot.close();
       await rm(root, { recursive: true, force: true });
-    });
-
-    it('reads how English mostly uses a word from the lexicon', () => {
-      for (const word of ['far', 'quickly', 'bought', 'several', 'otherwise']) assert.equal(mostlyNotNoun(word), true, word);
-      // A noun, and a word the lexicon lacks (a name, a rare word), name something.
-      for (const word of ['dog', 'stock', 'bike', 'sabbatical', 'mum', 'vpn', 'kubernetes']) assert.equal(mostlyNotNoun(word), false, word);
     });
 
     it('answers when the words the docs lack are a verb, an adjective or an adverb', () => {

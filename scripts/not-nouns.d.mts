@@ -1,0 +1,3 @@
+/** The types of not-nouns.mjs, for the test that checks its list. */
+export const NOT_NOUNS_FILE: string;
+export function notNounsText(): string;
