@@ -7,7 +7,8 @@
  *
  * Causes, in the order the outcome is decided (`Retriever.decide`):
  * - `gate: telling word`: no passage is judged; one would be without the rule that a telling word
- *   the docs lack be matched (`tellingWordShare`);
+ *   the docs lack be matched (`tellingWordShare`); or the passage judged misses only lacked words
+ *   that name no topic and is below their higher bar (`tellingNouns`), with none judged without it;
  * - `gate: coverage`: no passage matches enough of the question (`minCoverage`, `minStrength`);
  * - `model`: the passage judged is below the least confidence (`minConfidence`);
  * - `rival`: the model is sure, but another page's passage outmatches it (`tellingRival`);
@@ -55,10 +56,12 @@ const lines: string[] = [];
 const tallies = new Map<string, { answerable: number; first: number; right: number; wrong: number; held: number }>();
 
 /** Why a question with this decision was not answered confidently. */
-function causeOf(decision: Decision, forcedNoGate: Decision, withoutRival: () => Decision): Cause {
+function causeOf(decision: Decision, forcedNoGate: Decision, withoutRival: () => Decision, withoutLoose: () => Decision): Cause {
   if (decision.outcome === 'refused') return 'refused';
   if (!decision.judged) return forcedNoGate.judged ? 'gate: telling word' : 'gate: coverage';
   if (decision.judged.confidence < minConfidence) return 'model';
+  // Judged only through the lacked words that name no topic, and below their bar.
+  if (!withoutLoose().judged) return 'gate: telling word';
   // Sure, yet not answered: the rival rule, unless the answer stays unsure without it (a name, number, twin or yes/no rule).
   return withoutRival().outcome === 'answered' ? 'rival' : 'named';
 }
@@ -94,6 +97,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
   // The gate without its telling-word rule: tells a question stopped by that rule from one matching too little.
   const noTelling = new Retriever(index, { ...settings, tellingWordShare: 0 });
   const noRival = new Retriever(index, { ...settings, tellingRival: 0 });
+  const noLoose = new Retriever(index, { ...settings, tellingNouns: 0 });
   const splitOf = placeSplit(set);
   const tally = { answerable: 0, first: 0, right: 0, wrong: 0, held: 0 };
   tallies.set(set.id, tally);
@@ -122,7 +126,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
       return;
     }
     if (firstRight) tally.held++;
-    const cause = causeOf(decision, noTelling.decide(q.question), () => noRival.decide(q.question));
+    const cause = causeOf(decision, noTelling.decide(q.question), () => noRival.decide(q.question), () => noLoose.decide(q.question));
     bump(`${firstRight ? 'unsure, right first' : 'unsure, not right first'}: ${cause}`);
     if (list) lines.push(`${set.id} ${firstRight ? 'POOL' : 'MISS'} ${cause}: ${q.question}\n      ${describe(decision, want, q.question)}`);
   });
@@ -133,7 +137,7 @@ await eachSetIndex('why-unsure', only, (set, index, kbSettings) => {
       bump('unanswerable confident');
       if (list) lines.push(`${set.id} UNANSWERABLE: ${question}\n      ${describe(decision, new Set(), question)}`);
     } else {
-      const cause = causeOf(decision, noTelling.decide(question), () => noRival.decide(question));
+      const cause = causeOf(decision, noTelling.decide(question), () => noRival.decide(question), () => noLoose.decide(question));
       bump(`unanswerable ${decision.outcome}: ${cause}`);
       if (all) lines.push(`${set.id} UNANSWERABLE ${cause}: ${question}\n      ${describe(decision, new Set(), question)}`);
     }
