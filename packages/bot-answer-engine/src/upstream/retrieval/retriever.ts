@@ -394,9 +394,10 @@ export interface RetrievalSettings {
    * A passage missing only telling words the docs lack that English uses mostly as other than a
    * noun (`mostlyNotNoun`: a verb, an adjective, an adverb) answers when the model is at least
    * this sure of it: such a word tells how the asker is placed ("How *far* ahead can I book",
-   * "I feel *dizzy*", "the house we've just *bought*"), while a noun the docs lack names what is
-   * asked about ("Are *dogs* allowed", "the company *VPN*"), which a passage matching the rest
-   * cannot answer (`tellingLacking`). A name, and a word the lexicon lacks, count as nouns. 0: off.
+   * "my window won't open *properly*", "the house we've just *bought*"), while a noun the docs
+   * lack names what is asked about ("Are *dogs* allowed", "the company *VPN*"), which a passage
+   * matching the rest cannot answer (`tellingLacking`). A name, and a word the lexicon lacks,
+   * count as nouns. 0: off.
    */
   tellingNouns: number;
   /**
