@@ -408,13 +408,13 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe('a passage matching most of the telling weight answers though a word the docs lack is left', () => {
     // "tag" and "push" on many pages, "reference" on two: a word the docs lack ("tries") weighs about as much as the most telling of them, not as all.
     const steps = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`step-${i}.md`, `# Step ${i}\n\nStep ${i} may push a tag when the release is new.${i === 0 ? ' See the reference.' : ''}\n`]));
-    // The controls keep a word the docs lack from being waived for the one page it relates to (`tellingLone`): each shows this rule alone.
+    // The controls keep a word the docs lack from being waived for the one page it relates to (`tellingLone`), or passed for being no noun ("tries", `tellingNouns`): each shows this rule alone.
     const { bots } = suiteFolder(
       [
         {},
-        { tellingEnough: 0, tellingEnoughOpen: 0, tellingLone: false },
-        { tellingEnough: 0.75, tellingEnoughOpen: 0, tellingLone: false },
-        { tellingEnough: 0.75, tellingEnoughOpen: 0.6, tellingLone: false },
+        { tellingEnough: 0, tellingEnoughOpen: 0, tellingLone: false, tellingNouns: 0 },
+        { tellingEnough: 0.75, tellingEnoughOpen: 0, tellingLone: false, tellingNouns: 0 },
+        { tellingEnough: 0.75, tellingEnoughOpen: 0.6, tellingLone: false, tellingNouns: 0 },
       ],
       {
         ...steps,
