@@ -680,6 +680,8 @@ const RARE_SHARE = 0.005;
 const MIN_TYPO = 6;
 // A passage of another page scoring at least this share of the answer's is its rival for `tellingRival`.
 const RIVAL_SCORE = 0.6;
+// The `looseMissing` of every hit of a question with no such word: one array, not one per hit.
+const NONE: readonly string[] = [];
 // Terms sharing a word's first two letters looked at for a typo, the most frequent first.
 const TYPO_CANDIDATES = 5000;
 
@@ -837,7 +839,7 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
   /** Of `missing`, the words English mostly uses as other than a noun (`tellingNouns`). */
-  looseMissing: string[];
+  looseMissing: readonly string[];
   /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
   unnamed: string[];
   /** `telling` and `strength` of what its page's candidate passages match together. */
@@ -1006,14 +1008,16 @@ export class Retriever {
       gateOnly ||
       ((waived || (s.tellingEnough > 0 && hit.telling >= enoughFor(hit))) && !hit.missing.some((term) => lacked.includes(term))) ||
       hit.missing.every((term) => matched.has(term) || (loosely && hit.looseMissing.includes(term)) || (followUp && carried(hit) && englishRarity(term) < s.followUpEveryday));
+    const strictlyFound = unheld ? undefined : passing.find((hit) => passesGate(hit, false));
     // Else a passage missing only words the docs lack that name no topic, for a surer model (`tellingNouns`).
-    const found = unheld ? undefined : (passing.find((hit) => passesGate(hit, false)) ?? (s.tellingNouns > 0 ? passing.find((hit) => passesGate(hit, true)) : undefined));
+    const looselyFound = unheld || strictlyFound || s.tellingNouns <= 0 ? undefined : passing.find((hit) => passesGate(hit, true));
+    const found = strictlyFound ?? looselyFound;
     // The passage it would answer from, and how sure retrieval is of its page. A follow-up's
     // passages were found with the conversation's help: it must pass the rules on its own telling
     // words above, and then the model judges it as ranked (`followUpConfidence`).
     // A question's telling words the docs lack must be matched, whatever the confidence ("FIFA", "dress code").
     const candidate = followUp ? (s.followUpConfidence > 0 ? found : undefined) : unheld ? undefined : (found ?? hits.find((hit) => answers(hit) && (waived ? !hit.missing.some((term) => lacked.includes(term)) : hit.missing.length === 0)) ?? hits.find((hit) => answers(hit) && !waived && hit.missing.length === hit.looseMissing.length));
-    const loosely = candidate !== undefined && candidate.looseMissing.length > 0 && (candidate === found ? !passesGate(candidate, false) : !waived);
+    const loosely = candidate !== undefined && candidate.looseMissing.length > 0 && (candidate === found ? candidate === looselyFound : !waived);
     const judged = candidate ? this.#judge(candidate, hits, asked.length, followUp && s.followUpModel ? FOLLOW_UP_MODEL : CONFIDENCE_MODEL) : undefined;
     // The rules below but the name rule compare the candidate with the pages its words alone
     // would rank: a follow-up's ranking holds the conversation's words, and (measured) they stop
@@ -1331,7 +1335,7 @@ export class Retriever {
   /** The hits with their passages, read from the index (in the same snapshot as the search). */
   #withPassages(hits: ScoredHit[]): SearchHit[] {
     const passages = new Map(mapped(this.#index.passagesById(mapped(hits, (hit) => hit.id)), (passage) => [passage.index, passage]));
-    return mapped(hits, ({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
+    return mapped(hits, ({ id, docId: _docId, exact: _exact, ownWords: _ownWords, missing: _missing, looseMissing: _looseMissing, unnamed: _unnamed, pageTelling: _pageTelling, pageStrength: _pageStrength, ...hit }) => ({ passage: passages.get(id)!, ...hit }));
   }
 
   // Arrays here are built by `mapped`, not `.map`: V8 compiles this function again each time an optimised `.map`'s holey array meets code compiled on packed ones.
@@ -1526,7 +1530,7 @@ export class Retriever {
         strength: (weight + fromContext) / rarest,
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
-        looseMissing: missing.filter((term) => loose.has(term)),
+        looseMissing: loose.size ? missing.filter((term) => loose.has(term)) : NONE,
         unnamed: [] as string[],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
