@@ -3,26 +3,37 @@ import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 
 /**
- * How English mostly uses a word, from the `wink-lexicon` package's lexicon (13,462 words, each
- * with its Penn Treebank tags, the commonest first), through the list of the 6,822 whose
- * commonest tag is not a noun's (`not-nouns.txt`, written from the package by
- * `scripts/not-nouns.mjs`): "far", "quickly" and "bought" are mostly not nouns, "dog" and
- * "stock" are. A word the lexicon lacks (a name, a rare or new word) is read as a noun: it
- * names something.
+ * What kind of word English mostly makes of a word, from the `wink-lexicon` package (13,462
+ * words, each with its Penn Treebank tags, the commonest first, and WordNet's senses), through
+ * two lists the engine ships, written from the package by scripts of the same names:
+ * - `not-nouns.txt`, the 6,822 words whose commonest tag is not a noun's: "far", "quickly" and
+ *   "bought" are mostly not nouns, "dog" and "stock" are;
+ * - `person-time-nouns.txt`, the 680 common nouns whose every sense names a person or a time:
+ *   "son", "teenager", "deadline", "summer"; not "kid" (a young goat too).
+ * A word the lexicon lacks (a name, a rare or new word) is in neither: it names something.
  */
 
-let notNouns: ReadonlySet<string> | undefined;
+const lists = new Map<string, ReadonlySet<string>>();
 
-function list(): ReadonlySet<string> {
-  notNouns ??= new Set(
-    readFileSync(join(packageRoot(), 'src', 'upstream', 'retrieval', 'not-nouns.txt'), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '' && !line.startsWith('#')),
-  );
-  return notNouns;
+function list(name: string): ReadonlySet<string> {
+  let words = lists.get(name);
+  if (!words) {
+    words = new Set(
+      readFileSync(join(packageRoot(), 'src', 'upstream', 'retrieval', name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('#')),
+    );
+    lists.set(name, words);
+  }
+  return words;
 }
 
 /** Whether English uses this word, as written (lower case), mostly as other than a noun: a verb, an adjective, an adverb, a preposition or a number. */
 export function mostlyNotNoun(word: string): boolean {
-  return list().has(word);
+  return list('not-nouns.txt').has(word);
+}
+
+/** Whether this word, as written (lower case), is a common noun that names only a person or a time. */
+export function namesPersonOrTime(word: string): boolean {
+  return list('person-time-nouns.txt').has(word);
 }

@@ -5,7 +5,7 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { analyze, countTerm, FIELDS, questionTerms, storedFields, type Field, type QuestionTerms } from './analyzer.js';
 import { confidence, CONFIDENCE_MODEL, FOLLOW_UP_MODEL, MAX_MARGIN, STRENGTH_SCALE, type ConfidenceFeatures, type ConfidenceModel } from './confidence.js';
 import { englishNear, englishRarity, inEnglish } from './english.js';
-import { mostlyNotNoun } from './part-of-speech.js';
+import { mostlyNotNoun, namesPersonOrTime } from './part-of-speech.js';
 import { idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
@@ -392,12 +392,13 @@ export interface RetrievalSettings {
   tellingMisspelt: boolean;
   /**
    * A passage missing only telling words the docs lack that English uses mostly as other than a
-   * noun (`mostlyNotNoun`: a verb, an adjective, an adverb) answers when the model is at least
-   * this sure of it: such a word tells how the asker is placed ("How *far* ahead can I book",
-   * "my window won't open *properly*", "the house we've just *bought*"), while a noun the docs
-   * lack names what is asked about ("Are *dogs* allowed", "the company *VPN*"), which a passage
-   * matching the rest cannot answer (`tellingLacking`). A name, and a word the lexicon lacks,
-   * count as nouns. 0: off.
+   * noun (`mostlyNotNoun`: a verb, an adjective, an adverb), or as a noun naming only a person or
+   * a time (`namesPersonOrTime`), answers when the model is at least this sure of it: such a word
+   * tells how the asker is placed ("How *far* ahead can I book", "my window won't open
+   * *properly*", "the house we've just *bought*", "my *son* broke my laptop", "time off for the
+   * *summer*"), while another noun the docs lack names what is asked about ("Are *dogs*
+   * allowed", "the company *VPN*"), which a passage matching the rest cannot answer
+   * (`tellingLacking`). A name, and a word the lexicon lacks, count as nouns of a topic. 0: off.
    */
   tellingNouns: number;
   /**
@@ -838,7 +839,7 @@ interface ScoredHit extends Omit<SearchHit, 'passage'> {
   ownWords: number;
   /** The question's telling words (see `tellingWordShare`) it does not match. */
   missing: string[];
-  /** Of `missing`, the words English mostly uses as other than a noun (`tellingNouns`). */
+  /** Of `missing`, the words that name no topic: mostly not nouns, or nouns of a person or a time (`tellingNouns`). */
   looseMissing: readonly string[];
   /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
   unnamed: string[];
@@ -1435,12 +1436,12 @@ export class Retriever {
     const ruled = [...tellingWeight].filter(([term]) => s.tellingValues || !(lacking.has(term) && /\d/.test(term)));
     const mostRuled = Math.max(0, ...mapped(ruled, ([, w]) => w));
     const tellingWords = s.tellingWordShare > 0 ? mapped(ruled.filter(([term, w]) => w >= s.tellingWordShare * mostRuled && (!s.tellingLacking || lacking.has(term))), ([term]) => term) : [];
-    // Of those the docs lack, the ones English mostly uses as other than a noun (`tellingNouns`).
+    // Of those the docs lack, the ones that name no topic: mostly not nouns, or a person or a time (`tellingNouns`).
     const loose = new Set(
       s.tellingNouns > 0
         ? tellingWords.filter((term) => {
             const forms = written.get(term) ?? [];
-            return lacking.has(term) && !named?.has(term) && forms.length > 0 && forms.every(mostlyNotNoun);
+            return lacking.has(term) && !named?.has(term) && forms.length > 0 && forms.every((form) => mostlyNotNoun(form) || namesPersonOrTime(form));
           })
         : [],
     );
