@@ -53,8 +53,9 @@
  * references' until they were read once for its thirty-eighth, the opticians' guide's,
  * Mercurius' guides' and the Salesforce agent CLI's reference's until they were read once for
  * its thirty-ninth, the pharmacy's and Tidepool's guides' and the Manticore Search client's and
- * fs-extra's references' until they were read once for its fortieth (each file's `heldUntil`
- * says which, and the label repeats it).
+ * fs-extra's references' until they were read once for its fortieth, the tenants' handbook's,
+ * the podcast host's guides' and node-pg-migrate's reference's until they were read once for its
+ * forty-first (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
