@@ -4,7 +4,7 @@ import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/
 import type { HistoryMessage } from '../../packages/bot-answer/src/protocol/types.js';
 import { median, percentile } from '../lib/stats.js';
 import type { Engine } from './engines.js';
-import { noiseIn } from './noise.js';
+import { noiseIn, stopsOnQuestion } from './noise.js';
 import type { Question, QuestionSet } from './sets.js';
 
 /** The three outcomes of a question: a confident answer, "not sure" with the closest pages, or a refusal. */
@@ -37,6 +37,8 @@ export interface QuestionOutcome {
   keyTerm?: boolean;
   /** Kinds of noise the answer quotes. */
   noise: string[];
+  /** The answer's quote stops on a question the page goes on from (`stopsOnQuestion`). */
+  stopsOnQuestion: boolean;
   length: number;
   ms: number;
   pages: string[];
@@ -253,6 +255,7 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
       top3: answer.answer_found && pages.some((page) => want.has(page)),
       ...(q.keyTerm ? { keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()) } : {}),
       noise: answer.answer_found ? noiseIn(answer.answer) : [],
+      stopsOnQuestion: answer.answer_found && stopsOnQuestion(answer.answer),
       length: answer.answer_found ? answer.answer.length : 0,
       ms,
       pages,
@@ -305,6 +308,8 @@ export interface Summary {
   linkFirst: number;
   refused: number;
   noisy: number;
+  /** Confident answers whose quote stops on a question. */
+  questionStops: number;
   medianLength: number;
   p50: number;
   p95: number;
@@ -331,6 +336,7 @@ export function summarise(outcomes: QuestionOutcome[]): Summary {
     linkFirst: outcomes.filter((o) => o.linkFirst).length,
     refused: outcomes.filter((o) => o.outcome === 'refused').length,
     noisy: answered.filter((o) => o.noise.length > 0).length,
+    questionStops: answered.filter((o) => o.stopsOnQuestion).length,
     medianLength: median(answered.map((o) => o.length)),
     p50: median(times),
     p95: percentile(times, 95),

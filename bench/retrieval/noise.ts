@@ -25,3 +25,28 @@ export function noiseIn(answer: string): string[] {
     .replace(/(`+)[^`\n][\s\S]*?\1/g, '');
   return NOISE.filter(([, pattern]) => pattern.test(prose)).map(([kind]) => kind);
 }
+
+/** A sentence ending a question, before any closing quote, bracket or emphasis, then an omission (` …`) or the line's end. */
+const QUESTION_STOP = /\?["'\u201d\u2019)*_]*(?= …|\s*$)/;
+/** A source's label line: `**Title › Section**`, with its citation. */
+const LABEL_LINE = /^\*\*.+\*\*(?: \[\[\d+\]\]\(.*\))?$/;
+
+/**
+ * Whether an answer's quote stops on a question (the page's own: "Broken before the refresh
+ * date?") where the page goes on: a quoted line, outside code, whose question an omission (`…`)
+ * follows, or that ends the passage's quote (the next source's label line, or the answer's end).
+ */
+export function stopsOnQuestion(answer: string): boolean {
+  const lines = answer
+    .replace(/^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1?\2[ \t]*$/gm, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.some((line, i) => {
+    if (LABEL_LINE.test(line)) return false;
+    const match = QUESTION_STOP.exec(line);
+    if (!match) return false;
+    const next = lines[i + 1];
+    return / …/.test(line.slice(match.index)) || next === undefined || next === '…' || LABEL_LINE.test(next);
+  });
+}

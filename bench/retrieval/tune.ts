@@ -48,6 +48,7 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
     `key ${s.keyRight}/${s.keyRightOf}`,
     `unanswerable confident ${off.filter((o) => !o.refused).length}/${off.length}`,
     `noisy ${s.noisy}`,
+    `stops on a question ${s.questionStops}`,
     `follow ${follow.filter((f) => f.withContext).length}/${follow.length} (linked ${follow.filter((f) => f.linked).length})`,
     `followed unanswerable ${followedLine(outcome, split)}`,
     `median ${Math.round(s.medianLength)}`,
@@ -82,6 +83,8 @@ interface Totals {
   first: number;
   key: number;
   keyOf: number;
+  /** Confident answers whose quote stops on a question. */
+  questionStops: number;
   offTopic: number;
   offTopicRelated: number;
   offTopicOf: number;
@@ -95,7 +98,7 @@ interface Totals {
   followedOf: number;
   lengths: number[];
 }
-const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followLinked: 0, followed: 0, followedRefused: 0, followedOf: 0, lengths: [] });
+const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, questionStops: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followLinked: 0, followed: 0, followedRefused: 0, followedOf: 0, lengths: [] });
 const totals = { tune: totalsOf(), eval: totalsOf() };
 
 /** Adds one set's half to the totals. */
@@ -111,6 +114,7 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
   sum.first += s.linkFirst;
   sum.key += s.keyRight;
   sum.keyOf += s.keyRightOf;
+  sum.questionStops += s.questionStops;
   sum.lengths.push(...questions.filter((q) => q.answered).map((q) => q.length));
   sum.offTopic += off.filter((o) => !o.refused).length;
   sum.offTopicRelated += off.filter((o) => o.outcome === 'not_sure').length;
@@ -128,7 +132,7 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
 /** The totals line of one half. */
 function totalLine(split: 'tune' | 'eval'): string {
   const t = totals[split];
-  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf} (linked ${t.followLinked})  unanswerable follow-ups confident ${t.followed}/${t.followedOf} (refused ${t.followedRefused})`;
+  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  stops on a question ${t.questionStops}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf} (linked ${t.followLinked})  unanswerable follow-ups confident ${t.followed}/${t.followedOf} (refused ${t.followedRefused})`;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));

@@ -14,6 +14,7 @@ const question = (split: 'tune' | 'eval'): QuestionOutcome => ({
   top1: true,
   top3: true,
   noise: [],
+  stopsOnQuestion: false,
   length: 1,
   ms: 1,
   pages: [],

@@ -190,6 +190,19 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
+  it('does not stop on a question the page asks: the sentence after it, which answers it, comes too', () => {
+    const p = passage(doc(''), 0, ['Refresh'], `${LONG_PROSE}\n\nQuokka laptops are replaced on a fixed cycle.\n\n${LONG_PROSE}\n\nBroken before the quokka refresh? Open a ticket and IT lends you a spare one while yours is repaired.\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'My quokka laptop is broken, when is the refresh?');
+    assert.ok(answer.includes('Broken before the quokka refresh? Open a ticket and IT lends you a spare one while yours is repaired.'), answer);
+  });
+
+  it('leaves out a question whose answer does not fit, where the passage quotes something else', () => {
+    const p = passage(doc(''), 0, ['Refresh'], `${LONG_PROSE}\n\nQuokka laptops are replaced on a fixed cycle.\n\n${LONG_PROSE}\n\nBroken before the quokka refresh? ${'Open a ticket and IT lends you a spare one while yours is repaired, '.repeat(25)}and that is all.\n\n${LONG_PROSE}`);
+    const { answer } = composeAnswer([p], false, 'My quokka laptop is broken, when is the refresh?');
+    assert.ok(answer.includes('Quokka laptops are replaced on a fixed cycle.'), answer);
+    assert.ok(!answer.includes('Broken before the quokka refresh?'), answer);
+  });
+
   it('quotes more of the best passage while the answer is short: the sentence that answers with one of the question words', () => {
     const p = passage(
       doc(''),

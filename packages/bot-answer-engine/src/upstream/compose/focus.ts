@@ -65,6 +65,8 @@ const LENGTH_UNIT = 400;
 const FRAME_TERM_WEIGHT = 0.3;
 /** A code span in a sentence: a name, option or value the reader can use. */
 const CODE_SPAN = /`[^`\n]+`/;
+/** A sentence that asks a question: a question mark at its end, before any closing quote, bracket or emphasis. */
+const QUESTION_END = /\?["'”’)*_]*\s*$/;
 /** A leaf that states a fact: it holds code, a number or a bold name. */
 const FACT = /`[^`\n]+`|\d|\*\*[^*\n]+\*\*|__[^_\n]+__/;
 /**
@@ -107,7 +109,9 @@ interface Candidate {
  *    terms of the best passage's page (its other passages too), most worth first, up to that length;
  *    then, if they are still short, the leaves between two quoted ones of the best passage that
  *    state a fact (no table rows), shortest first;
- * 11. a passage still quoting nothing, its opening a code block longer than the room left: the
+ * 11. the leaf after a quoted sentence asking the page's own question, which answers it; where it
+ *    does not fit, the question is left out, unless it is all its passage quotes;
+ * 12. a passage still quoting nothing, its opening a code block longer than the room left: the
  *    block's first lines, so no source is a bare label line.
  * A leaf stating the figure such a question asks for is worth twice as much throughout.
  * A chosen sentence or item brings the code block right after it (one code block may go over
@@ -310,6 +314,20 @@ export function focusExcerpts(passages: FocusPassage[], question: string | undef
         .forEach((leaf) => tryAdd(i, [leaf.id]));
     });
   }
+
+  // A quoted sentence asking the page's own question ("Broken before the refresh date?") brings
+  // the leaf after it, which answers it, while it fits; where that does not fit, the question is
+  // left out, unless it is all its passage quotes: a quote does not stop on a question.
+  passages.forEach((passage, i) => {
+    const { leaves } = passage.parts;
+    for (const leaf of leaves) {
+      if (!selections[i]!.has(leaf.id) || leaf.kind !== 'sentence' || !QUESTION_END.test(leaf.markdown)) continue;
+      const next = leaves[leaf.id + 1];
+      if (!next || selections[i]!.has(next.id) || duplicate(i, next) || tryAdd(i, [next.id]) || selections[i]!.size === 1) continue;
+      selections[i]!.delete(leaf.id);
+      renders[i] = render(i);
+    }
+  });
 
   // Last, a passage still quoting nothing (its opening a code block longer than the room left)
   // would be a bare label line: its code block, cut to the room left, a few lines at least.
