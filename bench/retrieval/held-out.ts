@@ -55,7 +55,9 @@
  * its thirty-ninth, the pharmacy's and Tidepool's guides' and the Manticore Search client's and
  * fs-extra's references' until they were read once for its fortieth, the tenants' handbook's,
  * the podcast host's guides' and node-pg-migrate's reference's until they were read once for its
- * forty-first (each file's `heldUntil` says which, and the label repeats it).
+ * forty-first, the home care handbook's, Phaser's guides' and Chart.js's reference's until they
+ * were read once for its forty-second (each file's `heldUntil` says which, and the label repeats
+ * it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
