@@ -1,6 +1,6 @@
 import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/types.js';
 import { loadBots, type Bot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
-import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { composeAnswer as baselineCompose } from '../baseline/compose/extractive.js';
 import { loadKnowledgeBase as baselineLoad } from '../baseline/folder/knowledge-base.js';
 import { PassageIndex as BaselineIndex } from '../baseline/retrieval/search.js';

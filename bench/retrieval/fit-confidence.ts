@@ -78,7 +78,8 @@ import { analyze, questionTerms } from '../../packages/bot-answer-engine/src/ups
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { idf } from '../../packages/bot-answer-engine/src/upstream/retrieval/idf.js';
 import { searchSections } from '../../packages/bot-answer-engine/src/upstream/search/search.js';
-import { DEFAULT_RETRIEVAL, Retriever, type RetrievalSettings, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/follow-up.js';
 import type { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
 import type { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';

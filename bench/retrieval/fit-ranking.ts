@@ -1,5 +1,5 @@
 /**
- * Fits the ranking's query-time weights (`DEFAULT_RETRIEVAL` in retriever.ts: the column
+ * Fits the ranking's query-time weights (`DEFAULT_RETRIEVAL` in settings.ts: the column
  * weights, `joinWeight`, `pageWeight`, `pageDecay`, `sectionTelling`, `bodyTelling`,
  * `lexiconWeight`, `dropOne`, `candidates`) jointly, by coordinate ascent on the tune halves.
  *
@@ -31,7 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { createBot } from '../../packages/bot-answer-engine/src/upstream/bots.js';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { KbIndex } from '../../packages/bot-answer-engine/src/upstream/index/kb-index.js';
-import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { expectedPages, offTopicSplit, outcomeOf, pageOf, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets, type Question, type QuestionSet } from './sets.js';

@@ -13,7 +13,8 @@
  * questions it was not chosen on. `--json` prints every set's counts instead. Never the sealed
  * sets (`eachSetIndex`).
  */
-import { DEFAULT_RETRIEVAL, Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 

@@ -28,7 +28,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
-import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import type { RetrievalSettings } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { startEngine } from './engines.js';
 import { answeredFrom, askedAfter, countSwitched, expectedPages, firstConfident, FOLLOWED_FIRSTS, followUpContext, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';

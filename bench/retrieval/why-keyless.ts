@@ -21,7 +21,8 @@ import { cleanMarkdown } from '../../packages/bot-answer-engine/src/upstream/fol
 import { composeAnswer } from '../../packages/bot-answer-engine/src/upstream/compose/extractive.js';
 import { passageParts, type Leaf } from '../../packages/bot-answer-engine/src/upstream/compose/passage-units.js';
 import { analyze } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
-import { DEFAULT_RETRIEVAL, Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import type { Passage } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { expectedPages, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';

@@ -27,7 +27,8 @@
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.
  */
-import { DEFAULT_RETRIEVAL, Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever, type SearchHit } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 

@@ -37,7 +37,8 @@
 import { questionTerms } from '../../packages/bot-answer-engine/src/upstream/retrieval/analyzer.js';
 import { englishRarity } from '../../packages/bot-answer-engine/src/upstream/retrieval/english.js';
 import { CONFIDENCE_MODEL, type ConfidenceModel } from '../../packages/bot-answer-engine/src/upstream/retrieval/confidence.js';
-import { DEFAULT_RETRIEVAL, Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { Retriever, type Decision } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { eachSetIndex, scriptArgs } from './tuning-script.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GRID, settingsOf, valueOf, withinBounds, type Figures } from '../../bench/retrieval/fit-ranking.js';
-import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/retriever.js';
+import { DEFAULT_RETRIEVAL } from '../../packages/bot-answer-engine/src/upstream/retrieval/settings.js';
 
 const figures = (over: Partial<Figures>): Figures => ({ right: 10, confident: 12, wrong: 2, links: 20, first: 15, key: 5, unanswerable: 1, questions: 25, offTopic: 8, ...over });
 

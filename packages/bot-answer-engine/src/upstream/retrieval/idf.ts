@@ -6,3 +6,6 @@
 export function idf(count: number, df: number): number {
   return Math.log(1 + (count - df + 0.5) / (df + 0.5));
 }
+
+/** A term in more than this share of the passages tells nothing apart ("fastify" in Fastify's docs). */
+export const COMMON_SHARE = 0.5;

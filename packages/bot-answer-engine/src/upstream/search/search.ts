@@ -5,7 +5,8 @@ import type { ColumnWeights, FullTextTable, KbIndex } from '../index/kb-index.js
 import { countTerm, FIELDS, processTerm, storedFields, type Field } from '../retrieval/analyzer.js';
 import { englishRarity } from '../retrieval/english.js';
 import { idf } from '../retrieval/idf.js';
-import { DEFAULT_RETRIEVAL, docsForm } from '../retrieval/retriever.js';
+import { docsForm } from '../retrieval/docs-form.js';
+import { DEFAULT_RETRIEVAL } from '../retrieval/settings.js';
 import { plainText } from './plain-text.js';
 import { matchesForm, typedWords, type TermForm, type TypedWord } from './query.js';
 import { snippetFor } from './snippet.js';
