@@ -5,7 +5,7 @@ import type { KbIndex } from '../index/kb-index.js';
 import { analyze } from './analyzer.js';
 import { COMMON_SHARE } from './idf.js';
 import { mapped } from './mapped.js';
-import type { SearchHit } from './retriever.js';
+import type { SearchHit } from './search-hit.js';
 import type { RetrievalSettings } from './settings.js';
 import { holdsNumber } from './terms.js';
 
