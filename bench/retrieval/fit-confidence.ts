@@ -28,13 +28,13 @@
  * each set's confident answers at the engine's least confidence (`minConfidence`, or the one
  * `--settings=` gives) and at it.
  *
- * Beside the model's features, each row holds figures a feature could be made of (bench/README.md,
+ * Beside the model's features, each row holds figures a feature could be made of (bench/retrieval/rounds.md,
  * "Confident when right, round 12 (the folder)"): of the folder, `pages` and `passages` (ln of
  * its counts), `idfMean` (the mean IDF of its words' occurrences) and `idfSpread` (the spread of
  * its terms' IDF); of the question's scores, `peak` (ln of the best passage's score over the
  * median of the ten best), `entropy` (of the ten best pages' best scores, over its most),
  * `candidates` (ln of 1 + the pages among the candidates) and `pageShare` (the judged passage's
- * share of those ten pages' scores); query performance predictors (bench/README.md, "Confident
+ * share of those ten pages' scores); query performance predictors (bench/retrieval/rounds.md, "Confident
  * when right, round 13 (query performance)"): `nqc` and `nqcPassages` (the standard deviation
  * over the mean of the ten best pages' best scores, of the ten best passages' scores), `wig`
  * (ln of the five best pages' mean score over the question's summed IDF), `headAgree` and
@@ -66,7 +66,7 @@
  * `followUpRows`; every figure above is made, of the hits as ranked with the conversation, but
  * `robust` and `searchAgree`, which search without it), and each model's figures are printed per
  * follow-up bar as the engine decides a follow-up: answered as ranked when the model is as sure,
- * else as its words asked alone (bench/README.md, "Follow-ups, round 17").
+ * else as its words asked alone (bench/retrieval/rounds.md, "Follow-ups, round 17").
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -348,7 +348,7 @@ function qppFigures(retriever: Retriever, index: { documentFrequency(term: strin
  * Whether the judged passage states the answer's type (`answer-type.ts`): `typeMatch` 1 when a
  * unit stating it holds a word of the question, -1 when none states it, else 0 (no type, or
  * stated apart from the question's words); `quantityMissing` 1 for a "how much / many"
- * question whose passage states no figure (bench/README.md, "Confident when right, round 13").
+ * question whose passage states no figure (bench/retrieval/rounds.md, "Confident when right, round 13").
  */
 function typeFigures(question: string, judged: SearchHit): number[] {
   const type = answerType(question);
@@ -361,7 +361,7 @@ function typeFigures(question: string, judged: SearchHit): number[] {
 
 /**
  * The question's most telling word the docs hold (IDF times English rarity, as the telling
- * weight), seen from the judged passage (bench/README.md, "Confident when right, round 16"):
+ * weight), seen from the judged passage (bench/retrieval/rounds.md, "Confident when right, round 16"):
  * `headRare` 1 when its heading path (the page's title, the section's headings) holds it,
  * `rareMatched` 1 when the passage matches it; `pageTop` and `pageTop5` the share of the ten /
  * five best passages that are of the judged page; `pageMargin` ln of the judged page's summed

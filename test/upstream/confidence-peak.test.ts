@@ -1,5 +1,5 @@
 /**
- * The confidence model's `pagePeak` (bench/README.md, "Confident when right, round 12 (the
+ * The confidence model's `pagePeak` (bench/retrieval/rounds.md, "Confident when right, round 12 (the
  * folder)"): how far the passage judged stands out of the best passages of the ten best-scoring
  * pages the question finds, read from a real index, and what it weighs in the model.
  */

@@ -335,7 +335,7 @@ describe('retrieval ideas, each against its control', { timeout: 60_000 }, () =>
   describe('the gate: two of the question\'s words covering a quarter of its weight pass', () => {
     // The question's two rare words on one page; its five everyday ones (one the docs lack) each elsewhere or nowhere: the
     // webhook page matches two of its seven words, about 0.29 of its weight by rarity.
-    // The gate alone deciding: on a folder of six short pages the model is not sure of it either way (bench/README.md, round 12).
+    // The gate alone deciding: on a folder of six short pages the model is not sure of it either way (bench/retrieval/rounds.md, round 12).
     const { bots } = suiteFolder([{ minConfidence: 0 }, { minConfidence: 0, minCoverage: 0.3 }], {
       'webhooks.md': '# Webhooks\n\nEach webhook request carries a signature header: the HMAC of its body with your secret.\n',
       'team.md': '# Team\n\nYour manager approves leave.\n',

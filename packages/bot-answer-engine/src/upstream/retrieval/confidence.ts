@@ -38,7 +38,7 @@ export const MAX_MARGIN = Math.log(3);
 /** `strength` is divided by this, and counts at most 1. */
 export const STRENGTH_SCALE = 5;
 
-/** Fitted on the tune halves of every set not sealed, at 736 questions with a passage to judge (bench/README.md, "Confident when right, round 12 (the folder)"). */
+/** Fitted on the tune halves of every set not sealed, at 736 questions with a passage to judge (bench/retrieval/rounds.md, "Confident when right, round 12 (the folder)"). */
 export const CONFIDENCE_MODEL: ConfidenceModel = {
   bias: -2.4,
   margin: 1.64,
@@ -54,7 +54,7 @@ export const CONFIDENCE_MODEL: ConfidenceModel = {
  * The model judging a follow-up (`followUpModel`), fitted on follow-ups: the tune halves'
  * answerable follow-ups and their unanswerable questions asked after each of a set's first three
  * confident answers, each judged on its passage as ranked with the conversation
- * (`fit-confidence.ts --follow-ups`; bench/README.md, "Follow-ups, round 17"). A follow-up of few
+ * (`fit-confidence.ts --follow-ups`; bench/retrieval/rounds.md, "Follow-ups, round 17"). A follow-up of few
  * words of its own leans on the conversation, as a follow-up does; one of many words is a
  * question of its own (`words` weighs against it), and when the model is not sure of it, it is
  * decided again as its words asked alone.

@@ -8,7 +8,7 @@ import { processTerm } from './analyzer.js';
  * American spellings and names). Written from general knowledge for any documentation, not for one
  * folder; the words added in round 35 (the groups after the sign-up one, and a few words of earlier
  * groups) from the words the tuning sets' missed questions lack, each one any site's visitor may
- * write (bench/README.md, "Words the misses lack, round 35"). A question's word brings the other
+ * write (bench/retrieval/rounds.md, "Words the misses lack, round 35"). A question's word brings the other
  * words of its groups, weighing less than its own words (`RetrievalSettings.lexiconWeight`), and
  * only those the knowledge base holds. The word must be one the groups write, or its inflection: a
  * word sharing only its stem ("terminal", "terminate") means something else, so a derived word

@@ -118,7 +118,7 @@ export interface RetrievalSettings {
    * section whose headings share the question's common words no longer outranks, on another
    * page, one whose text holds its telling words. 0: off, the default: it puts the right page
    * first more often, but with the confidence model fitted again for it more unanswerable
-   * questions are answered on the eval halves (bench/README.md, "Confident when right, round 11").
+   * questions are answered on the eval halves (bench/retrieval/rounds.md, "Confident when right, round 11").
    */
   bodyTelling: number;
   /** Passages scored per question. */
@@ -132,7 +132,7 @@ export interface RetrievalSettings {
    * one word of several; a question missing one of its words can still be. The strength bar
    * is what keeps a far-off question sharing a few everyday words with the docs ("How do I fix
    * my car engine?") from the model, which can be sure of such a passage; the coverage bar can be
-   * lower (0.25, was 0.3) since the model judges what passes (bench/README.md, "Confident when
+   * lower (0.25, was 0.3) since the model judges what passes (bench/retrieval/rounds.md, "Confident when
    * right, round 12 (the gate's bars)").
    */
   minCoverage: number;
@@ -251,7 +251,7 @@ export interface RetrievalSettings {
    * first; the fused ranking, which others: a page whose text holds the question's telling words
    * but scores lower (a long page, its words spread) is found among the pages sharing the
    * question's common words. The page judged and the one that outmatched it keep no place of
-   * their own (keeping them: fewer links, bench/README.md, "Which page, round 13 (recall)"). It
+   * their own (keeping them: fewer links, bench/retrieval/rounds.md, "Which page, round 13 (recall)"). It
    * is the only way the pages after the first are chosen: there is no "off".
    */
   relatedFusion: number;
