@@ -9,9 +9,12 @@ import { COMMON_SHARE, idf } from './idf.js';
 import { mapped } from './mapped.js';
 import { relativesOf } from './lexicon.js';
 import { withAnswerSections } from './answer-sections.js';
+import { CONTEXT, pageMatches, withPageEvidence, type RankedHit } from './page-evidence.js';
+import { relatedPages } from './related-pages.js';
+import type { ScoredHit } from './scored-hit.js';
 import type { SearchHit } from './search-hit.js';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from './settings.js';
-import { asksPrice, asksYesNo, capitalisedPhrases, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, refersBack, writtenNames } from './terms.js';
+import { asksPrice, asksYesNo, capitalisedPhrases, holdsNumber, holdsRange, holdsWritten, mixedCaseNames, namedTerms, numberedWords, numbersAfter, writtenNames } from './terms.js';
 
 export type { SearchHit } from './search-hit.js';
 
@@ -45,8 +48,6 @@ const K1 = 1.2;
 const B = 0.75;
 // The heading path (the title and the section's headings) and the body (its code names, its words and what they join) are scored apart.
 const GROUPS: ReadonlyArray<readonly Field[]> = [['title', 'headings', 'path'], ['code', 'body', 'joined']];
-// Marks a conversation word among a passage's matched terms.
-const CONTEXT = '\u0000';
 const TABLES: FullTextTable[] = ['headings', 'body'];
 // Words that frame a question rather than say what it is about.
 const FRAME_WORDS = new Set(analyze('make use using get need want way possible able work define'));
@@ -81,64 +82,6 @@ function passageText(passage: Passage): string {
 /** Full-text matches' passage ids by table, limit and query, within one snapshot of the index. */
 type Matches = Map<string, number[]>;
 
-/**
- * The best-scoring hit of each page among `hits` (best first), ordered by the reciprocal ranks,
- * summed, of the page's place by its best score x the most telling share of its passages, its
- * place by that share alone and, with `byScore`, its place by its best score.
- */
-function fusedPages(hits: readonly ScoredHit[], k: number, byScore: boolean): ScoredHit[] {
-  const pages = new Map<number, { hit: ScoredHit; telling: number }>();
-  for (const hit of hits) {
-    const page = pages.get(hit.docId);
-    if (!page) pages.set(hit.docId, { hit, telling: hit.telling });
-    else page.telling = Math.max(page.telling, hit.telling);
-  }
-  const list = [...pages.values()];
-  const rank = (key: (page: (typeof list)[number]) => number): Map<number, number> =>
-    new Map([...list].sort((a, b) => key(b) - key(a) || b.hit.score - a.hit.score).map((page, i) => [page.hit.docId, i + 1]));
-  const byBoth = rank((page) => page.hit.score * page.telling);
-  const byTelling = rank((page) => page.telling);
-  const byClose = byScore ? rank((page) => page.hit.score) : undefined;
-  const fused = (page: (typeof list)[number]): number =>
-    1 / (k + byBoth.get(page.hit.docId)!) + 1 / (k + byTelling.get(page.hit.docId)!) + (byClose ? 1 / (k + byClose.get(page.hit.docId)!) : 0);
-  return mapped(list.sort((a, b) => fused(b) - fused(a) || b.hit.score - a.hit.score), (page) => page.hit);
-}
-
-/** Whether `lead`'s page is ahead of every other page of `hits` both by its best score x the most telling share of its passages and by that share (a tie is not ahead). */
-function leadsBoth(hits: readonly ScoredHit[], lead: ScoredHit): boolean {
-  const telling = new Map<number, number>();
-  const score = new Map<number, number>();
-  for (const hit of hits) {
-    telling.set(hit.docId, Math.max(telling.get(hit.docId) ?? 0, hit.telling));
-    if (!score.has(hit.docId)) score.set(hit.docId, hit.score);
-  }
-  const own = telling.get(lead.docId)!;
-  const both = score.get(lead.docId)! * own;
-  for (const [docId, share] of telling) {
-    if (docId === lead.docId) continue;
-    if (share >= own || score.get(docId)! * share >= both) return false;
-  }
-  return true;
-}
-
-/** A hit before its passage is read: its id and document's. */
-interface ScoredHit extends Omit<SearchHit, 'passage'> {
-  id: number;
-  docId: number;
-  /** The question's terms matched as themselves or a joined form (not by a prefix, a typo or the lexicon). */
-  exact: number;
-  /** Of those, the ones in at most half the passages (`COMMON_SHARE`). */
-  ownWords: number;
-  /** The question's telling words (see `tellingWordShare`) it does not match. */
-  missing: string[];
-  /** Of `missing`, the words that name no topic: mostly not nouns, or nouns of a person or a time (`tellingNouns`). */
-  looseMissing: readonly string[];
-  /** The question's names (`namedOnPage`) its page's candidate passages do not match. */
-  unnamed: string[];
-  /** `telling` and `strength` of what its page's candidate passages match together. */
-  pageTelling: number;
-  pageStrength: number;
-}
 
 /** An outcome before its passages are read: the hits, the one judged, its page's others, the question's words. */
 interface Decided {
@@ -357,98 +300,24 @@ export class Retriever {
       return { outcome: 'answered', hits: answering, ...(sure ? { judged: sure } : {}), samePage, asked };
     };
     if (!best) {
-      // "Not sure": the rules below count the pages worth showing, which decides how many show
-      // and which is first; the fused ranking (`relatedFusion`) chooses the pages after the first.
-      // An answer made unsure counts the page it would have quoted, with the page that
-      // outmatched it, its twin (`twinMargin`, also when the model alone made it unsure), or
-      // else the best of another page fitting the question as well (as much of its telling
-      // weight, by itself and with its page), whatever the related pages' bar.
+      // "Not sure", or a refusal (`relatedPages`). An answer made unsure counts the page it
+      // would have quoted, with the page that outmatched it, its twin (`twinMargin`, also when
+      // the model alone made it unsure), or else the best of another page fitting the question
+      // as well (as much of its telling weight, by itself and with its page), whatever the
+      // related pages' bar.
       // (With `found`, the candidate is `found`, so the page that outmatched it is another.)
       const rival = found && (outmatched ?? twin ?? hits.find((hit) => hit.docId !== found.docId && hit.telling >= found.telling && hit.pageTelling >= found.pageTelling));
-      const closest: ScoredHit[] = found ? [found, ...(rival ? [rival] : [])] : [];
-      const pages = new Set(closest.map((hit) => hit.docId));
-      const top = hits[0];
-      const runnerUp = top && hits.find((hit) => hit.docId !== top.docId);
-      const standsOut = s.relatedStandout > 0 && top !== undefined && (!runnerUp || top.score >= s.relatedStandout * runnerUp.score);
-      for (const hit of hits) {
-        if (closest.length >= s.relatedPages) break;
-        const [telling, strength] = s.relatedByPage ? [hit.pageTelling, hit.pageStrength] : [hit.telling, hit.strength];
-        const strongEnough = strength >= minStrength || (standsOut && hit === top) || (s.relatedWords > 0 && hit.ownWords >= s.relatedWords);
-        if (hit.matchedTerms.length === 0 || telling < s.relatedTelling || !strongEnough || pages.has(hit.docId)) continue;
-        pages.add(hit.docId);
-        closest.push(hit);
-      }
-      // The page scoring best may match too little of the question to pass the related pages'
-      // bar, yet it is the likeliest: once some page is related, it counts too, in the last one's place.
-      if (s.relatedBest && closest.length && top && !pages.has(top.docId)) {
-        if (closest.length >= s.relatedPages) closest.pop();
-        closest.push(top);
-      }
-      // The page matching the most of the question's telling weight, when no page counted matches
-      // as much, takes the place of the lowest-scoring one but the best and the one judged.
-      if (s.relatedMostTelling && closest.length && top) {
-        const most = hits.reduce<ScoredHit | undefined>((m, hit) => (hit.matchedTerms.length > 0 && (!m || hit.telling > m.telling) ? hit : m), undefined);
-        if (most && closest.every((hit) => hit.docId !== most.docId) && closest.every((hit) => hit.telling < most.telling)) {
-          if (closest.length >= s.relatedPages) {
-            const out = [...closest].sort((a, b) => a.score - b.score).find((hit) => hit.docId !== top.docId && hit.docId !== found?.docId);
-            if (out) closest.splice(closest.indexOf(out), 1);
-          }
-          if (closest.length < s.relatedPages) closest.push(most);
-        }
-      }
-      // A follow-up leaning on the question before, that its own words relate nowhere: the conversation's pages (`followUpRelated`).
-      if (!closest.length && followUp && s.followUpRelated && refersBack(question)) {
-        for (const hit of hits) {
-          if (closest.length >= s.relatedPages) break;
-          if (hit.contextMatched === 0 || pages.has(hit.docId)) continue;
-          pages.add(hit.docId);
-          closest.push(hit);
-        }
-        if (closest.length) return { outcome: 'not_sure', hits: closest, ...(judged ? { judged } : {}), otherPages: false };
-      }
-      if (!closest.length) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}) };
-      // Free places: one for each page scoring next, not counted yet, matching enough by its passages together.
-      if (s.relatedFill > 0 && top) {
-        const counted = new Set(closest.map((hit) => hit.docId));
-        for (const hit of hits) {
-          if (closest.length >= s.relatedPages || hit.score < top.score * s.relatedFill) break;
-          if (hit.matchedTerms.length === 0 || counted.has(hit.docId) || hit.pageTelling < s.relatedTelling) continue;
-          counted.add(hit.docId);
-          closest.push(hit);
-        }
-      }
-      // (a) First: of the pages counted, the one both close and about the question's telling words (ties: the earliest counted).
-      const order = (hit: ScoredHit): number => (s.relatedOrderTelling ? hit.score * hit.telling : 0);
-      const first = closest.reduce((head, hit) => (order(hit) > order(head) || (order(hit) === order(head) && hit.score > head.score) ? hit : head));
-      // (b) How many: as many as the pages counted. (c) Which others: the fused ranking's pages after the first,
-      // unless the page leading both its telling rankings is another: it goes first, the rules' first second (`relatedFusedFirst`).
-      const fused = closest.length > 1 ? fusedPages(hits, s.relatedFusion, s.relatedFusedScore).filter((hit) => hit.matchedTerms.length > 0) : [];
-      // The page leading both telling rankings, wherever the score ranking puts it among the fused.
-      const leader = s.relatedFusedFirst ? fused.find((hit) => leadsBoth(hits, hit)) : undefined;
-      const lead = leader && leader.docId !== first.docId ? leader : undefined;
-      const heads = lead ? [lead, first] : [first];
-      let others = fused.filter((hit) => heads.every((head) => head.docId !== hit.docId));
-      if (s.relatedDistinct && others.length > 1) {
-        // Only the places shown are looked at: each page is read against those placed before it.
-        const placed = [...heads];
-        const copies: ScoredHit[] = [];
-        for (const hit of others) {
-          if (placed.length >= closest.length) break;
-          (placed.some((shown) => this.#sameText(shown, hit)) ? copies : placed).push(hit);
-        }
-        others = [...placed.slice(heads.length), ...copies];
-      }
-      const shown = [...heads, ...others];
-      // A follow-up's passage that passed its own words' rules comes first: the related pages' first may be the page the conversation alone carries.
-      const listed = followUp && found && judged ? [found, ...shown.filter((hit) => hit.docId !== found.docId)] : shown;
-      const otherPages = hits.some((hit) => hit.docId !== listed[0]?.docId && hit.matchedTerms.length > 0);
+      const related = relatedPages({ hits, found, rival, judged: judged !== undefined, question, followUp, sameText: (a, b) => this.#sameText(a, b), settings: s });
+      if (!related) return { outcome: 'refused', hits: [], ...(judged ? { judged } : {}) };
+      if (related.carried) return { outcome: 'not_sure', hits: related.pages, ...(judged ? { judged } : {}), otherPages: false };
+      const { pages: listed, otherPages } = related;
       // The page shown first is not the one judged: the model judges its passage too, and the same rules (`shownFirstConfidence`).
       const alt = listed[0];
       if (s.shownFirstConfidence > 0 && s.minConfidence > 0 && !followUp && judged && alt && alt.docId !== judged.hit.docId && answers(alt) && alt.missing.length === 0 && alt.unnamed.length === 0) {
         const again = this.#judge(alt, hits, asked.length, CONFIDENCE_MODEL);
         if (again.confidence >= s.shownFirstConfidence && !rulesAfter(alt, again, true).held) return answer(alt, again);
       }
-      return { outcome: 'not_sure', hits: listed.slice(0, closest.length), ...(judged ? { judged } : {}), otherPages };
+      return { outcome: 'not_sure', hits: listed, ...(judged ? { judged } : {}), otherPages };
     }
     return answer(best, judged);
   }
@@ -665,7 +534,7 @@ export class Retriever {
       fields: mapped(group, (field) => ({ field, at: FIELDS.indexOf(field), weight: s.weights[field] })),
       average: Math.max(1, group.reduce((sum, field) => sum + averages[field], 0)),
     }));
-    const ranked = mapped(rows, (row) => {
+    const ranked = mapped(rows, (row): RankedHit => {
       const fields = storedFields(row.terms);
       const got = new Map<string, number>();
       const inBody = new Set<string>();
@@ -725,7 +594,7 @@ export class Retriever {
         telling: tellingTotal > 0 ? telling / tellingTotal : 0,
         missing,
         looseMissing: loose.size ? missing.filter((term) => loose.has(term)) : NONE,
-        unnamed: [] as string[],
+        unnamed: [],
         bodyTelling: tellingTotal > 0 ? bodyTelling / tellingTotal : 0,
         headTelling: tellingTotal > 0 ? headTelling / tellingTotal : 0,
         place: `${row.path}\u0000${String(row.ord).padStart(9, '0')}`,
@@ -734,62 +603,8 @@ export class Retriever {
         pageStrength: 0,
       };
     });
-    // What each page's candidate passages match together: each term at the best credit any of them gives it.
-    const pageGot = new Map<number, Map<string, number>>();
-    for (const hit of ranked) {
-      if (hit.score === 0) continue;
-      const union = pageGot.get(hit.docId) ?? pageGot.set(hit.docId, new Map()).get(hit.docId)!;
-      for (const [term, value] of hit.got) if (!term.startsWith(CONTEXT)) union.set(term, Math.max(union.get(term) ?? 0, value));
-    }
-    for (const hit of ranked) {
-      const union = pageGot.get(hit.docId);
-      if (!union) continue;
-      let weight = 0;
-      let telling = 0;
-      for (const t of gated) {
-        weight += t.idf * (union.get(t.term) ?? 0);
-        telling += tellingWeight.get(t.term)! * (union.get(t.term) ?? 0);
-      }
-      hit.pageTelling = tellingTotal > 0 ? telling / tellingTotal : 0;
-      hit.unnamed = names.filter((term) => (union.get(term) ?? 0) < s.tellingCredit);
-      hit.pageStrength = weight / rarest;
-    }
-    if (s.pageWeight > 0) {
-      // A page that answers has more than one passage that matches: each passage gains a share of
-      // its page's other matching passages, the best first, each counting half the one before.
-      const byPage = new Map<number, number[]>();
-      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit.score);
-      for (const list of byPage.values()) list.sort((a, b) => b - a);
-      for (const hit of ranked) {
-        if (hit.score === 0) continue;
-        let others = 0;
-        let factor = 1;
-        let skipped = false;
-        for (const score of byPage.get(hit.docId)!) {
-          if (!skipped && score === hit.score) {
-            skipped = true;
-            continue;
-          }
-          others += factor * score;
-          factor *= s.pageDecay;
-        }
-        hit.score += s.pageWeight * others;
-      }
-    }
-    if (s.bodyTelling > 0) for (const hit of ranked) hit.score *= 1 + s.bodyTelling * hit.bodyTelling;
-    if (s.sectionTelling > 0) {
-      // A section titled with the question's words can outscore the one whose text answers it
-      // (Bun's `.query()` above the SQLite page's `bun:sqlite` import); only the order within a
-      // page changes: each page keeps its best score, so the pages rank as they did.
-      const byPage = new Map<number, typeof ranked>();
-      for (const hit of ranked) if (hit.score > 0) (byPage.get(hit.docId) ?? byPage.set(hit.docId, []).get(hit.docId)!).push(hit);
-      const key = (hit: (typeof ranked)[number]): number => hit.score * (1 + s.sectionTelling * hit.bodyTelling);
-      for (const list of byPage.values()) {
-        const scores = mapped(list, (hit) => hit.score).sort((a, b) => b - a);
-        list.sort((a, b) => key(b) - key(a) || (a.place < b.place ? -1 : 1));
-        list.forEach((hit, i) => (hit.score = scores[i]!));
-      }
-    }
+    pageMatches(ranked, { terms: gated, tellingWeight, tellingTotal, names, rarest, tellingCredit: s.tellingCredit });
+    withPageEvidence(ranked, s);
     const scored = ranked.filter((hit) => hit.score > 0).sort((a, b) => b.score - a.score || (a.place < b.place ? -1 : 1));
     return mapped(scored, ({ place: _place, bodyTelling: _bodyTelling, got: _got, ...hit }) => hit);
   }
