@@ -101,6 +101,17 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
         note,
       });
     }
+    if (c.keyRightOf) {
+      report.add({
+        section,
+        id: `${set.id}.keyterm.first${half}`,
+        label: `${set.id}: key term in the first quote of confident answers from the right page${name}`,
+        value: c.keyFirst,
+        unit: `of ${c.keyRightOf}`,
+        baseline: { ...base, value: b.keyFirst },
+        note,
+      });
+    }
     add('refused', 'answerable questions refused', (s) => s.refused);
     if (all) {
       add('noisy', 'noisy answers (HTML comments, YAML, MDX tags, link definitions, badges)', (s) => s.noisy, ['0', (v) => v === 0]);

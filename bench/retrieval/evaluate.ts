@@ -4,7 +4,7 @@ import { retrievalContext } from '../../packages/bot-answer-engine/src/upstream/
 import type { HistoryMessage } from '../../packages/bot-answer/src/protocol/types.js';
 import { median, percentile } from '../lib/stats.js';
 import type { Engine } from './engines.js';
-import { noiseIn, stopsOnQuestion } from './noise.js';
+import { firstQuote, noiseIn, stopsOnQuestion } from './noise.js';
 import type { Question, QuestionSet } from './sets.js';
 
 /** The three outcomes of a question: a confident answer, "not sure" with the closest pages, or a refusal. */
@@ -35,6 +35,8 @@ export interface QuestionOutcome {
   top3: boolean;
   /** The answer holds the question's key term (undefined: the question names none). */
   keyTerm?: boolean;
+  /** The answer's first quote (`firstQuote`: its first source's) holds the key term. */
+  keyFirst?: boolean;
   /** Kinds of noise the answer quotes. */
   noise: string[];
   /** The answer's quote stops on a question the page goes on from (`stopsOnQuestion`). */
@@ -253,7 +255,12 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
       linkFirst: rightFirst,
       top1: answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? '')),
       top3: answer.answer_found && pages.some((page) => want.has(page)),
-      ...(q.keyTerm ? { keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()) } : {}),
+      ...(q.keyTerm
+        ? {
+            keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()),
+            keyFirst: answer.answer_found && firstQuote(answer.answer).toLowerCase().includes(q.keyTerm.toLowerCase()),
+          }
+        : {}),
       noise: answer.answer_found ? noiseIn(answer.answer) : [],
       stopsOnQuestion: answer.answer_found && stopsOnQuestion(answer.answer),
       length: answer.answer_found ? answer.answer.length : 0,
@@ -299,6 +306,8 @@ export interface Summary {
   /** Confident answers from the right page whose question names a key term, and those of them holding it. */
   keyRightOf: number;
   keyRight: number;
+  /** Of those, the ones whose first quote holds it: what the visitor reads first. */
+  keyFirst: number;
   /** Answered confidently; confidently from the wrong page; "not sure". */
   confident: number;
   wrongPage: number;
@@ -328,6 +337,7 @@ export function summarise(outcomes: QuestionOutcome[]): Summary {
     keyTerm: withKey.filter((o) => o.keyTerm).length,
     keyRightOf: keyRight.length,
     keyRight: keyRight.filter((o) => o.keyTerm).length,
+    keyFirst: keyRight.filter((o) => o.keyFirst).length,
     confident: answered.length,
     wrongPage: outcomes.filter((o) => o.wrongPage).length,
     notSure: outcomes.filter((o) => o.outcome === 'not_sure').length,

@@ -50,3 +50,26 @@ export function stopsOnQuestion(answer: string): boolean {
     return / …/.test(line.slice(match.index)) || next === undefined || next === '…' || LABEL_LINE.test(next);
   });
 }
+
+/** A code fence's opening or closing line, and its mark. */
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+
+/**
+ * The answer's first quote: its first source's label line and what it quotes, up to the next
+ * source's label line (a line that is one bold span, after a blank line, outside code). What a
+ * visitor reads first; a quoted paragraph that is one bold line would end it early.
+ */
+export function firstQuote(answer: string): string {
+  const lines = answer.split('\n');
+  let fence: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const mark = FENCE.exec(lines[i]!)?.[1];
+    if (mark) {
+      if (!fence) fence = mark;
+      else if (mark[0] === fence[0] && mark.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (!fence && lines[i - 1] === '' && LABEL_LINE.test(lines[i]!.trim())) return lines.slice(0, i).join('\n').trimEnd();
+  }
+  return answer;
+}

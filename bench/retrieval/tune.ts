@@ -45,7 +45,7 @@ function line(outcome: SetOutcome, split: 'tune' | 'eval'): string {
     `confident ${s.confident}`,
     `wrong ${s.wrongPage}`,
     `links ${s.linkAny}/${s.linkFirst}/${s.linkTop3}`,
-    `key ${s.keyRight}/${s.keyRightOf}`,
+    `key ${s.keyRight}/${s.keyRightOf} (first ${s.keyFirst})`,
     `unanswerable confident ${off.filter((o) => !o.refused).length}/${off.length}`,
     `noisy ${s.noisy}`,
     `stops on a question ${s.questionStops}`,
@@ -83,6 +83,8 @@ interface Totals {
   first: number;
   key: number;
   keyOf: number;
+  /** Of `key`, the answers whose first quote holds the key term. */
+  keyFirst: number;
   /** Confident answers whose quote stops on a question. */
   questionStops: number;
   offTopic: number;
@@ -98,7 +100,7 @@ interface Totals {
   followedOf: number;
   lengths: number[];
 }
-const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, questionStops: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followLinked: 0, followed: 0, followedRefused: 0, followedOf: 0, lengths: [] });
+const totalsOf = (): Totals => ({ top1: 0, confident: 0, wrong: 0, links: 0, first: 0, key: 0, keyOf: 0, keyFirst: 0, questionStops: 0, offTopic: 0, offTopicRelated: 0, offTopicOf: 0, follow: 0, followOf: 0, followLinked: 0, followed: 0, followedRefused: 0, followedOf: 0, lengths: [] });
 const totals = { tune: totalsOf(), eval: totalsOf() };
 
 /** Adds one set's half to the totals. */
@@ -114,6 +116,7 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
   sum.first += s.linkFirst;
   sum.key += s.keyRight;
   sum.keyOf += s.keyRightOf;
+  sum.keyFirst += s.keyFirst;
   sum.questionStops += s.questionStops;
   sum.lengths.push(...questions.filter((q) => q.answered).map((q) => q.length));
   sum.offTopic += off.filter((o) => !o.refused).length;
@@ -132,7 +135,7 @@ function addUp(outcome: SetOutcome, split: 'tune' | 'eval'): void {
 /** The totals line of one half. */
 function totalLine(split: 'tune' | 'eval'): string {
   const t = totals[split];
-  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf}  median ${Math.round(median(t.lengths))}  stops on a question ${t.questionStops}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf} (linked ${t.followLinked})  unanswerable follow-ups confident ${t.followed}/${t.followedOf} (refused ${t.followedRefused})`;
+  return `all ${split}   top1 ${t.top1}  confident ${t.confident}  wrong ${t.wrong}  links ${t.links}  first ${t.first}  key ${t.key}/${t.keyOf} (first ${t.keyFirst})  median ${Math.round(median(t.lengths))}  stops on a question ${t.questionStops}  unanswerable confident ${t.offTopic}/${t.offTopicOf} (not sure ${t.offTopicRelated})  follow-ups ${t.follow}/${t.followOf} (linked ${t.followLinked})  unanswerable follow-ups confident ${t.followed}/${t.followedOf} (refused ${t.followedRefused})`;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'tune-retrieval-'));
