@@ -56,18 +56,27 @@ describe('focused answers', () => {
     assertValidMarkdown(answer);
   });
 
-  it('quotes in page order, passages of one page together, whatever order retrieval gave', () => {
+  it('quotes the best passage first, its page\'s others after it in page order, then the next page', () => {
     const d = doc('');
     const other = doc('', 1, 'Other');
     const late = passage(d, 7, ['Late'], `${LONG_PROSE}\n\nQuokka rotation happens weekly.`);
     const early = passage(d, 2, ['Early'], `Quokka feeding happens daily. Wombats are elsewhere.\n\n${LONG_PROSE}\n\nQuokka naps are long.`);
+    const middle = passage(d, 4, ['Middle'], 'Quokka weighing happens monthly.');
     const third = passage(other, 9, ['Third'], 'Quokka photos go to the shared folder.');
-    const { answer, sources } = composeAnswer([late, third, early], true, 'quokka');
-    const order = ['Guide › Early', 'Quokka feeding', 'Quokka naps', 'Guide › Late', 'Quokka rotation', 'Other › Third', 'Quokka photos'].map((text) => answer.indexOf(text));
+    const { answer, sources } = composeAnswer([late, third, middle, early], true, 'quokka');
+    const order = ['Guide › Late', 'Quokka rotation', 'Guide › Early', 'Quokka feeding', 'Quokka naps', 'Guide › Middle', 'Quokka weighing', 'Other › Third', 'Quokka photos'].map((text) => answer.indexOf(text));
     assert.deepEqual([...order].sort((a, b) => a - b), order, answer);
     assert.ok(order.every((at) => at >= 0));
-    assert.deepEqual(sources.map((s) => s.url), [early.url, late.url, third.url], 'sources numbered as first cited');
+    assert.deepEqual(sources.map((s) => s.url), [late.url, early.url, middle.url, third.url], 'sources numbered as first cited');
     assert.ok(!answer.includes('Wombats'), 'a sentence without the term is left out');
+  });
+
+  it('keeps a page in page order when its best passage comes first there', () => {
+    const d = doc('');
+    const early = passage(d, 2, ['Early'], 'Quokka feeding happens daily.');
+    const late = passage(d, 7, ['Late'], 'Quokka rotation happens weekly.');
+    const { answer } = composeAnswer([early, late], false, 'quokka');
+    assert.ok(answer.indexOf('Guide › Early') < answer.indexOf('Guide › Late'), answer);
   });
 
   it('keeps a table header above the matching rows, and leaves the other rows out', () => {

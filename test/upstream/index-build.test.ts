@@ -48,7 +48,7 @@ describe('building the index in a process of its own, on threads', { timeout: 30
       throw error;
     }
   };
-  // The section retrieval ranks first: an answer quotes a short page's next section too, in page order, so its first source may be that one.
+  // The section retrieval ranks first (an answer quotes it first, and may quote the page's next section after it).
   const firstUrl = (bot: Bot, question: string): string | undefined => bot.retrieve(question)[0]?.url;
   const urls = (bot: Bot, question: string): string[] => bot.retrieve(question).map((passage) => passage.url);
 

@@ -29,7 +29,7 @@ const MAX_RELATED = 3;
  * table rows (under the table's header) and code blocks that hold the question's terms, in page
  * order, `…` marking what was left out between them, about 1,200 characters in all; a passage
  * where nothing matches is quoted from its start. Passages of one document are kept together,
- * in page order. What a docs site does not show (HTML comments, metadata, MDX statements, link
+ * its best first, the others after it in page order. What a docs site does not show (HTML comments, metadata, MDX statements, link
  * definitions, badges, HTML tags) is left out; code is quoted as written. With `inlineSources`,
  * the label line cites the passage as `[[n]](url)`; either way `sources` lists each URL once (a
  * document, or a section of it when anchors are on), numbered in the order first cited.
@@ -102,11 +102,20 @@ function definitionsOf(document: KbDocument): LinkDefinitions {
   return document.links ?? NO_DEFINITIONS;
 }
 
-/** Documents in the order of their best passage; passages of one document together, in page order. */
+/**
+ * Documents in the order of their best passage; passages of one document together, its best
+ * first (the one retrieval ranked highest: what the visitor reads first), then the others in
+ * page order.
+ */
 function groupByDocument(passages: Passage[]): Passage[] {
   const rank = new Map<number, number>();
-  for (const p of passages) if (!rank.has(p.document.index)) rank.set(p.document.index, rank.size);
-  return [...passages].sort((a, b) => rank.get(a.document.index)! - rank.get(b.document.index)! || a.index - b.index);
+  const best = new Set<Passage>();
+  for (const p of passages) {
+    if (rank.has(p.document.index)) continue;
+    rank.set(p.document.index, rank.size);
+    best.add(p);
+  }
+  return [...passages].sort((a, b) => rank.get(a.document.index)! - rank.get(b.document.index)! || Number(best.has(b)) - Number(best.has(a)) || a.index - b.index);
 }
 
 /** Plain text of the passage's start, without Markdown syntax, cut at a word boundary. */
