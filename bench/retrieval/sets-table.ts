@@ -1,7 +1,7 @@
 /**
  * The per-set tables a round's reading reports, printed as Markdown from two result files: the
  * outcomes of each named set (right page first, confident, wrong page, unanswerable answered
- * confidently, right page among the links and first, key term, follow-ups answered and linked,
+ * confidently, right page among the links and first, key term (and in the first quote), follow-ups answered and linked,
  * search as you type), before -> after where they differ, then the same sets against issue 27's
  * goals (after only).
  * "Before" is usually the round's base engine run on the sets alone
@@ -27,6 +27,7 @@ const COLUMNS: Array<[label: string, id: string]> = [
   ['links', 'links'],
   ['first', 'links.first'],
   ['key term', 'keyterm.right'],
+  ['key term in the first quote', 'keyterm.first'],
   ['follow-ups', 'followup.top3'],
   ['follow-ups linked', 'followup.linked'],
   ['search top 3', 'search:top3'],
