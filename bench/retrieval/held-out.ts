@@ -56,8 +56,9 @@
  * fs-extra's references' until they were read once for its fortieth, the tenants' handbook's,
  * the podcast host's guides' and node-pg-migrate's reference's until they were read once for its
  * forty-first, the home care handbook's, Phaser's guides' and Chart.js's reference's until they
- * were read once for its forty-second (each file's `heldUntil` says which, and the label repeats
- * it).
+ * were read once for its forty-second, the blood donor guide's and the music festival's, tRPC's
+ * and Lighthouse's guides' and Globalize's and BootstrapVue's references' until they were read
+ * once for its forty-fourth (each file's `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
