@@ -100,8 +100,6 @@ function addSet(report: Report, set: QuestionSet, current: WorkerResult, baselin
         ...(goal ? { goal: '>= 80%', met: c.keyRight >= 0.8 * c.keyRightOf } : {}),
         note,
       });
-    }
-    if (c.keyRightOf) {
       report.add({
         section,
         id: `${set.id}.keyterm.first${half}`,

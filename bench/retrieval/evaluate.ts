@@ -244,6 +244,7 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
     const links = answer.sources.map((s) => pageOf(s.url ?? ''));
     const want = expected(q);
     const rightFirst = want.has(links[0] ?? '');
+    const key = q.keyTerm?.toLowerCase();
     return {
       question: q.question,
       split: q.split ?? 'tune',
@@ -255,12 +256,7 @@ export function evaluate(engine: Engine, set: QuestionSet): SetOutcome {
       linkFirst: rightFirst,
       top1: answer.answer_found && want.has(pageOf(answer.sources[0]?.url ?? '')),
       top3: answer.answer_found && pages.some((page) => want.has(page)),
-      ...(q.keyTerm
-        ? {
-            keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(q.keyTerm.toLowerCase()),
-            keyFirst: answer.answer_found && firstQuote(answer.answer).toLowerCase().includes(q.keyTerm.toLowerCase()),
-          }
-        : {}),
+      ...(key ? { keyTerm: answer.answer_found && answer.answer.toLowerCase().includes(key), keyFirst: answer.answer_found && firstQuote(answer.answer).toLowerCase().includes(key) } : {}),
       noise: answer.answer_found ? noiseIn(answer.answer) : [],
       stopsOnQuestion: answer.answer_found && stopsOnQuestion(answer.answer),
       length: answer.answer_found ? answer.answer.length : 0,

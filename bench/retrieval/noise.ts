@@ -6,6 +6,8 @@
  * would have rendered (`<a id>`, `<div>`). Code blocks and code
  * spans are left out of the check: code may hold any of these as the thing explained.
  */
+import { FENCE_LINE } from '../../packages/bot-answer-engine/src/upstream/compose/excerpt-markdown.js';
+
 const NOISE: Array<[string, RegExp]> = [
   ['HTML comment', /<!--|-->/],
   ['YAML block', /^(?:---|\+\+\+)[ \t]*\n(?:[\w-]+[ \t]*:.*\n)+(?:---|\+\+\+)[ \t]*$/m],
@@ -51,9 +53,6 @@ export function stopsOnQuestion(answer: string): boolean {
   });
 }
 
-/** A code fence's opening or closing line, and its mark. */
-const FENCE = /^[ \t]*(`{3,}|~{3,})/;
-
 /**
  * The answer's first quote: its first source's label line and what it quotes, up to the next
  * source's label line (a line that is one bold span, after a blank line, outside code). What a
@@ -63,7 +62,7 @@ export function firstQuote(answer: string): string {
   const lines = answer.split('\n');
   let fence: string | undefined;
   for (let i = 1; i < lines.length; i++) {
-    const mark = FENCE.exec(lines[i]!)?.[1];
+    const mark = FENCE_LINE.exec(lines[i]!)?.[1];
     if (mark) {
       if (!fence) fence = mark;
       else if (mark[0] === fence[0] && mark.length >= fence.length) fence = undefined;

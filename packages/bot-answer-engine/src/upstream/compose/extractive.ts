@@ -29,8 +29,9 @@ const MAX_RELATED = 3;
  * table rows (under the table's header) and code blocks that hold the question's terms, in page
  * order, `…` marking what was left out between them, about 1,200 characters in all; a passage
  * where nothing matches is quoted from its start. Passages of one document are kept together,
- * its best first, the others after it in page order. What a docs site does not show (HTML comments, metadata, MDX statements, link
- * definitions, badges, HTML tags) is left out; code is quoted as written. With `inlineSources`,
+ * its best first, the others after it in page order. What a docs site does not show (HTML
+ * comments, metadata, MDX statements, link definitions, badges, HTML tags) is left out; code is
+ * quoted as written. With `inlineSources`,
  * the label line cites the passage as `[[n]](url)`; either way `sources` lists each URL once (a
  * document, or a section of it when anchors are on), numbered in the order first cited.
  * Links in the quoted text point where the docs site publishes their targets (`urls`, the
