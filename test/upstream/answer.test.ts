@@ -75,6 +75,15 @@ describe('JSON answers (stream: false)', () => {
     assert.deepEqual(contracted.sources, plain.sources);
   });
 
+  it('answers a question typed with its contractions unmarked ("ive", "dont") as with them', async () => {
+    // "ive" and "dont" are in no page and no English word list: counted as words, they were the question's most telling, never matched.
+    const plain = await answer({ message: "I've never done it and I don't know: how do I book a flight?" });
+    const typed = await answer({ message: 'ive never done it and i dont know: how do I book a flight?' });
+    assert.equal(plain.answer_found, true);
+    assert.equal(typed.answer_found, true);
+    assert.deepEqual(typed.sources, plain.sources);
+  });
+
   it('says it found nothing for questions the knowledge base does not cover', async () => {
     for (const message of ['How many moons does Jupiter have?', 'blorf zizzle quantum frobnicate', 'What is the capital of Mongolia?', '???']) {
       assert.deepEqual(await answer({ message }), { answer: NO_ANSWER_TEXT, answer_found: false, sources: [] }, message);

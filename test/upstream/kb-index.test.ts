@@ -290,6 +290,10 @@ describe('retrieval over the index', { timeout: 60_000 }, () => {
     assert.deepEqual(termsOf('Year 6 SATs'), ['year', 'sat']);
     // A contraction's parts are stop words: "won't" is not the word "won".
     assert.ok(!termsOf("my window won't open").includes('won'));
+    // ... and so are contractions typed without the apostrophe.
+    const typed = termsOf('why doesnt it open? im stuck, i cant log in');
+    for (const word of ['doesnt', 'im', 'cant']) assert.ok(!typed.includes(word), word);
+    assert.ok(typed.includes('stuck'));
   });
 
   it('refuses what the documents do not cover, and is not sure of a question naming a word no document has', () => {

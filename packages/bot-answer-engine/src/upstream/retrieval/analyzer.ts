@@ -9,10 +9,11 @@ import { mapped } from './mapped.js';
  * words are lower-cased and stemmed (Porter), stop words and one-letter words left out.
  * Changing what it produces changes `ANALYZER_VERSION`, so indexes made before are rebuilt.
  */
-export const ANALYZER_VERSION = 8;
+export const ANALYZER_VERSION = 9;
 
 // Words that say nothing about what is asked; without them "what is the" would match everything.
-// The parts of contractions too ("I've": "ve"; "doesn't": "doesn"): a word the English list lacks would count as the most telling.
+// The parts of contractions too ("I've": "ve"; "doesn't": "doesn"), and contractions typed without
+// the apostrophe ("im", "doesnt"): a word the English list lacks would count as the most telling.
 export const STOP_WORDS = new Set(
   `a about above after again against all also am an and any are as at be because been before being below between both but by
   can cannot could did do does doing done down during each either else etc ever every few for from further get gets getting got
@@ -22,7 +23,9 @@ export const STOP_WORDS = new Set(
   these they thing things this those though through to too under until up upon us very want wants was way we were what whats
   when where which while who whom whose why will with within without would yes yet you your yours yourself yourselves
   hello hi hey thanks thank ok okay
-  ve ll re don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn needn won shan ain`.split(/\s+/),
+  ve ll re don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn needn won shan ain
+  im ive youre youve youll youd theyre theyve theyll shes hes thats theres whos wheres hows
+  dont doesnt didnt isnt arent wasnt werent hasnt havent hadnt wouldnt shouldnt couldnt mustnt neednt cant wont aint`.split(/\s+/),
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
