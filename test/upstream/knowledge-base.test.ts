@@ -154,6 +154,19 @@ describe('knowledge-base documents', () => {
     ];
     for (const [text, message] of bad) assert.throws(() => parseDocument(text, 'a.md'), (e: unknown) => e instanceof KnowledgeBaseError && message.test(e.message));
     assert.throws(() => parseDocument('x', 'a.md', { baseUrlSetting: '"base_url" of bot "hr"' }), /set "base_url" of bot "hr"/);
+    // A relative front-matter URL needs the base URL to be read against.
+    assert.throws(
+      () => parseDocument('---\ntitle: T\nurl: /tools\n---\nx', 'a.md'),
+      (e: unknown) => e instanceof KnowledgeBaseError && /a\.md: no URL to cite it by: set ANSWER_KB_BASE_URL .* or write its front-matter field "url" whole: "\/tools" is relative/.test(e.message),
+    );
+  });
+
+  it('reads a relative front-matter URL against the base URL, as a link on the site would be', () => {
+    const url = (written: string, baseUrl: string): string => parseDocument(`---\ntitle: T\nurl: ${written}\n---\nx`, 'tools/index.md', { baseUrl }).source.url;
+    assert.equal(url('/tools', 'https://eve.example/docs/'), 'https://eve.example/tools');
+    assert.equal(url('guide/setup', 'https://docs.example.com/v2'), 'https://docs.example.com/v2/guide/setup');
+    assert.equal(url('../faq/#billing', 'https://docs.example.com/v2/'), 'https://docs.example.com/faq/#billing');
+    assert.equal(url('https://elsewhere.example/page', 'https://docs.example.com/'), 'https://elsewhere.example/page');
   });
 
   it('without front-matter: title from the first heading, else the file name; URL from the base URL; time from the file', () => {

@@ -278,6 +278,26 @@ export function skippedFile(path: string, caught: unknown): SkippedFile {
 /** A document that has no URL and no base URL to form one from. */
 class NoUrlError extends KnowledgeBaseError {}
 
+const SCHEME = /^[a-z][a-z\d+.-]*:/i;
+
+/**
+ * A front-matter `url` as the page is cited: an http(s) URL as written; one without a scheme
+ * (`/tools`, `guide/setup`, as Hugo's `url` and many generators' fields are written) resolved
+ * against the base URL as a link on the site would be, `/tools` at the site's root.
+ */
+function frontMatterUrl(url: string, path: string, settings: KnowledgeBaseSettings): string {
+  const field = `front-matter field "url"`;
+  if (SCHEME.test(url)) {
+    if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: ${field} must be an http(s) URL`);
+    return url;
+  }
+  if (!settings.baseUrl) throw noUrl(path, settings, `write its ${field} whole: "${url}" is relative`);
+  const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+  const resolved = URL.parse(url, base);
+  if (!resolved || !/^https?:$/.test(resolved.protocol)) throw new KnowledgeBaseError(`${path}: ${field} "${url}" is no URL on ${base}`);
+  return resolved.href;
+}
+
 function noUrl(path: string, settings: KnowledgeBaseSettings, otherwise: string): NoUrlError {
   return new NoUrlError(`${path}: no URL to cite it by: set ${settings.baseUrlSetting ?? 'ANSWER_KB_BASE_URL'} to the address the folder is published at, or ${otherwise}`);
 }
@@ -357,7 +377,7 @@ function readSource(meta: Record<string, unknown>, path: string, body: string, s
   let url = field('url', meta.url);
   const formedUrl = url === undefined;
   if (url === undefined) url = documentUrl(path, settings);
-  else if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: front-matter field "url" must be an http(s) URL`);
+  else url = frontMatterUrl(url, path, settings);
   if (url === undefined) throw noUrl(path, settings, 'give the file a "url" in its front-matter');
   const named = titleFromPath(path, settings.appName ?? 'index');
   const title = field('title', meta.title) ?? firstHeading(body, named) ?? named;
