@@ -58,7 +58,9 @@
  * forty-first, the home care handbook's, Phaser's guides' and Chart.js's reference's until they
  * were read once for its forty-second, the blood donor guide's and the music festival's, tRPC's
  * and Lighthouse's guides' and Globalize's and BootstrapVue's references' until they were read
- * once for its forty-fourth (each file's `heldUntil` says which, and the label repeats it).
+ * once for its forty-fourth, the farmers' market traders' guide's, VoltAgent's guides' and
+ * eslint-plugin-jsx-a11y's rules' until they were read once for its forty-fifth (each file's
+ * `heldUntil` says which, and the label repeats it).
  *
  * The sealed sets (sealed/*.json) are held-out sets of the same shape, fetched the same way,
  * written before the engine they judge was changed: they are read once, at the end, so only
