@@ -66,22 +66,22 @@ describe('JSON answers (stream: false)', () => {
     assert.equal(without.answer, withCitations.answer.replace(CITATION, '').replace(/ +\n/g, '\n'));
   });
 
+  /** Both wordings are answered, from the same sources. */
+  async function answeredAlike(plain: string, written: string): Promise<void> {
+    const [asked, other] = [await answer({ message: plain }), await answer({ message: written })];
+    assert.equal(asked.answer_found, true);
+    assert.equal(other.answer_found, true);
+    assert.deepEqual(other.sources, asked.sources);
+  }
+
   it("answers a question written with contractions as without them (\"I've\", \"doesn't\")", async () => {
     // "ve" is in no page and no English word list: counted as a word, it was the question's most telling one, never matched.
-    const plain = await answer({ message: 'I have never done it: how do I book a flight?' });
-    const contracted = await answer({ message: "I've never done it: how do I book a flight?" });
-    assert.equal(plain.answer_found, true);
-    assert.equal(contracted.answer_found, true);
-    assert.deepEqual(contracted.sources, plain.sources);
+    await answeredAlike('I have never done it: how do I book a flight?', "I've never done it: how do I book a flight?");
   });
 
   it('answers a question typed with its contractions unmarked ("ive", "dont") as with them', async () => {
     // "ive" and "dont" are in no page and no English word list: counted as words, they were the question's most telling, never matched.
-    const plain = await answer({ message: "I've never done it and I don't know: how do I book a flight?" });
-    const typed = await answer({ message: 'ive never done it and i dont know: how do I book a flight?' });
-    assert.equal(plain.answer_found, true);
-    assert.equal(typed.answer_found, true);
-    assert.deepEqual(typed.sources, plain.sources);
+    await answeredAlike("I've never done it and I don't know: how do I book a flight?", 'ive never done it and i dont know: how do I book a flight?');
   });
 
   it('says it found nothing for questions the knowledge base does not cover', async () => {

@@ -1,10 +1,9 @@
-import { documentUrl, type DocumentUrlSettings } from '../folder/document-url.js';
+import { baseFolder, documentUrl, URL_SCHEME, type DocumentUrlSettings } from '../folder/document-url.js';
 import type { KbDocument } from '../folder/knowledge-base.js';
 
 /** Where a link quoted from a document points, or undefined when it cannot be said (its text is kept, the link dropped). */
 export type LinkResolver = (target: string) => string | undefined;
 
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const MARKDOWN_FILE = /\.mdx?$/i;
 // Any host: only the path the URL parser makes of the target is used.
 const FOLDER_ROOT = 'http://folder.invalid/';
@@ -22,11 +21,11 @@ const FOLDER_ROOT = 'http://folder.invalid/';
  */
 export function linkResolver(document: KbDocument, settings: DocumentUrlSettings): LinkResolver {
   return (target) => {
-    if (SCHEME.test(target) || target.startsWith('//')) return target;
+    if (URL_SCHEME.test(target) || target.startsWith('//')) return target;
     const own = document.source.url;
     if (target.startsWith('#')) return own ? `${own.replace(/#.*$/, '')}${target}` : undefined;
     if (!settings.baseUrl) return undefined;
-    const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+    const base = baseFolder(settings.baseUrl);
     try {
       if (target.startsWith('/')) return rootRelative(new URL(target, base), base, settings);
       const resolved = new URL(target, new URL(document.path.split('/').map(encodeURIComponent).join('/'), FOLDER_ROOT));

@@ -9,6 +9,14 @@ export interface DocumentUrlSettings {
   urlExtension?: string;
 }
 
+/** A URL's scheme (`https:`, `mailto:`, `javascript:`): a URL with one is absolute, one without is relative. */
+export const URL_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** A base URL as the folder it names, ending in `/`, so a relative path resolves under it. */
+export function baseFolder(baseUrl: string): string {
+  return baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+}
+
 const INDEX_NAME = /^(?:index|readme)$/i;
 const MARKDOWN_EXTENSION = /\.mdx?$/i;
 const HTML_EXTENSION = /\.html?$/i;
@@ -22,7 +30,7 @@ const HTML_EXTENSION = /\.html?$/i;
  */
 export function documentUrl(path: string, { baseUrl, urlExtension = '' }: DocumentUrlSettings): string | undefined {
   if (!baseUrl) return undefined;
-  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const base = baseFolder(baseUrl);
   const parts = path.split('/');
   const file = parts.pop()!;
   const html = HTML_EXTENSION.test(file);

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { parse as parseYaml } from 'yaml';
 import type { Source } from '../../../../bot-answer/src/protocol/types.js';
-import { documentUrl, titleFromPath, type DocumentUrlSettings } from './document-url.js';
+import { baseFolder, documentUrl, titleFromPath, URL_SCHEME, type DocumentUrlSettings } from './document-url.js';
 import { linkDefinitions, type LinkDefinitions } from './clean-markdown.js';
 import { fencedCode, HEADING, HeadingSlugger, headingText, mapOutsideFences, plainHeading } from './markdown-text.js';
 import { mdxToMarkdown } from './mdx.js';
@@ -278,8 +278,6 @@ export function skippedFile(path: string, caught: unknown): SkippedFile {
 /** A document that has no URL and no base URL to form one from. */
 class NoUrlError extends KnowledgeBaseError {}
 
-const SCHEME = /^[a-z][a-z\d+.-]*:/i;
-
 /**
  * A front-matter `url` as the page is cited: an http(s) URL as written; one without a scheme
  * (`/tools`, `guide/setup`, as Hugo's `url` and many generators' fields are written) resolved
@@ -287,12 +285,12 @@ const SCHEME = /^[a-z][a-z\d+.-]*:/i;
  */
 function frontMatterUrl(url: string, path: string, settings: KnowledgeBaseSettings): string {
   const field = `front-matter field "url"`;
-  if (SCHEME.test(url)) {
+  if (URL_SCHEME.test(url)) {
     if (!/^https?:\/\//i.test(url)) throw new KnowledgeBaseError(`${path}: ${field} must be an http(s) URL`);
     return url;
   }
   if (!settings.baseUrl) throw noUrl(path, settings, `write its ${field} whole: "${url}" is relative`);
-  const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+  const base = baseFolder(settings.baseUrl);
   const resolved = URL.parse(url, base);
   if (!resolved || !/^https?:$/.test(resolved.protocol)) throw new KnowledgeBaseError(`${path}: ${field} "${url}" is no URL on ${base}`);
   return resolved.href;
