@@ -6,12 +6,68 @@ import { stemmer } from 'stemmer';
  * keep the same words once these are out.
  */
 const STOP_WORDS = new Set(
-  `a about after again all also am an and any anyone anything are as at be been being but by can cannot could did do does doing
+  `a about after again all also am an and any anyone anything are as at be been being but by can could did do does doing
   for from get gets getting got had has have having he her here him his how i if in into is it its just know let lets like
-  many may me might much must my need needs of on one or our please possible she should so some someone something tell than
-  that the their them then there these they this those to too us use using want wants was way we were what whats when where
+  many may me might much must my need needs of on one or our please possible shall she should so some someone something tell
+  than that the their them then there these they this those to too us use using want wants was way we were what when where
   which who whom why will with would you your yours hello hi hey thanks thank ok okay`.split(/\s+/),
 );
+
+/** The term a negation leaves in a key ("not", "n't", "cannot", "dont", "never"): kept, as it turns a question around. */
+const NOT = 'not';
+
+/**
+ * What the ending of a contraction stands for. `'s` is read as a possessive ("the user's
+ * password") and dropped: as "is" or "has" ("it's", "that's") it would be a stop word anyway.
+ */
+const ENDINGS = new Map<string, string[]>([
+  ['m', ['am']],
+  ['re', ['are']],
+  ['ve', ['have']],
+  ['ll', ['will']],
+  ['d', ['would']],
+  ['s', []],
+]);
+
+/** The verbs whose `n't` form is spelt otherwise: can't, won't, shan't, ain't. */
+const NEGATED = new Map([
+  ['ca', 'can'],
+  ['wo', 'will'],
+  ['sha', 'shall'],
+  ['ai', 'am'],
+]);
+
+/**
+ * A word as its words: a contraction ("don't", "I'm", "user's") as what it stands for; a word
+ * with another apostrophe ("o'clock") as its parts, as before apostrophes were read.
+ */
+function expand(word: string): string[] {
+  const parts = word.split("'");
+  if (parts.length !== 2) return parts;
+  const [base, ending] = parts as [string, string];
+  if (ending === 't' && base.endsWith('n')) {
+    const verb = base.slice(0, -1);
+    return verb ? [NEGATED.get(verb) ?? verb, NOT] : [NOT];
+  }
+  const standsFor = ENDINGS.get(ending);
+  return standsFor ? [base, ...standsFor] : parts;
+}
+
+/**
+ * Words read as other words: contractions typed without their apostrophe, `cannot`, and `never`
+ * as the negation it is ("the e-mail never came" asks what "the e-mail didn't come" does).
+ * Contractions that are words of their own too are read as typed: well, hell, shell, were, id,
+ * its, ill, shed, hed, wed, lets.
+ */
+const READ_AS = new Map<string, string[]>([
+  ['cannot', ['can', NOT]],
+  ['never', [NOT]],
+  ...`don't doesn't didn't isn't aren't wasn't weren't hasn't haven't hadn't wouldn't shouldn't couldn't mustn't needn't ain't
+  can't won't i'm i've you're you've you'll you'd they're they've they'll we've that's what's there's where's who's how's
+  she's it'll`
+    .split(/\s+/)
+    .map((contraction): [string, string[]] => [contraction.replace("'", ''), expand(contraction)]),
+]);
 
 /** Compounds written as one word or two (compared stemmed, so `rolling back` is `rollback` too). */
 const COMPOUNDS = new Map(
@@ -31,22 +87,31 @@ const COMPOUNDS = new Map(
   ].map(([a, b, joined]) => [`${stem(a!)} ${stem(b!)}`, stem(joined!)]),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word: letters and digits, and apostrophes between them ("don't", "user's"). */
+const WORD = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 const MARKS = /\p{M}+/gu;
+/** Apostrophes as typed besides `'`: the right single quote phones and word processors put, the modifier letter, the acute accent. */
+const APOSTROPHES = /[\u2019\u02bc\u00b4]/g;
 
 /** A word's stem. Porter's stemmer run twice, so that `deploy` and `deployment` (`deploi`, `deploy` after one run) meet. */
 function stem(word: string): string {
   return stemmer(stemmer(word));
 }
 
-/** Lower case, accents dropped (NFKD without combining marks), split into words of letters and digits. */
+/**
+ * Lower case, accents dropped (NFKD without combining marks), split into words of letters and
+ * digits, contractions read as their words ("don't", "dont": `do not`). Apostrophes are made
+ * one before NFKD, which would turn the acute accent into a space.
+ */
 function words(text: string): string[] {
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
+  const found = text.replace(APOSTROPHES, "'").normalize('NFKD').replace(MARKS, '').toLowerCase().match(WORD) ?? [];
+  return found.flatMap((word) => (word.includes("'") ? expand(word) : (READ_AS.get(word) ?? [word])));
 }
 
 /**
- * The words of a question as grouping compares them: Unicode-folded, punctuation out, stemmed,
- * compounds joined, stop words out, each once, sorted.
+ * The words of a question as grouping compares them: Unicode-folded, contractions read as their
+ * words, punctuation out, stemmed, compounds joined, stop words out (`not` stays), each once,
+ * sorted.
  */
 export function questionTerms(question: string): string[] {
   const found = words(question);
@@ -64,12 +129,12 @@ export function questionTerms(question: string): string[] {
 
 /**
  * The key questions are grouped by in the database: their terms joined by spaces. A question
- * of stop words only ("How?") keeps its folded words instead, so it is not grouped with every
- * other such question.
+ * of stop words only ("How?", "Why not?") keeps its folded words instead, so it is not grouped
+ * with every other such question.
  */
 export function questionKey(question: string): string {
   const terms = questionTerms(question);
-  if (terms.length > 0) return terms.join(' ');
+  if (terms.some((term) => term !== NOT)) return terms.join(' ');
   return words(question).join(' ').slice(0, 200);
 }
 
@@ -87,11 +152,13 @@ export interface KeyGroup<T extends CountedKey> {
 
 /**
  * Whether two keys ask the same thing: one's terms are all among the other's, with at least two
- * in common ("dogs in the office" and "can I bring a dog to the office").
+ * in common besides `not` ("dogs in the office" and "can I bring a dog to the office"), and both
+ * negated or neither ("I can't log in with Google" is not "log in with Google").
  */
 function sameQuestion(a: Set<string>, b: Set<string>): boolean {
+  if (a.has(NOT) !== b.has(NOT)) return false;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size < 2) return false;
+  if (small.size - (small.has(NOT) ? 1 : 0) < 2) return false;
   for (const term of small) if (!large.has(term)) return false;
   return true;
 }
