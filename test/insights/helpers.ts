@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { questionKey } from '../../packages/bot-answer-proxy/src/insights/question-key.js';
 import type { SqlInsightsStore } from '../../packages/bot-answer-proxy/src/insights/sql/store.js';
 import { migrations } from '../../packages/bot-answer-proxy/src/insights/sql/schema.js';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../packages/bot-answer-proxy/src/proxy/node.js';
@@ -169,8 +170,8 @@ export async function checkOutcomesRecorded(insightsDb: string): Promise<void> {
 
 /**
  * A store at schema version 1 holding a not-sure answer recorded as `refused` (it has sources),
- * a refusal and an answer, opened by this release: the schema is at version 2, the not-sure row
- * renamed and its day count moved from `refused` to `not_sure`.
+ * a refusal and an answer, migrated to version 2: the not-sure row renamed and its day count
+ * moved from `refused` to `not_sure`.
  */
 export async function checkOutcomeMigration(store: SqlInsightsStore): Promise<void> {
   const client = store.client;
@@ -197,7 +198,7 @@ export async function checkOutcomeMigration(store: SqlInsightsStore): Promise<vo
     ],
     { transaction: true },
   );
-  await store.open();
+  await client.migrate(migrations(client.dialect).slice(0, 2));
   const [versions, outcomes, days] = await client.run([
     { sql: 'SELECT version FROM insights_schema ORDER BY version', params: [] },
     { sql: 'SELECT request_id, outcome FROM insights_questions ORDER BY request_id', params: [] },
@@ -215,4 +216,113 @@ export async function checkOutcomeMigration(store: SqlInsightsStore): Promise<vo
     { key: 'world cup', asked: 1, found: 0, refused: 1, not_sure: 0 },
   ]);
   assert.equal(aggregates.days[0]!.not_sure, 1);
+}
+
+/** A stored question as version 2 keyed it. */
+interface OldRow {
+  id: string;
+  day: number;
+  bot: string;
+  question: string;
+  /** The key the previous release gave it. */
+  key: string;
+  outcome: string;
+}
+
+/** Day rows as the store writes them: the questions' counts summed by day, bot and key. */
+function keyDays(rows: ReadonlyArray<{ day: number; bot: string; key: string; outcome: string }>): Map<string, number[]> {
+  const days = new Map<string, number[]>();
+  for (const row of rows) {
+    const id = JSON.stringify([row.day, row.bot, row.key]);
+    const failed = ['answered', 'not_sure', 'refused', 'stopped'].includes(row.outcome) ? 0 : 1;
+    const counts = [1, row.outcome === 'answered' ? 1 : 0, row.outcome === 'refused' ? 1 : 0, row.outcome === 'not_sure' ? 1 : 0, failed];
+    const before = days.get(id);
+    days.set(id, before ? before.map((n, i) => n + counts[i]!) : counts);
+  }
+  return days;
+}
+
+/**
+ * A store at schema version 2 holding questions keyed by the previous release (contractions
+ * split, "cannot" a stop word), over three pages of the re-keying step, opened by this release:
+ * every question has this release's key, and each day row holds exactly the counts of its
+ * questions under the new keys; a day row whose questions retention deleted is left as it was.
+ * The first page names only the questions whose key changes. In SQLite and D1 it is written twice
+ * before (a D1 migration that failed after it and starts over), and nothing is moved twice
+ * (PostgreSQL sums the day counts over every page, in one transaction).
+ */
+export async function checkRekeyMigration(store: SqlInsightsStore): Promise<void> {
+  const client = store.client;
+  await client.migrate(migrations(client.dialect).slice(0, 2));
+  const today = Math.floor(Date.now() / 86_400_000);
+  const bulk = [
+    ['I cannot log in', 'login'],
+    ['I can log in', 'login'],
+    ['How do I reset my password?', 'password reset'],
+  ] as const;
+  const rows: OldRow[] = [
+    ...Array.from({ length: 2_100 }, (_, i): OldRow => {
+      const [question, key] = bulk[i % 3]!;
+      return { id: `req-${String(i).padStart(5, '0')}`, day: today - 3 + (i % 2), bot: 'bulk', question, key, outcome: i % 4 === 0 ? 'answered' : 'refused' };
+    }),
+    { id: 'req-a1', day: today, bot: 'demo', question: 'I cannot log in', key: 'login', outcome: 'refused' },
+    { id: 'req-a2', day: today, bot: 'demo', question: 'How do I log in?', key: 'login', outcome: 'answered' },
+    { id: 'req-a3', day: today, bot: 'demo', question: "I can't log in", key: 'login t', outcome: 'refused' },
+    { id: 'req-a4', day: today, bot: 'demo', question: 'cant log in', key: 'cant login', outcome: 'not_sure' },
+    { id: 'req-a5', day: today, bot: 'demo', question: 'How do I reset my password?', key: 'password reset', outcome: 'answered' },
+    { id: 'req-a6', day: today - 1, bot: 'demo', question: 'I cannot log in', key: 'login', outcome: 'upstream_error' },
+    { id: 'req-a7', day: today, bot: 'hr', question: 'Dark mode doesn\u2019t work', key: 'dark doesn mode t work', outcome: 'refused' },
+  ];
+  // Retention deleted the questions of this day, not yet its day rows.
+  const orphan = { day: today - 5, bot: 'demo', key: 'login', outcome: 'refused' };
+  const days = keyDays([...rows, orphan, orphan]);
+  await client.run(
+    [
+      ...rows.map((r) => ({
+        sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [r.id, r.day * 86_400_000 + 1_000, r.bot, r.question, r.key, r.outcome === 'answered' ? 1 : 0, r.outcome, null, '', 3],
+      })),
+      ...[...days].map(([id, counts]) => ({
+        sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [...(JSON.parse(id) as unknown[]), ...counts],
+      })),
+    ],
+    { transaction: true },
+  );
+
+  const step = migrations(client.dialect).find((m) => m.version === 3)?.run;
+  assert.ok(step, 'version 3 re-keys the stored questions');
+  const [firstRows] = await client.run([step.read(undefined)]);
+  const page = step.write(firstRows!.rows);
+  assert.equal(firstRows!.rows.length, 1_000, 'a page is 1,000 questions');
+  const changing = firstRows!.rows.filter((r) => questionKey(String(r.question)) !== r.question_key).map((r) => String(r.request_id));
+  const named = new Set(page.statements.flatMap((s) => s.params.flat()).filter((p) => typeof p === 'string' && p.startsWith('req-')));
+  assert.deepEqual([...named].sort(), changing.sort(), 'the page writes the questions whose key changes, and only those');
+  assert.ok(changing.length > 0 && changing.length < 1_000);
+  if (client.dialect === 'sqlite') {
+    await client.run(page.statements, { transaction: true });
+    await client.run(page.statements, { transaction: true });
+  }
+
+  await store.open();
+  const [versions, questions, stored] = await client.run([
+    { sql: 'SELECT version FROM insights_schema ORDER BY version', params: [] },
+    { sql: 'SELECT request_id, question, question_key FROM insights_questions ORDER BY request_id', params: [] },
+    { sql: 'SELECT day, bot_id, question_key, asked, found, refused, not_sure, failed FROM insights_key_days ORDER BY day, bot_id, question_key', params: [] },
+  ]);
+  assert.deepEqual(versions!.rows.map((r) => Number(r.version)), [1, 2, 3]);
+  assert.deepEqual(
+    questions!.rows.filter((r) => String(r.request_id).startsWith('req-a')).map((r) => r.question_key),
+    ['login not', 'login', 'login not', 'login not', 'password reset', 'login not', 'dark mode not work'],
+  );
+  assert.deepEqual(questions!.rows.filter((r) => r.question_key !== questionKey(String(r.question))), [], 'every question has the new key');
+  const rekeyed = keyDays(rows.map((r) => ({ ...r, key: questionKey(r.question) })));
+  const expected = keyDays([orphan, orphan]);
+  for (const [id, counts] of rekeyed) expected.set(id, counts);
+  const sorted = (entries: Array<[string, number[]]>) => entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  assert.deepEqual(
+    sorted(stored!.rows.map((r) => [JSON.stringify([Number(r.day), r.bot_id, r.question_key]), [r.asked, r.found, r.refused, r.not_sure, r.failed].map(Number)])),
+    sorted([...expected]),
+    'the day rows hold their questions under the new keys, the emptied old ones are gone, the orphaned one is kept',
+  );
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { postgresInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import { InsightsRecorder } from '../../packages/bot-answer-proxy/src/insights/recorder.js';
 import { startTestPostgres, type TestPostgres } from '../proxy/postgres-server.js';
-import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
+import { ask, checkOutcomeMigration, checkOutcomesRecorded, checkRekeyMigration, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 let server: TestPostgres;
@@ -27,7 +27,7 @@ describe('insights in PostgreSQL', { timeout: 300_000 }, () => {
     const url = await server.createDatabase('shared');
     const [a, b] = await Promise.all([startInsightsProxy({ insightsDb: url }), startInsightsProxy({ insightsDb: url })]);
     try {
-      assert.deepEqual(await query(url, 'SELECT version FROM insights_schema ORDER BY version'), [{ version: 1 }, { version: 2 }]);
+      assert.deepEqual(await query(url, 'SELECT version FROM insights_schema ORDER BY version'), [{ version: 1 }, { version: 2 }, { version: 3 }]);
       const first = await ask(a.url, 'How do I roll back a bad production deploy?');
       const second = await ask(b.url, 'Who won the 2018 FIFA World Cup?');
       // The rating goes to the other instance (a load balancer does that).
@@ -58,6 +58,15 @@ describe('insights in PostgreSQL', { timeout: 300_000 }, () => {
     const store = postgresInsightsStore(await server.createDatabase('migrate_outcomes'));
     try {
       await checkOutcomeMigration(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates a version-2 database: questions re-keyed (contractions, negation), their day counts moved to the new keys', async () => {
+    const store = postgresInsightsStore(await server.createDatabase('migrate_keys'));
+    try {
+      await checkRekeyMigration(store);
     } finally {
       await store.close();
     }

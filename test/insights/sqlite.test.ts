@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { sqliteInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import type { QuestionRow } from '../../packages/bot-answer-proxy/src/insights/types.js';
-import { ask, checkOutcomeMigration, checkOutcomesRecorded, exportCsv, logged, page, rate, startInsightsProxy, tempDir } from './helpers.js';
+import { ask, checkOutcomeMigration, checkOutcomesRecorded, checkRekeyMigration, exportCsv, logged, page, rate, startInsightsProxy, tempDir } from './helpers.js';
 
 const DAY_MS = 86_400_000;
 let folder: Awaited<ReturnType<typeof tempDir>>;
@@ -118,6 +118,15 @@ describe('insights in a SQLite file', () => {
     }
   });
 
+  it('migrates a version-2 file: questions re-keyed (contractions, negation), their day counts moved to the new keys', async () => {
+    const store = sqliteInsightsStore(join(folder.dir, 'rekey.sqlite'));
+    try {
+      await checkRekeyMigration(store);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('redacts and caps questions and comments before they are stored', async () => {
     const file = join(folder.dir, 'redacted.sqlite');
     const proxy = await startInsightsProxy({ insightsDb: file });
@@ -199,15 +208,15 @@ describe('insights in a SQLite file', () => {
     const proxy = await startInsightsProxy({ insightsDb: file });
     await proxy.close();
     const db = new Database(file);
-    assert.deepEqual(db.prepare('SELECT version FROM insights_schema').all(), [{ version: 1 }, { version: 2 }]);
+    assert.deepEqual(db.prepare('SELECT version FROM insights_schema').all(), [{ version: 1 }, { version: 2 }, { version: 3 }]);
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'insights_%' ORDER BY name").all();
     assert.deepEqual(
       indexes.map((i) => (i as { name: string }).name),
       ['insights_feedback_bot_time', 'insights_feedback_time', 'insights_questions_bot_time', 'insights_questions_key', 'insights_questions_time'],
     );
-    db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (3, 0)').run();
+    db.prepare('INSERT INTO insights_schema (version, applied_at) VALUES (4, 0)').run();
     db.close();
-    await assert.rejects(startInsightsProxy({ insightsDb: file }), /schema version 3, newer than this release of bot-answer knows \(2\)/);
+    await assert.rejects(startInsightsProxy({ insightsDb: file }), /schema version 4, newer than this release of bot-answer knows \(3\)/);
   });
 
   it('stops the start with the reason when the file cannot be opened', async () => {

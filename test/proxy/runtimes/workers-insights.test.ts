@@ -5,7 +5,8 @@ import { Miniflare } from 'miniflare';
 import { bundleWorker } from './bundle-worker.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
-import { parseCsv } from '../../insights/helpers.js';
+import { d1InsightsStore, type D1DatabaseLike } from '../../../packages/bot-answer-proxy/src/insights/sql/d1.js';
+import { checkRekeyMigration, parseCsv } from '../../insights/helpers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TOKEN = 'owner-token-for-workers-0123456';
@@ -76,5 +77,16 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
     assert.equal(page.status, 200);
     assert.match(page.text, /Who won the 2018 FIFA World Cup\?/);
     assert.equal((await call('/insights', { headers: { authorization: `Bearer ${TOKEN}x` } })).status, 401);
+  });
+});
+
+describe('insights migrations in D1 (workerd)', { timeout: 120_000 }, () => {
+  it('re-keys a version-2 database page by page in batches: questions re-keyed, their day counts moved to the new keys', async () => {
+    const d1 = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(); } }', compatibilityDate: '2024-09-23', d1Databases: ['DB'] });
+    try {
+      await checkRekeyMigration(d1InsightsStore((await d1.getD1Database('DB')) as unknown as D1DatabaseLike));
+    } finally {
+      await d1.dispose();
+    }
   });
 });

@@ -13,10 +13,30 @@ export interface SqlResult {
   changes: number;
 }
 
-/** One schema version: the statements that bring the previous one to it. */
+/** One schema version: the statements that bring the previous one to it, then a step over the rows if it has one. */
 export interface Migration {
   version: number;
   statements: readonly string[];
+  /**
+   * A step in code after the statements, over the rows page by page: SQLite runs it in its
+   * thread and PostgreSQL in the migration's transaction, D1 a batch per page and the version
+   * row after the last.
+   */
+  run?: MigrationStep;
+}
+
+/**
+ * A migration's step over stored rows, one page at a time. `read` selects the page after
+ * `after` (the first page when it is undefined); `write` gives the statements for the rows read
+ * (none when nothing changes) and where the next page starts (undefined after the last page);
+ * `finish`, if there is one, the statements after the last page. In the SQLite dialect a page's
+ * statements must change nothing when run again: D1 runs each page as a batch of its own, and
+ * starts over after a failure.
+ */
+export interface MigrationStep {
+  read(after: string | undefined): SqlStatement;
+  write(rows: ReadonlyArray<Record<string, unknown>>): { statements: SqlStatement[]; after: string | undefined };
+  finish?(): SqlStatement[];
 }
 
 /**

@@ -39,11 +39,23 @@ export function d1Client(db: D1DatabaseLike): SqlClient {
       if (current > last) throw newerSchemaError(current, last);
       for (const migration of migrations) {
         if (migration.version <= current) continue;
-        // The statements are idempotent, and the version row is written with them: two isolates migrating at once agree.
-        await db.batch([
-          ...migration.statements.map((sql) => db.prepare(sql)),
-          db.prepare(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING`).bind(migration.version, Date.now()),
-        ]);
+        // The statements are idempotent, and the version row is written with them (after a step's
+        // last page): two isolates migrating at once agree, and one that fails midway is started over.
+        const version = db.prepare(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING`).bind(migration.version, Date.now());
+        const statements = migration.statements.map((sql) => db.prepare(sql));
+        if (!migration.run) {
+          await db.batch([...statements, version]);
+          continue;
+        }
+        if (statements.length > 0) await db.batch(statements);
+        let after: string | undefined;
+        do {
+          const page = migration.run.write((await prepare(migration.run.read(after)).all()).results ?? []);
+          // One batch per page: all of it or none, and nothing moved twice if it is run again.
+          if (page.statements.length > 0) await db.batch(page.statements.map(prepare));
+          after = page.after;
+        } while (after !== undefined);
+        await db.batch([...(migration.run.finish?.() ?? []).map(prepare), version]);
       }
     },
     async close() {},

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { requirePeer } from '../../proxy/optional-peer.js';
 import { SqlInsightsStore } from './store.js';
-import { newerSchemaError, VERSION_TABLE, type Migration, type SqlClient, type SqlResult, type SqlStatement } from './client.js';
+import { newerSchemaError, VERSION_TABLE, type Migration, type MigrationStep, type SqlClient, type SqlResult, type SqlStatement } from './client.js';
 
 /** Any two instances migrating the same database take this lock in turn (`pg_advisory_xact_lock`). */
 const MIGRATION_LOCK = 7_205_114_331;
@@ -20,6 +20,18 @@ function toPostgres(sql: string): string {
 }
 
 const toResult = (result: pg.QueryResult): SqlResult => ({ rows: result.rows, changes: result.rowCount ?? 0 });
+
+/** Runs a migration's step on the migration's connection, inside its transaction. */
+async function runStep(client: pg.PoolClient, step: MigrationStep): Promise<void> {
+  const query = ({ sql, params }: SqlStatement) => client.query(toPostgres(sql), params as unknown[]);
+  let after: string | undefined;
+  do {
+    const page = step.write((await query(step.read(after))).rows);
+    for (const statement of page.statements) await query(statement);
+    after = page.after;
+  } while (after !== undefined);
+  for (const statement of step.finish?.() ?? []) await query(statement);
+}
 
 /** Options of {@link postgresInsightsStore}. */
 export interface PostgresInsightsOptions {
@@ -104,6 +116,7 @@ export function postgresClient(options: PostgresInsightsOptions): SqlClient {
         for (const migration of migrations) {
           if (migration.version <= current) continue;
           for (const sql of migration.statements) await client.query(sql);
+          if (migration.run) await runStep(client, migration.run);
           await client.query(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES ($1, $2)`, [migration.version, Date.now()]);
         }
       });

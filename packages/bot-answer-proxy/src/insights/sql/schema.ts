@@ -1,4 +1,5 @@
 import type { Migration, SqlDialect } from './client.js';
+import { rekeyQuestions } from './rekey.js';
 
 /**
  * The insights schema, the same tables, columns and indexes in every dialect (only the integer
@@ -98,5 +99,7 @@ export function migrations(dialect: SqlDialect): Migration[] {
   return [
     { version: 1, statements: version1(dialect) },
     { version: 2, statements: version2() },
+    // Version 3: the question keys of this release (contractions read as their words, negation kept), with their day counts.
+    { version: 3, statements: [], run: rekeyQuestions(dialect) },
   ];
 }

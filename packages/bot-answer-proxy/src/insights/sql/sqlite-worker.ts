@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { importPeer } from '../../proxy/optional-peer.js';
-import { newerSchemaError, VERSION_TABLE, type Migration, type SqlResult, type SqlStatement } from './client.js';
+import { newerSchemaError, VERSION_TABLE, type Migration, type MigrationStep, type SqlResult, type SqlStatement } from './client.js';
+import { migrations as schemaMigrations } from './schema.js';
 
 type Request = { id: number } & ({ op: 'run'; statements: SqlStatement[]; transaction: boolean } | { op: 'migrate'; migrations: Migration[] } | { op: 'close' });
 
@@ -45,6 +46,19 @@ function runOne({ sql, params }: SqlStatement): SqlResult {
 const runAll = (statements: SqlStatement[]) => statements.map(runOne);
 const runInTransaction = db.transaction(runAll);
 
+/** The steps in code of this release's migrations, by version: functions do not cross to this thread with the message. */
+const steps = new Map(schemaMigrations('sqlite').flatMap((m): Array<[number, MigrationStep]> => (m.run ? [[m.version, m.run]] : [])));
+
+function runStep(step: MigrationStep): void {
+  let after: string | undefined;
+  do {
+    const page = step.write(runOne(step.read(after)).rows);
+    page.statements.forEach(runOne);
+    after = page.after;
+  } while (after !== undefined);
+  step.finish?.().forEach(runOne);
+}
+
 const migrate = db.transaction((migrations: Migration[]) => {
   db.exec(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`);
   const current = (db.prepare(`SELECT MAX(version) AS v FROM ${VERSION_TABLE}`).get() as { v: number | null }).v ?? 0;
@@ -53,6 +67,8 @@ const migrate = db.transaction((migrations: Migration[]) => {
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     for (const sql of migration.statements) db.exec(sql);
+    const step = steps.get(migration.version);
+    if (step) runStep(step);
     db.prepare(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES (?, ?)`).run(migration.version, Date.now());
   }
 });

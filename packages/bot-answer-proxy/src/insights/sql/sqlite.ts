@@ -72,7 +72,8 @@ export function sqliteClient(path: string): SqlClient {
   return {
     dialect: 'sqlite',
     run: (statements: readonly SqlStatement[], options?: { transaction?: boolean }) => call<SqlResult[]>({ op: 'run', statements, transaction: options?.transaction ?? false }),
-    migrate: (migrations: readonly Migration[]) => call<void>({ op: 'migrate', migrations }),
+    // A step in code is run by the thread from its own copy of the schema (a function cannot be posted).
+    migrate: (migrations: readonly Migration[]) => call<void>({ op: 'migrate', migrations: migrations.map(({ version, statements }) => ({ version, statements })) }),
     async close() {
       const thread = worker;
       if (!thread) return;

@@ -1,13 +1,12 @@
 import type { AggregateLimits, ExportCursor, ExportRow, FeedbackRow, InsightsAggregates, InsightsBatch, InsightsFilter, InsightsStore, QuestionRow } from '../types.js';
 import type { SqlClient, SqlStatement } from './client.js';
+import { ADD_KEY_DAY, dayCounts, INSERT_KEY_DAY } from './key-days.js';
 import { migrations } from './schema.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement by retention: short transactions, so writes go on between them. */
 const DELETE_CHUNK = 5_000;
 const ANSWERED = "outcome IN ('answered', 'not_sure', 'refused', 'stopped')";
-/** Outcomes that are not errors (the rest count as failed). */
-const ANSWERED_OUTCOMES = new Set(['answered', 'not_sure', 'refused', 'stopped']);
 
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value ?? 0));
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
@@ -41,9 +40,6 @@ function botsSeen(rows: readonly QuestionRow[]): Array<[string, number]> {
 
 const INSERT_QUESTION =
   'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms)';
-const INSERT_KEY_DAY = 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed)';
-const ADD_KEY_DAY =
-  'ON CONFLICT (day, bot_id, question_key) DO UPDATE SET asked = insights_key_days.asked + excluded.asked, found = insights_key_days.found + excluded.found, refused = insights_key_days.refused + excluded.refused, not_sure = insights_key_days.not_sure + excluded.not_sure, failed = insights_key_days.failed + excluded.failed';
 const INSERT_PAGE_DAY = 'INSERT INTO insights_page_days (day, bot_id, url, cited)';
 const ADD_PAGE_DAY = 'ON CONFLICT (day, bot_id, url) DO UPDATE SET cited = insights_page_days.cited + excluded.cited';
 const INSERT_FEEDBACK = 'INSERT INTO insights_feedback (request_id, time, bot_id, rating, comment)';
@@ -80,10 +76,9 @@ export class SqlInsightsStore implements InsightsStore {
         sql: `${INSERT_QUESTION} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
         params: [q.request_id, q.time, q.bot_id, q.question, q.question_key, q.answer_found ? 1 : 0, q.outcome, q.cache, q.sources.join(' '), q.duration_ms],
       });
-      const [refused, notSure, failed] = [q.outcome === 'refused' ? 1 : 0, q.outcome === 'not_sure' ? 1 : 0, ANSWERED_OUTCOMES.has(q.outcome) ? 0 : 1];
       statements.push({
         sql: `${INSERT_KEY_DAY} SELECT ?, ?, ?, 1, ?, ?, ?, ? WHERE changes() = 1 ${ADD_KEY_DAY}`,
-        params: [day, q.bot_id, q.question_key, q.answer_found ? 1 : 0, refused, notSure, failed],
+        params: [day, q.bot_id, q.question_key, ...dayCounts(q)],
       });
       for (const url of cited(q)) statements.push({ sql: `${INSERT_PAGE_DAY} SELECT ?, ?, ?, 1 WHERE changes() = 1 ${ADD_PAGE_DAY}`, params: [day, q.bot_id, url] });
     }
