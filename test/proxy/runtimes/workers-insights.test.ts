@@ -5,7 +5,9 @@ import { Miniflare } from 'miniflare';
 import { bundleWorker } from './bundle-worker.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
-import { d1InsightsStore, type D1DatabaseLike } from '../../../packages/bot-answer-proxy/src/insights/sql/d1.js';
+import { d1Client, d1InsightsStore, type D1DatabaseLike } from '../../../packages/bot-answer-proxy/src/insights/sql/d1.js';
+import { questionKey } from '../../../packages/bot-answer-proxy/src/insights/question-key.js';
+import { migrations } from '../../../packages/bot-answer-proxy/src/insights/sql/schema.js';
 import { checkRekeyMigration, parseCsv } from '../../insights/helpers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -85,6 +87,74 @@ describe('insights migrations in D1 (workerd)', { timeout: 120_000 }, () => {
     const d1 = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(); } }', compatibilityDate: '2024-09-23', d1Databases: ['DB'] });
     try {
       await checkRekeyMigration(d1InsightsStore((await d1.getD1Database('DB')) as unknown as D1DatabaseLike));
+    } finally {
+      await d1.dispose();
+    }
+  });
+
+  it('resumes a migration cut short (a Worker out of queries or CPU time) after its last whole page, not from the first', async () => {
+    const d1 = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(); } }', compatibilityDate: '2024-09-23', d1Databases: ['DB'] });
+    try {
+      const db = (await d1.getD1Database('DB')) as unknown as D1DatabaseLike;
+      // The binding as the migration sees it: each page read's parameters, and batches that fail while `failAt` says so.
+      const reads: unknown[][] = [];
+      let batches = 0;
+      let failAt = Infinity;
+      const watched: D1DatabaseLike = {
+        prepare(sql) {
+          const statement = db.prepare(sql);
+          // A page read is run alone; anything else may go into a batch, which takes only D1's own statements.
+          if (!sql.startsWith('SELECT request_id')) return statement;
+          return {
+            bind: (...values) => {
+              reads.push(values);
+              return statement.bind(...values);
+            },
+            all: () => statement.all(),
+          };
+        },
+        batch: async (statements) => {
+          if (++batches >= failAt) throw new Error('Too many API requests by single Worker invocation');
+          return db.batch(statements);
+        },
+      };
+      const client = d1Client(watched);
+      await client.migrate(migrations(client.dialect).slice(0, 2));
+      const ids = Array.from({ length: 2_500 }, (_, i) => `req-${String(i).padStart(5, '0')}`);
+      const day = Math.floor(Date.now() / 86_400_000);
+      await client.run(
+        [
+          ...ids.map((id) => ({
+            sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            params: [id, day * 86_400_000 + 1_000, 'demo', 'I cannot log in', 'login', 0, 'refused', null, '', 3],
+          })),
+          { sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', params: [day, 'demo', 'login', 2_500, 0, 2_500, 0, 0] },
+        ],
+        { transaction: true },
+      );
+      const keys = async () => (await client.run([{ sql: 'SELECT question_key AS k, COUNT(*) AS n FROM insights_questions GROUP BY question_key ORDER BY k', params: [] }]))[0]!.rows.map((r) => [r.k, Number(r.n)]);
+      const dayRows = async () => (await client.run([{ sql: 'SELECT question_key AS k, asked FROM insights_key_days ORDER BY k', params: [] }]))[0]!.rows.map((r) => [r.k, Number(r.asked)]);
+
+      // The schema tables' batch, then the first page's; the second page's fails.
+      batches = 0;
+      failAt = 3;
+      await assert.rejects(client.migrate(migrations(client.dialect)), /Too many API requests/);
+      assert.deepEqual(await keys(), [['login', 1_500], [questionKey('I cannot log in'), 1_000]], 'the first page is re-keyed, whole');
+      assert.deepEqual(await dayRows(), [['login', 1_500], [questionKey('I cannot log in'), 1_000]], 'its day counts moved with it');
+
+      failAt = Infinity;
+      reads.length = 0;
+      await client.migrate(migrations(client.dialect));
+      assert.deepEqual(reads[0], ['req-00999'], 'the step resumes after the last page written');
+      assert.equal(reads.length, 2, 'and reads the two pages left');
+      assert.deepEqual(await keys(), [[questionKey('I cannot log in'), 2_500]]);
+      assert.deepEqual(await dayRows(), [[questionKey('I cannot log in'), 2_500]]);
+      const [versions, progress] = await client.run([
+        { sql: 'SELECT version FROM insights_schema ORDER BY version', params: [] },
+        { sql: 'SELECT * FROM insights_schema_progress', params: [] },
+      ]);
+      assert.deepEqual(versions!.rows.map((r) => Number(r.version)), [1, 2, 3]);
+      assert.deepEqual(progress!.rows, [], 'no progress is kept once the step is done');
     } finally {
       await d1.dispose();
     }

@@ -19,8 +19,8 @@ export interface Migration {
   statements: readonly string[];
   /**
    * A step in code after the statements, over the rows page by page: SQLite runs it in its
-   * thread and PostgreSQL in the migration's transaction, D1 a batch per page and the version
-   * row after the last.
+   * thread and PostgreSQL in the migration's transaction, D1 a batch per page (with where the
+   * next starts, so a step cut short resumes there) and the version row after the last.
    */
   run?: MigrationStep;
 }
@@ -31,7 +31,7 @@ export interface Migration {
  * (none when nothing changes) and where the next page starts (undefined after the last page);
  * `finish`, if there is one, the statements after the last page. In the SQLite dialect a page's
  * statements must change nothing when run again: D1 runs each page as a batch of its own, and
- * starts over after a failure.
+ * two isolates starting together may both run one.
  */
 export interface MigrationStep {
   read(after: string | undefined): SqlStatement;

@@ -20,6 +20,9 @@ export interface D1DatabaseLike {
   batch(statements: D1StatementLike[]): Promise<D1ResultLike[]>;
 }
 
+/** Where each migration step cut short resumes (D1 only: SQLite and PostgreSQL run a step in one transaction). */
+const PROGRESS_TABLE = `${VERSION_TABLE}_progress`;
+
 const toResult = (result: D1ResultLike): SqlResult => ({ rows: result.results ?? [], changes: result.meta?.changes ?? 0 });
 
 /** A D1 database (SQLite at Cloudflare) as the insights store's SQL client: the SQLite dialect, transactions as `batch`. */
@@ -33,14 +36,17 @@ export function d1Client(db: D1DatabaseLike): SqlClient {
       return Promise.all(statements.map(async (statement) => toResult(await prepare(statement).all())));
     },
     async migrate(migrations: readonly Migration[]) {
-      await db.prepare(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`).all();
+      await db.batch([
+        db.prepare(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`),
+        db.prepare(`CREATE TABLE IF NOT EXISTS ${PROGRESS_TABLE} (version INTEGER PRIMARY KEY, after TEXT NOT NULL)`),
+      ]);
       const current = Number((await db.prepare(`SELECT MAX(version) AS v FROM ${VERSION_TABLE}`).all()).results?.[0]?.v ?? 0);
       const last = migrations.at(-1)?.version ?? 0;
       if (current > last) throw newerSchemaError(current, last);
       for (const migration of migrations) {
         if (migration.version <= current) continue;
         // The statements are idempotent, and the version row is written with them (after a step's
-        // last page): two isolates migrating at once agree, and one that fails midway is started over.
+        // last page): two isolates migrating at once agree.
         const version = db.prepare(`INSERT INTO ${VERSION_TABLE} (version, applied_at) VALUES (?, ?) ON CONFLICT (version) DO NOTHING`).bind(migration.version, Date.now());
         const statements = migration.statements.map((sql) => db.prepare(sql));
         if (!migration.run) {
@@ -48,14 +54,19 @@ export function d1Client(db: D1DatabaseLike): SqlClient {
           continue;
         }
         if (statements.length > 0) await db.batch(statements);
-        let after: string | undefined;
+        // A Worker invocation has a budget of queries and CPU time that a large database's step
+        // can outlast: each page's batch records where the next starts, and a step cut short
+        // resumes there at the next start instead of from its first page.
+        const saved = (await db.prepare(`SELECT after FROM ${PROGRESS_TABLE} WHERE version = ?`).bind(migration.version).all()).results?.[0]?.after;
+        let after = typeof saved === 'string' ? saved : undefined;
         do {
           const page = migration.run.write((await prepare(migration.run.read(after)).all()).results ?? []);
-          // One batch per page: all of it or none, and nothing moved twice if it is run again.
-          if (page.statements.length > 0) await db.batch(page.statements.map(prepare));
           after = page.after;
+          // One batch per page, its progress with it: all of it or none, and a page run again (two isolates) moves nothing twice.
+          const progress = after === undefined ? [] : [db.prepare(`INSERT INTO ${PROGRESS_TABLE} (version, after) VALUES (?, ?) ON CONFLICT (version) DO UPDATE SET after = excluded.after`).bind(migration.version, after)];
+          if (page.statements.length > 0 || progress.length > 0) await db.batch([...page.statements.map(prepare), ...progress]);
         } while (after !== undefined);
-        await db.batch([...(migration.run.finish?.() ?? []).map(prepare), version]);
+        await db.batch([...(migration.run.finish?.() ?? []).map(prepare), db.prepare(`DELETE FROM ${PROGRESS_TABLE} WHERE version = ?`).bind(migration.version), version]);
       }
     },
     async close() {},
