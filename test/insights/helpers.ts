@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { questionKey } from '../../packages/bot-answer-proxy/src/insights/question-key.js';
 import type { SqlInsightsStore } from '../../packages/bot-answer-proxy/src/insights/sql/store.js';
+import type { SqlClient } from '../../packages/bot-answer-proxy/src/insights/sql/client.js';
 import { migrations } from '../../packages/bot-answer-proxy/src/insights/sql/schema.js';
 import { startProxy, type RunningProxy, type StartProxyOptions } from '../../packages/bot-answer-proxy/src/proxy/node.js';
 import { rawUpstream, type RawUpstream } from '../proxy/helpers.js';
@@ -219,7 +220,7 @@ export async function checkOutcomeMigration(store: SqlInsightsStore): Promise<vo
 }
 
 /** A stored question as version 2 keyed it. */
-interface OldRow {
+export interface OldRow {
   id: string;
   day: number;
   bot: string;
@@ -240,6 +241,27 @@ function keyDays(rows: ReadonlyArray<{ day: number; bot: string; key: string; ou
     days.set(id, before ? before.map((n, i) => n + counts[i]!) : counts);
   }
   return days;
+}
+
+/**
+ * Writes `rows` into a store at schema version 2 as that release did: each question with its
+ * old key, and the day rows of their counts, with those of `deleted` (questions retention has
+ * deleted, whose day rows remain).
+ */
+export async function storeOldRows(client: SqlClient, rows: readonly OldRow[], deleted: ReadonlyArray<{ day: number; bot: string; key: string; outcome: string }> = []): Promise<void> {
+  await client.run(
+    [
+      ...rows.map((r) => ({
+        sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [r.id, r.day * 86_400_000 + 1_000, r.bot, r.question, r.key, r.outcome === 'answered' ? 1 : 0, r.outcome, null, '', 3],
+      })),
+      ...[...keyDays([...rows, ...deleted])].map(([id, counts]) => ({
+        sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [...(JSON.parse(id) as unknown[]), ...counts],
+      })),
+    ],
+    { transaction: true },
+  );
 }
 
 /**
@@ -275,20 +297,7 @@ export async function checkRekeyMigration(store: SqlInsightsStore): Promise<void
   ];
   // Retention deleted the questions of this day, not yet its day rows.
   const orphan = { day: today - 5, bot: 'demo', key: 'login', outcome: 'refused' };
-  const days = keyDays([...rows, orphan, orphan]);
-  await client.run(
-    [
-      ...rows.map((r) => ({
-        sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        params: [r.id, r.day * 86_400_000 + 1_000, r.bot, r.question, r.key, r.outcome === 'answered' ? 1 : 0, r.outcome, null, '', 3],
-      })),
-      ...[...days].map(([id, counts]) => ({
-        sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        params: [...(JSON.parse(id) as unknown[]), ...counts],
-      })),
-    ],
-    { transaction: true },
-  );
+  await storeOldRows(client, rows, [orphan, orphan]);
 
   const step = migrations(client.dialect).find((m) => m.version === 3)?.run;
   assert.ok(step, 'version 3 re-keys the stored questions');

@@ -8,7 +8,7 @@ import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../help
 import { d1Client, d1InsightsStore, type D1DatabaseLike } from '../../../packages/bot-answer-proxy/src/insights/sql/d1.js';
 import { questionKey } from '../../../packages/bot-answer-proxy/src/insights/question-key.js';
 import { migrations } from '../../../packages/bot-answer-proxy/src/insights/sql/schema.js';
-import { checkRekeyMigration, parseCsv } from '../../insights/helpers.js';
+import { checkRekeyMigration, parseCsv, storeOldRows } from '../../insights/helpers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const TOKEN = 'owner-token-for-workers-0123456';
@@ -120,17 +120,10 @@ describe('insights migrations in D1 (workerd)', { timeout: 120_000 }, () => {
       };
       const client = d1Client(watched);
       await client.migrate(migrations(client.dialect).slice(0, 2));
-      const ids = Array.from({ length: 2_500 }, (_, i) => `req-${String(i).padStart(5, '0')}`);
       const day = Math.floor(Date.now() / 86_400_000);
-      await client.run(
-        [
-          ...ids.map((id) => ({
-            sql: 'INSERT INTO insights_questions (request_id, time, bot_id, question, question_key, answer_found, outcome, cache, sources, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            params: [id, day * 86_400_000 + 1_000, 'demo', 'I cannot log in', 'login', 0, 'refused', null, '', 3],
-          })),
-          { sql: 'INSERT INTO insights_key_days (day, bot_id, question_key, asked, found, refused, not_sure, failed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', params: [day, 'demo', 'login', 2_500, 0, 2_500, 0, 0] },
-        ],
-        { transaction: true },
+      await storeOldRows(
+        client,
+        Array.from({ length: 2_500 }, (_, i) => ({ id: `req-${String(i).padStart(5, '0')}`, day, bot: 'demo', question: 'I cannot log in', key: 'login', outcome: 'refused' })),
       );
       const keys = async () => (await client.run([{ sql: 'SELECT question_key AS k, COUNT(*) AS n FROM insights_questions GROUP BY question_key ORDER BY k', params: [] }]))[0]!.rows.map((r) => [r.k, Number(r.n)]);
       const dayRows = async () => (await client.run([{ sql: 'SELECT question_key AS k, asked FROM insights_key_days ORDER BY k', params: [] }]))[0]!.rows.map((r) => [r.k, Number(r.asked)]);
