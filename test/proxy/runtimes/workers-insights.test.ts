@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { bundleWorker } from './bundle-worker.js';
+import { d1OverFetch } from './d1-over-fetch.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { assertNoKeyLeak, observe, parseStream, remember, replay } from '../helpers.js';
 import { d1Client, d1InsightsStore, type D1DatabaseLike } from '../../../packages/bot-answer-proxy/src/insights/sql/d1.js';
@@ -84,18 +85,18 @@ describe('insights on Cloudflare Workers (workerd, D1)', { timeout: 120_000 }, (
 
 describe('insights migrations in D1 (workerd)', { timeout: 120_000 }, () => {
   it('re-keys a version-2 database page by page in batches: questions re-keyed, their day counts moved to the new keys', async () => {
-    const d1 = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(); } }', compatibilityDate: '2024-09-23', d1Databases: ['DB'] });
+    const d1 = await d1OverFetch();
     try {
-      await checkRekeyMigration(d1InsightsStore((await d1.getD1Database('DB')) as unknown as D1DatabaseLike));
+      await checkRekeyMigration(d1InsightsStore(d1.db));
     } finally {
       await d1.dispose();
     }
   });
 
   it('resumes a migration cut short (a Worker out of queries or CPU time) after its last whole page, not from the first', async () => {
-    const d1 = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(); } }', compatibilityDate: '2024-09-23', d1Databases: ['DB'] });
+    const d1 = await d1OverFetch();
     try {
-      const db = (await d1.getD1Database('DB')) as unknown as D1DatabaseLike;
+      const db = d1.db;
       // The binding as the migration sees it: each page read's parameters, and batches that fail while `failAt` says so.
       const reads: unknown[][] = [];
       let batches = 0;
