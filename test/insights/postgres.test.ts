@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { postgresInsightsStore } from '../../packages/bot-answer-proxy/src/proxy/node.js';
+import { MIGRATION_LOCK } from '../../packages/bot-answer-proxy/src/insights/sql/postgres.js';
 import { InsightsRecorder } from '../../packages/bot-answer-proxy/src/insights/recorder.js';
 import { startTestPostgres, type TestPostgres } from '../proxy/postgres-server.js';
 import { ask, checkOutcomeMigration, checkOutcomesRecorded, checkRekeyMigration, exportCsv, logged, page, rate, startInsightsProxy } from './helpers.js';
@@ -69,6 +70,40 @@ describe('insights in PostgreSQL', { timeout: 300_000 }, () => {
       await checkRekeyMigration(store);
     } finally {
       await store.close();
+    }
+  });
+
+  it('starts while another instance migrates: one line at 5 s, one when the database has opened, and the questions asked meanwhile are written', async () => {
+    const url = await server.createDatabase('slow_open');
+    // Another instance's migration, as this one sees it: the migration lock held in an open transaction.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    let proxy: Awaited<ReturnType<typeof startInsightsProxy>> | undefined;
+    try {
+      proxy = await startInsightsProxy({ insightsDb: url });
+      const waiting = logged(proxy.logs, 'insights: the PostgreSQL at');
+      assert.equal(waiting.length, 1, 'one line once the start has waited');
+      assert.match(String(waiting[0]!.msg), /has not opened within 5 s \(the server does not answer, or a migration is running\); answers are served/);
+      const asked = await ask(proxy.url, 'How do I file travel expenses?');
+      assert.equal(asked.status, 200, 'answers are served meanwhile');
+      assert.deepEqual(logged(proxy.logs, 'insights: the PostgreSQL at').filter((line) => /is open now/.test(String(line.msg))), [], 'not open while the lock is held');
+
+      await other.query('COMMIT');
+      let opened: Array<Record<string, unknown>> = [];
+      while (opened.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        opened = logged(proxy.logs, 'insights: the PostgreSQL at').filter((line) => /is open now; questions are being written/.test(String(line.msg)));
+      }
+      assert.equal(opened[0]!.level, 'info');
+      assert.ok(Number(opened[0]!.waited_ms) >= 5_000, 'it says how long it waited');
+      await proxy.flush();
+      assert.ok((await exportCsv(proxy.url)).some((row) => row.request_id === asked.id), 'the question asked while it waited is stored');
+      assert.equal(logged(proxy.logs, 'insights: the PostgreSQL at').length, 2);
+    } finally {
+      await other.end();
+      await proxy?.close();
     }
   });
 

@@ -24,17 +24,22 @@ export function describeInsightsDb(db: string): string {
   return url ? `PostgreSQL at ${url.host}${url.pathname}` : 'PostgreSQL';
 }
 
+/** How long the start waits for a PostgreSQL store to open before serving without it. */
+const START_WAIT_MS = 5_000;
+
 /**
  * Opens insights at start: creates or migrates the schema, then deletes rows past retention in
  * the background. A SQLite file that cannot be opened stops the start with the reason (it is
- * this machine's configuration). A PostgreSQL server that does not answer within 5 s does not:
- * answers are served, one line says so, and questions are written once it answers (a shared
- * database may be restarting while proxies start), and neither does a store passed in code.
+ * this machine's configuration). A PostgreSQL store that has not opened within 5 s does not: the
+ * server may be restarting while proxies start, or a migration may be running (this instance's
+ * or another's, which this one waits for). Answers are served, one line says so, questions are
+ * written once it opens, and one line more says when it has opened or why it could not. A
+ * store passed in code is treated the same way.
  */
 export async function openInsightsAtStart(insights: InsightsControl, db: string | undefined, log: (line: string) => void): Promise<void> {
   const where = db === undefined ? 'insights store' : describeInsightsDb(db);
-  const retain = () =>
-    void insights.retain().catch((error: unknown) => log(logLine('warn', 'insights: old rows could not be deleted at start; the next write tries again', { error: (error as { code?: string }).code ?? (error as Error).message })));
+  const reasonOf = (error: unknown) => (error as { code?: string }).code ?? (error as Error).message;
+  const retain = () => void insights.retain().catch((error: unknown) => log(logLine('warn', 'insights: old rows could not be deleted at start; the next write tries again', { error: reasonOf(error) })));
   if (db !== undefined && !isPostgresUrl(db)) {
     try {
       await insights.open();
@@ -43,11 +48,24 @@ export async function openInsightsAtStart(insights: InsightsControl, db: string 
     }
     return retain();
   }
+  const started = Date.now();
+  const opening = insights.open();
+  const timedOut = Symbol('timed out');
+  let outcome: unknown;
   try {
-    await deadline(insights.open(), 5_000, () => Promise.reject(new Error('no answer within 5 s')));
-    retain();
+    outcome = await deadline<unknown>(opening, START_WAIT_MS, () => Promise.resolve(timedOut));
   } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reason }));
+    log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reasonOf(error) }));
+    return;
   }
+  if (outcome !== timedOut) return retain();
+  log(logLine('warn', `insights: the ${where} has not opened within ${START_WAIT_MS / 1_000} s (the server does not answer, or a migration is running); answers are served, and questions are written once it opens`));
+  // The start goes on without it; the same opening is followed to its end, so the log says how it ended.
+  opening.then(
+    () => {
+      log(logLine('info', `insights: the ${where} is open now; questions are being written`, { waited_ms: Date.now() - started }));
+      retain();
+    },
+    (error: unknown) => log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reasonOf(error) })),
+  );
 }

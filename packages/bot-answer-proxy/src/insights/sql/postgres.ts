@@ -4,7 +4,7 @@ import { SqlInsightsStore } from './store.js';
 import { newerSchemaError, VERSION_TABLE, type Migration, type MigrationStep, type SqlClient, type SqlResult, type SqlStatement } from './client.js';
 
 /** Any two instances migrating the same database take this lock in turn (`pg_advisory_xact_lock`). */
-const MIGRATION_LOCK = 7_205_114_331;
+export const MIGRATION_LOCK = 7_205_114_331;
 
 const numbered = new Map<string, string>();
 /** `?` placeholders as PostgreSQL's `$1, $2, ...` (the project's SQL has no `?` elsewhere). */
