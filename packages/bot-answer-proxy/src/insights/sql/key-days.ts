@@ -1,3 +1,6 @@
+/** A day row's day: a time (ms since the epoch) divided by this, rounded down (UTC days). */
+export const DAY_MS = 86_400_000;
+
 /** Outcomes that are not errors (the rest count as failed). */
 const ANSWERED_OUTCOMES = new Set(['answered', 'not_sure', 'refused', 'stopped']);
 

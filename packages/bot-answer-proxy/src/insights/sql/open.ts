@@ -40,6 +40,7 @@ export async function openInsightsAtStart(insights: InsightsControl, db: string 
   const where = db === undefined ? 'insights store' : describeInsightsDb(db);
   const reasonOf = (error: unknown) => (error as { code?: string }).code ?? (error as Error).message;
   const retain = () => void insights.retain().catch((error: unknown) => log(logLine('warn', 'insights: old rows could not be deleted at start; the next write tries again', { error: reasonOf(error) })));
+  const failed = (error: unknown) => log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reasonOf(error) }));
   if (db !== undefined && !isPostgresUrl(db)) {
     try {
       await insights.open();
@@ -55,8 +56,7 @@ export async function openInsightsAtStart(insights: InsightsControl, db: string 
   try {
     outcome = await deadline<unknown>(opening, START_WAIT_MS, () => Promise.resolve(timedOut));
   } catch (error) {
-    log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reasonOf(error) }));
-    return;
+    return failed(error);
   }
   if (outcome !== timedOut) return retain();
   log(logLine('warn', `insights: the ${where} has not opened within ${START_WAIT_MS / 1_000} s (the server does not answer, or a migration is running); answers are served, and questions are written once it opens`));
@@ -66,6 +66,6 @@ export async function openInsightsAtStart(insights: InsightsControl, db: string 
       log(logLine('info', `insights: the ${where} is open now; questions are being written`, { waited_ms: Date.now() - started }));
       retain();
     },
-    (error: unknown) => log(logLine('warn', `insights: the ${where} could not be opened at start; answers are served, and questions are written once it answers`, { error: reasonOf(error) })),
+    failed,
   );
 }

@@ -1,8 +1,7 @@
 import { questionKey } from '../question-key.js';
 import type { MigrationStep, SqlDialect, SqlStatement } from './client.js';
-import { ADD_KEY_DAY, dayCounts, INSERT_KEY_DAY } from './key-days.js';
+import { ADD_KEY_DAY, DAY_MS, dayCounts, INSERT_KEY_DAY } from './key-days.js';
 
-const DAY_MS = 86_400_000;
 /** Questions read, and re-keyed, at a time. */
 const PAGE = 1_000;
 /** Wordings whose key is kept while re-keying. */

@@ -1,4 +1,5 @@
 import type { Migration, SqlDialect } from './client.js';
+import { DAY_MS } from './key-days.js';
 import { rekeyQuestions } from './rekey.js';
 
 /**
@@ -74,8 +75,6 @@ function version1(dialect: SqlDialect): string[] {
     )`,
   ];
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * Version 2: the not-sure outcome (`answer_found: false` with the closest pages as sources),

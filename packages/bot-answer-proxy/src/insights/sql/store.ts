@@ -1,9 +1,8 @@
 import type { AggregateLimits, ExportCursor, ExportRow, FeedbackRow, InsightsAggregates, InsightsBatch, InsightsFilter, InsightsStore, QuestionRow } from '../types.js';
 import type { SqlClient, SqlStatement } from './client.js';
-import { ADD_KEY_DAY, dayCounts, INSERT_KEY_DAY } from './key-days.js';
+import { ADD_KEY_DAY, DAY_MS, dayCounts, INSERT_KEY_DAY } from './key-days.js';
 import { migrations } from './schema.js';
 
-const DAY_MS = 86_400_000;
 /** Rows deleted per statement by retention: short transactions, so writes go on between them. */
 const DELETE_CHUNK = 5_000;
 const ANSWERED = "outcome IN ('answered', 'not_sure', 'refused', 'stopped')";
