@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CliOptionsError, parseCliOptions } from '../../packages/bot-answer-engine/src/upstream/cli-options.js';
+import { CliOptionsError, knowledgeBaseOptions, parseCliOptions } from '../../packages/bot-answer-engine/src/upstream/cli-options.js';
 import { FIXTURE_KB } from './helpers.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'bot-answer-engine', 'src', 'upstream', 'cli.ts');
@@ -174,6 +174,12 @@ describe('CLI options', () => {
     );
     assert.equal(parseCliOptions([], { ANSWER_KB_ANCHORS: 'AUTO' })?.kbAnchors, 'auto');
     assert.equal(parseCliOptions([], { ANSWER_KB_ANCHORS: 'on' })?.kbAnchors, true);
+    const model = { ANSWER_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', ANSWER_LLM_MODEL: 'llama3.2' };
+    assert.equal(parseCliOptions([], model)?.llmAskWhenNotSure, undefined, 'off unless set');
+    assert.equal(parseCliOptions([], { ...model, ANSWER_LLM_ASK_WHEN_NOT_SURE: 'on' })?.llmAskWhenNotSure, true);
+    assert.equal(parseCliOptions(['--llm-ask-when-not-sure', 'off'], { ...model, ANSWER_LLM_ASK_WHEN_NOT_SURE: 'on' })?.llmAskWhenNotSure, false);
+    // The proxy's demo mode embeds the Answer API with the same settings.
+    assert.equal(knowledgeBaseOptions({ ...model, ANSWER_LLM_ASK_WHEN_NOT_SURE: 'yes', PORT: '1' }).llmAskWhenNotSure, true);
   });
 
   it('lets flags override the environment, and sets faults only from flags', () => {
@@ -222,6 +228,7 @@ describe('CLI options', () => {
       [['--kb-url-extension', 'html'], {}, /ANSWER_KB_URL_EXTENSION \(--kb-url-extension\) must be empty, "\/" or an extension such as "\.html"/],
       [[], { ANSWER_KB_ANCHORS: 'sometimes' }, /ANSWER_KB_ANCHORS must be on or off or auto, not "sometimes"/],
       [[], { ANSWER_KB_WATCH: 'maybe' }, /ANSWER_KB_WATCH must be on or off, not "maybe"/],
+      [[], { ANSWER_LLM_ASK_WHEN_NOT_SURE: 'sometimes' }, /ANSWER_LLM_ASK_WHEN_NOT_SURE \(--llm-ask-when-not-sure\) must be on or off, not "sometimes"/],
       [[], { ANSWER_KB_SITE: 'file:///etc/' }, /ANSWER_KB_SITE \(--kb-site\) must be an http\(s\) URL/],
       [[], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB: 'docs' }, /ANSWER_KB and ANSWER_KB_SITE are both set/],
       [[], { ANSWER_KB_SITE: 'https://d.example.com', ANSWER_KB_SITE_MAX_PAGES: '0' }, /ANSWER_KB_SITE_MAX_PAGES must be at least 1/],

@@ -5,10 +5,12 @@ import { NO_ANSWER_SENTINEL, SYSTEM_PROMPT } from '../../../packages/bot-answer-
 import { NO_ANSWER_TEXT, NOT_SURE_TEXT, STREAM_DIALECTS, type StreamDialect } from '../../../packages/bot-answer-engine/src/upstream/index.js';
 import { ask, readEvents } from '../helpers.js';
 import { reassemble } from '../reassemble.js';
-import { awkward, frames, stream, type FakeModel } from './fake-model.js';
+import { awkward, frames, httpError, stream, type FakeModel } from './fake-model.js';
 import { MODEL_KEY, startWritten, until, type WrittenSetup } from './helpers.js';
 
 const QUESTION = 'How do I roll back a release or book a flight?';
+/** A question retrieval is "not sure" of in the fixture docs: its words are not the rollback section's. */
+const UNSURE = 'How do I undo a bad release quickly';
 const DEPLOY = 'https://git.example.com/platform/billing/blob/main/docs/deploy.md';
 const TRAVEL = 'https://wiki.example.com/finance/travel';
 const SSE_DIALECTS = STREAM_DIALECTS.filter((d): d is Exclude<StreamDialect, 'json'> => d !== 'json');
@@ -133,6 +135,53 @@ describe('written answers', { timeout: 30_000 }, () => {
     const result = await streamed({ message: QUESTION });
     assert.equal(result.text, `No, you cannot [[1]](${DEPLOY}).`);
     assert.equal(result.answerFound, true);
+  });
+
+  it('answers a question retrieval is not sure of from its related pages, without the model, by default', async () => {
+    const before = model.requests.length;
+    const result = await streamed({ message: UNSURE });
+    assert.equal(result.text, NOT_SURE_TEXT);
+    assert.equal(result.answerFound, false);
+    assert.deepEqual(result.sources?.map((s) => s.url), [DEPLOY]);
+    assert.equal(model.requests.length, before, 'no model call');
+  });
+
+  it('with llmAskWhenNotSure, asks the model that question with the closest pages: its answer, or "not sure" as before', async () => {
+    const unsure = await startWritten({ llmAskWhenNotSure: true }, model);
+    try {
+      const ask_ = async (body: Record<string, unknown>) => reassemble('named', (await readEvents(await ask(unsure.api, { bot_id: 'demo', stream: true, ...body }))).events);
+      model.answer(stream(['Run ', '`./scripts/rollback.sh` [1].']));
+      const before = model.requests.length;
+      const written = await ask_({ message: UNSURE });
+      assert.equal(written.text, `Run \`./scripts/rollback.sh\` [[1]](${DEPLOY}).`);
+      assert.equal(written.answerFound, true);
+      assert.deepEqual(written.sources?.map((s) => s.url), [DEPLOY]);
+      assert.equal(model.requests.length, before + 1);
+      const user = model.requests[before]!.body.messages.at(-1)!.content;
+      assert.match(user, /^Documentation passages:\n\n\[1\] Deploying the billing service › Rolling back a release\n/, 'the related page first');
+      assert.match(user, /\n\nQuestion: How do I undo a bad release quickly$/);
+      await until(() => unsure.logs.some((line) => /^POST \/v1\/answer 200 \d+ms written/.test(line)));
+
+      // The model says the passages do not answer, or fails: the visitor gets the "not sure" answer, never a quote.
+      for (const script of [stream([NO_ANSWER_SENTINEL]), httpError(500)]) {
+        model.answer(script);
+        const result = await ask_({ message: UNSURE });
+        assert.equal(result.text, NOT_SURE_TEXT);
+        assert.equal(result.answerFound, false);
+        assert.deepEqual(result.sources?.map((s) => s.url), [DEPLOY]);
+        model.answer(script);
+        const json = (await (await ask(unsure.api, { message: UNSURE, bot_id: 'demo' })).json()) as AnswerResponse;
+        assert.deepEqual([json.answer, json.answer_found, json.sources.map((s) => s.url)], [NOT_SURE_TEXT, false, [DEPLOY]]);
+      }
+
+      // An off-topic question still never reaches it.
+      const asked = model.requests.length;
+      const refused = await ask_({ message: 'How many moons does Jupiter have?' });
+      assert.deepEqual([refused.text, refused.answerFound, refused.sources], [NO_ANSWER_TEXT, false, []]);
+      assert.equal(model.requests.length, asked, 'no model call');
+    } finally {
+      await unsure.api.close();
+    }
   });
 
   it('removes the marks with inline_sources false, and still lists the sources cited', async () => {

@@ -14,6 +14,7 @@ const LLM_NAMES: LlmSettingNames = {
   llmTemperature: 'ANSWER_LLM_TEMPERATURE (--llm-temperature)',
   llmMaxTokens: 'ANSWER_LLM_MAX_TOKENS (--llm-max-tokens)',
   llmPassages: 'ANSWER_LLM_PASSAGES (--llm-passages)',
+  llmAskWhenNotSure: 'ANSWER_LLM_ASK_WHEN_NOT_SURE (--llm-ask-when-not-sure)',
 };
 
 /** A command line or environment value that cannot be used; the message names it. */
@@ -61,7 +62,7 @@ knowledge bases (Markdown, built HTML, live sites). Every option can also come f
   --max-body-bytes N           ANSWER_MAX_BODY_BYTES: larger bodies get 413 (default 65536)
 
 Written answers (opt-in): a model writes each answer from the passages retrieval finds, citing them;
-off-topic questions never reach it, and when it fails before its first token the docs answer.
+off-topic questions never reach it (nor, by default, those retrieval is not sure of), and when it fails before its first token the docs answer.
   --llm-base-url URL           ANSWER_LLM_BASE_URL: the model server's OpenAI-compatible base, e.g.
                                https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama)
   --llm-model NAME             ANSWER_LLM_MODEL: the model, as the server names it (gpt-4o-mini, llama3.2)
@@ -70,6 +71,9 @@ off-topic questions never reach it, and when it fails before its first token the
   --llm-temperature T          ANSWER_LLM_TEMPERATURE: 0 to 2 (default: the model's own)
   --llm-max-tokens N           ANSWER_LLM_MAX_TOKENS: most tokens per answer (default: the model's own)
   --llm-passages N             ANSWER_LLM_PASSAGES: most passages given to the model per question (default 8)
+  --llm-ask-when-not-sure on|off
+                               ANSWER_LLM_ASK_WHEN_NOT_SURE: questions retrieval is not sure of go to the model
+                               too, with the closest pages (default off: they get the related pages, no model call)
 
 Faults, for testing clients (flags only, all off by default):
   --fault-header-delay-ms N          wait N ms before sending response headers
@@ -120,6 +124,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
         'llm-temperature': { type: 'string' },
         'llm-max-tokens': { type: 'string' },
         'llm-passages': { type: 'string' },
+        'llm-ask-when-not-sure': { type: 'string' },
         'fault-header-delay-ms': { type: 'string' },
         'fault-stall-after-chunks': { type: 'string' },
         'fault-stall-ms': { type: 'string' },
@@ -195,6 +200,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv): AnswerA
     llmTemperature: decimal('ANSWER_LLM_TEMPERATURE (--llm-temperature)', values['llm-temperature'] ?? env.ANSWER_LLM_TEMPERATURE),
     llmMaxTokens: integer('ANSWER_LLM_MAX_TOKENS (--llm-max-tokens)', values['llm-max-tokens'] ?? env.ANSWER_LLM_MAX_TOKENS),
     llmPassages: integer('ANSWER_LLM_PASSAGES (--llm-passages)', values['llm-passages'] ?? env.ANSWER_LLM_PASSAGES),
+    llmAskWhenNotSure: flag('ANSWER_LLM_ASK_WHEN_NOT_SURE (--llm-ask-when-not-sure)', values['llm-ask-when-not-sure'] ?? env.ANSWER_LLM_ASK_WHEN_NOT_SURE),
     faults: Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined)) as FaultOptions,
   };
   const urlProblem = checkUrlSettings(
@@ -278,6 +284,7 @@ const EMBEDDED_ENV = [
   'ANSWER_LLM_TEMPERATURE',
   'ANSWER_LLM_MAX_TOKENS',
   'ANSWER_LLM_PASSAGES',
+  'ANSWER_LLM_ASK_WHEN_NOT_SURE',
 ];
 
 /**
@@ -289,7 +296,7 @@ export function knowledgeBaseOptions(env: NodeJS.ProcessEnv): Partial<AnswerApiO
   const picked = Object.fromEntries(EMBEDDED_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
   const o = parseCliOptions([], picked)!;
   const { kb, kbSite, kbSiteMaxPages, kbSiteRefreshMs, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile } = o;
-  const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages } = o;
-  const embedded = { kb, kbSite, kbSiteMaxPages, kbSiteRefreshMs, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages };
+  const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages, llmAskWhenNotSure } = o;
+  const embedded = { kb, kbSite, kbSiteMaxPages, kbSiteRefreshMs, kbBaseUrl, kbUrlExtension, kbAppName, kbAnchors, kbIndex, watch, botsFile, llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs, llmTemperature, llmMaxTokens, llmPassages, llmAskWhenNotSure };
   return Object.fromEntries(Object.entries(embedded).filter(([, v]) => v !== undefined));
 }

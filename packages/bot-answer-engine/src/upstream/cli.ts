@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   for (const bot of api.bots) log(`bot "${bot.id}": ${bot.documents} documents from ${bot.kb}${watching}`);
   log(
     api.answers.mode === 'written'
-      ? `answers: written by ${api.answers.model} at ${safeUrl(options.llmBaseUrl!)}; the docs answer when it fails`
+      ? `answers: written by ${api.answers.model} at ${safeUrl(options.llmBaseUrl!)}${options.llmAskWhenNotSure ? ', questions retrieval is not sure of included' : ''}; the docs answer when it fails`
       : 'answers: quoted from the docs (set ANSWER_LLM_BASE_URL and ANSWER_LLM_MODEL for written answers)',
   );
   log(`streams: dialect ${options.dialect ?? 'named'}, ${options.paceMs ?? 30} ms between pieces${options.endMarker === false ? ', no end marker' : ''}`);

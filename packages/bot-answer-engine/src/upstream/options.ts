@@ -113,6 +113,13 @@ export interface AnswerApiOptions {
   llmMaxTokens?: number;
   /** Most passages given to the model for one question (the best retrieval found, within about 2,000 tokens of text). Default 8. */
   llmPassages?: number;
+  /**
+   * Whether a question retrieval is "not sure" of goes to the model too, with the closest pages'
+   * passages: the model answers from them, citing them, or says they do not answer and the
+   * visitor gets the "not sure" answer as without it. Off by default: such questions cost no
+   * model call and get their related pages. A refused (off-topic) question never reaches the model.
+   */
+  llmAskWhenNotSure?: boolean;
   /** Log lines go here; default: nowhere in-process, stdout from the CLI. */
   log?: (line: string) => void;
 }

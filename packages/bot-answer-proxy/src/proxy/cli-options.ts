@@ -78,7 +78,8 @@ answers from its sample knowledge base, or from your documents: ANSWER_KB (a fol
 Markdown), with ANSWER_KB_BASE_URL, ANSWER_KB_URL_EXTENSION, ANSWER_KB_APP_NAME,
 ANSWER_KB_ANCHORS, ANSWER_KB_INDEX, ANSWER_KB_WATCH and ANSWER_BOTS as for \`npm run upstream\`; its answers
 are written by a model with ANSWER_LLM_BASE_URL and ANSWER_LLM_MODEL (and ANSWER_LLM_API_KEY,
-ANSWER_LLM_TIMEOUT_MS, ANSWER_LLM_TEMPERATURE, ANSWER_LLM_MAX_TOKENS, ANSWER_LLM_PASSAGES).`;
+ANSWER_LLM_TIMEOUT_MS, ANSWER_LLM_TEMPERATURE, ANSWER_LLM_MAX_TOKENS, ANSWER_LLM_PASSAGES,
+ANSWER_LLM_ASK_WHEN_NOT_SURE).`;
 
 /** What the command was asked to do: serve (the options), print help, or clear the answer cache. */
 export type CommandOptions = StartProxyOptions & { clearCache?: boolean };

@@ -121,13 +121,14 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
       return finish(await streamAnswer(res, answerSource(answer, pacing), streamSettings, signal));
     }
 
-    // Retrieval and its relevance gate first: a question the docs do not answer (not sure, or
-    // off-topic) never reaches the model.
+    // Retrieval and its relevance gate first: an off-topic question never reaches the model, nor
+    // one it is not sure of unless the model is to read the closest pages of those too.
     const found = bot.find(message, context);
     const note: AnswerNote = { mode: 'docs' };
     record.answer = note;
     const docs = () => bot.compose(found.passages, inline_sources, message, found.outcome);
-    const passages = found.outcome === 'answered' ? bot.forModel(message, context, found.passages) : [];
+    const asked = found.outcome === 'answered' || (found.outcome === 'not_sure' && written!.askWhenNotSure);
+    const passages = asked ? bot.forModel(message, context, found.passages) : [];
     const source: AnswerSource | Promise<AnswerSource> =
       passages.length === 0
         ? answerSource(docs(), pacing)

@@ -1,7 +1,7 @@
 import type { AnswerApiOptions } from '../../options.js';
 import type { WriterSettings } from './write-answer.js';
 
-type LlmOptions = Pick<AnswerApiOptions, 'llmBaseUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutMs' | 'llmTemperature' | 'llmMaxTokens' | 'llmPassages'>;
+type LlmOptions = Pick<AnswerApiOptions, 'llmBaseUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutMs' | 'llmTemperature' | 'llmMaxTokens' | 'llmPassages' | 'llmAskWhenNotSure'>;
 
 /** Names of the written-answer settings in messages: option names, or the environment's. */
 export type LlmSettingNames = Record<keyof LlmOptions, string>;
@@ -14,6 +14,7 @@ export const OPTION_NAMES: LlmSettingNames = {
   llmTemperature: 'llmTemperature',
   llmMaxTokens: 'llmMaxTokens',
   llmPassages: 'llmPassages',
+  llmAskWhenNotSure: 'llmAskWhenNotSure',
 };
 
 /**
@@ -44,5 +45,6 @@ export function writerSettings(options: LlmOptions, names: LlmSettingNames = OPT
     temperature,
     maxTokens: positive('llmMaxTokens', options.llmMaxTokens),
     maxPassages: positive('llmPassages', options.llmPassages) ?? 8,
+    askWhenNotSure: options.llmAskWhenNotSure ?? false,
   };
 }

@@ -10,6 +10,8 @@ import { buildMessages, NO_ANSWER_SENTINEL, numberSources } from './prompt.js';
 export interface WriterSettings extends ChatModelSettings {
   /** Most passages in one prompt (the best the retrieval found). */
   maxPassages: number;
+  /** Questions retrieval is "not sure" of are written from their closest pages too (see `llmAskWhenNotSure`). */
+  askWhenNotSure: boolean;
 }
 
 /** One question to write an answer to: its passages come from retrieval, which found them relevant. */
