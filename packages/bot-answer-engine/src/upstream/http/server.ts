@@ -127,7 +127,7 @@ export async function startAnswerApi(options: AnswerApiOptions = {}): Promise<Ru
     const note: AnswerNote = { mode: 'docs' };
     record.answer = note;
     const docs = () => bot.compose(found.passages, inline_sources, message, found.outcome);
-    const asked = found.outcome === 'answered' || (found.outcome === 'not_sure' && written!.askWhenNotSure);
+    const asked = found.outcome === 'answered' || (found.outcome === 'not_sure' && writer.settings.askWhenNotSure);
     const passages = asked ? bot.forModel(message, context, found.passages) : [];
     const source: AnswerSource | Promise<AnswerSource> =
       passages.length === 0
