@@ -42,13 +42,9 @@ const unanswerable: Record<Outcome, number> = { answered: 0, not_sure: 0, refuse
 await eachSetIndex('why-model', args.only, (set, index, kbSettings) => {
   const retriever = new Retriever(index, args.settings);
   const split = placeSplit(set);
-  // The prompt's passages as the server picks them: the decision's, then the search's next best.
-  const prompt = (question: string, decided: ReturnType<Retriever['decide']>) => {
-    const chosen = decided.hits.map((hit) => hit.passage);
-    const seen = new Set(chosen.map((p) => p.index));
-    const passages = [...chosen, ...retriever.search(question).map((hit) => hit.passage).filter((p) => !seen.has(p.index))];
-    return numberSources(passages, maxPassages);
-  };
+  // The prompt's passages as the server picks them (`Bot.forModel`).
+  const prompt = (question: string, decided: ReturnType<Retriever['decide']>) =>
+    numberSources(retriever.forModel(question, undefined, decided.hits.map((hit) => hit.passage)), maxPassages);
   set.questions.forEach((q, place) => {
     if (split(q, place) !== 'tune') return;
     const want = expectedPages(q, kbSettings);

@@ -22,6 +22,7 @@ import type { AnswerResponse } from '../../packages/bot-answer/src/protocol/type
 import { knowledgeBaseOptions } from '../../packages/bot-answer-engine/src/upstream/cli-options.js';
 import { resolveSettings } from '../../packages/bot-answer-engine/src/upstream/folder/knowledge-base.js';
 import { startAnswerApi, type RunningAnswerApi } from '../../packages/bot-answer-engine/src/upstream/index.js';
+import { mapPool } from '../../test/adversarial/support/pool.js';
 import { expectedPages, offTopicSplit, pageOf, placeSplit } from './evaluate.js';
 import { fetchHeldOut, heldOutSets } from './held-out.js';
 import { questionSets } from './sets.js';
@@ -46,16 +47,6 @@ interface Tally {
 }
 const tallyOf = (): Tally => ({ answerable: 0, confident: 0, right: 0, wrong: 0, links: 0, first: 0, unanswerable: 0, unanswerableConfident: 0, failed: 0 });
 const totals = tallyOf();
-
-/** Runs `work` over `items`, at most `concurrency` at a time. */
-async function inTurn<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 async function ask(api: RunningAnswerApi, message: string): Promise<AnswerResponse | undefined> {
   const response = await fetch(`${api.url}/v1/answer`, {
@@ -82,7 +73,7 @@ try {
       const settings = resolveSettings(set.dir, set.settings);
       const split = placeSplit(set);
       const answerable = set.questions.filter((q, place) => halves.includes(split(q, place)));
-      await inTurn(answerable, async (q) => {
+      await mapPool(answerable, concurrency, async (q) => {
         const answer = await ask(api, q.question);
         tally.answerable++;
         if (!answer) return void tally.failed++;
@@ -97,7 +88,7 @@ try {
         else tally.wrong++;
       });
       const unanswerable = set.offTopic.filter((_, place) => halves.includes(offTopicSplit(place)));
-      await inTurn(unanswerable, async (question) => {
+      await mapPool(unanswerable, concurrency, async (question) => {
         const answer = await ask(api, question);
         tally.unanswerable++;
         if (!answer) tally.failed++;

@@ -283,10 +283,7 @@ export function createBot(
     },
     retrieve,
     find,
-    forModel: (message, context, passages) => {
-      const chosen = new Set(passages.map((p) => p.index));
-      return [...passages, ...retriever.search(message, context).map((hit) => hit.passage).filter((p) => !chosen.has(p.index))];
-    },
+    forModel: (message, context, passages) => retriever.forModel(message, context, passages),
     answer: (message, inlineSources, context) => {
       const { outcome, passages } = find(message, context);
       return compose(passages, inlineSources, message, outcome);

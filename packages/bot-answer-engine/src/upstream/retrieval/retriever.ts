@@ -144,6 +144,15 @@ export class Retriever {
   }
 
   /**
+   * The passages a model writes from: `chosen` (the decision's) first, then the search's next
+   * best of other passages, best first.
+   */
+  forModel(question: string, context: string | undefined, chosen: readonly Passage[]): Passage[] {
+    const taken = new Set(chosen.map((p) => p.index));
+    return [...chosen, ...this.search(question, context).map((hit) => hit.passage).filter((p) => !taken.has(p.index))];
+  }
+
+  /**
    * The passages good enough to answer from: the best-scoring one that covers enough of the
    * question with telling enough terms, then others as telling that cover at least half as
    * much and score near it (one per page with `onePerPage`). Empty: no answer. `context` (a
